@@ -1,0 +1,1 @@
+"""toolparse adapter (under construction)."""

@@ -1,0 +1,59 @@
+"""toolparse: turn the models you already have into LLM tools, and parse what the LLM sends back.
+
+Everything public is importable from here: ``import toolparse as tp``.
+"""
+
+from __future__ import annotations
+
+from .adapter import EMPTY, Adapter, SignatureParam
+from .arguments import Limits
+from .calls import ToolCall, ToolResult, aexecute_tool_calls, execute_tool_calls
+from .content import ContentPart, ImagePart, TextPart
+from .context import Context
+from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
+from .errors import FunctionDefinitionError, NoAdapterError
+from .function import Function, get_display_text
+from .hookspecs import hookimpl
+from .params import FunctionParam
+from .plugins import PluginManager, make_plugin_manager, plugin_manager
+from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EMPTY",
+    "NOT_GIVEN",
+    "Adapter",
+    "ArgumentProblem",
+    "ContentPart",
+    "Context",
+    "Error",
+    "Function",
+    "FunctionDefinitionError",
+    "FunctionParam",
+    "ImagePart",
+    "Interrupt",
+    "InvalidArguments",
+    "Limits",
+    "NoAdapterError",
+    "Ok",
+    "Outcome",
+    "ParseResult",
+    "PluginManager",
+    "SignatureParam",
+    "TextPart",
+    "ToolCall",
+    "ToolError",
+    "ToolResult",
+    "__version__",
+    "aexecute_tool_calls",
+    "error",
+    "execute_tool_calls",
+    "get_display_text",
+    "hookimpl",
+    "interrupt",
+    "invalid_arguments",
+    "make_plugin_manager",
+    "ok",
+    "plugin_manager",
+]

@@ -1,0 +1,163 @@
+"""What an adapter is: the protocol a schema library's plugin implements.
+
+An adapter turns a *source* (a pydantic model, a marshmallow schema, an attrs
+class, a JSON Schema dict, ...) into the JSON Schema the model is shown and the
+parser its arguments go through. Adapters are registered by plugins through the
+``toolparse_register_adapters`` hook; see ``hookspecs.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .contract import ParseResult
+
+__all__ = [
+    "EMPTY",
+    "Adapter",
+    "Parser",
+    "SignatureParam",
+    "UnknownArguments",
+    "install_hint",
+]
+
+#: The ``unknown_arguments`` policies.
+UnknownArguments = Literal["report", "reject", "ignore"]
+
+#: A parser: ``parser(arguments)`` or ``parser(arguments, context)``, sync or async.
+Parser = Callable[..., Any]
+
+
+class _Empty:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "EMPTY"
+
+
+#: Marks a signature parameter without a default.
+EMPTY: Any = _Empty()
+
+
+class SignatureParam:
+    """One parameter of a plain function, for :meth:`Adapter.from_signature`.
+
+    :param name: the parameter name (also the argument name the model sends).
+    :param annotation: its type annotation, resolved (``inspect.Parameter.empty``
+        resolved to ``typing.Any``).
+    :param default: its default, or :data:`EMPTY` when it is required.
+    :param description: its description (from ``Annotated`` or the docstring).
+    """
+
+    __slots__ = ("annotation", "default", "description", "name")
+
+    def __init__(
+        self,
+        name: str,
+        annotation: Any,
+        default: Any = EMPTY,
+        description: str | None = None,
+    ) -> None:
+        self.name = name
+        self.annotation = annotation
+        self.default = default
+        self.description = description
+
+    @property
+    def required(self) -> bool:
+        """Whether the parameter has no default."""
+        return self.default is EMPTY
+
+    def __repr__(self) -> str:
+        return (
+            f"SignatureParam({self.name!r}, {self.annotation!r}, "
+            f"default={self.default!r}, description={self.description!r})"
+        )
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """The interface every adapter implements.
+
+    Required: :attr:`name`, :meth:`accepts`, :meth:`json_schema`, :meth:`parser`.
+    Optional (looked up with ``getattr``): ``serialize(value) -> str | None``
+    and ``from_signature(name, params) -> source``.
+
+    ``json_schema`` and ``parser`` may take a keyword-only ``unknown_arguments``
+    (``"report"``, ``"reject"`` or ``"ignore"``): the core passes the tool's
+    policy when their signature has it, so an adapter can make its library
+    forbid or drop extra keys at every level. Whatever the adapter does, the
+    core applies the policy to the top-level names itself.
+    """
+
+    #: Short name, the one users pass as ``@tool(adapter=...)`` ("pydantic").
+    name: str
+
+    def accepts(self, source: object) -> bool:
+        """Return whether this adapter handles ``source``. Must not raise."""
+        ...
+
+    def json_schema(self, source: Any) -> dict[str, Any]:
+        """Return the JSON Schema (an object schema) for the tool's arguments.
+
+        Called once per tool, at definition. Raise ``ValueError`` (or
+        :class:`~toolparse.FunctionDefinitionError`) for a source it cannot
+        describe; the message becomes a definition error.
+        """
+        ...
+
+    def parser(self, source: Any) -> Parser:
+        """Return the parser for ``source`` (the contract of ``parse_args``).
+
+        Called once per tool, at definition. The parser returns ``Ok(parsed)``
+        or the ``Error`` built by :func:`toolparse.invalid_arguments` with every
+        problem the library found.
+        """
+        ...
+
+
+def install_hint(source: object) -> str | None:
+    """Name the extra that would recognise ``source``, when it is a known library's.
+
+    This is a hint table, not dispatch: it only words the error for a source
+    that no installed adapter accepts.
+    """
+    if isinstance(source, Mapping):
+        return "jsonschema"
+    cls = source if isinstance(source, type) else type(source)
+    if hasattr(cls, "__attrs_attrs__"):
+        return "attrs"
+    for klass in getattr(cls, "__mro__", (cls,)):
+        root = (getattr(klass, "__module__", "") or "").partition(".")[0]
+        if root in _EXTRAS:
+            return _EXTRAS[root]
+    root = (getattr(source, "__module__", "") or "").partition(".")[0]
+    return _EXTRAS.get(root)
+
+
+_EXTRAS = {
+    "pydantic": "pydantic",
+    "marshmallow": "marshmallow",
+    "attr": "attrs",
+    "attrs": "attrs",
+    "cattrs": "attrs",
+}
+
+
+def accepted_names(schema: Mapping[str, Any], *, sort: bool) -> list[str]:
+    """The top-level property names of an object schema (``[]`` when unknown)."""
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return []
+    names = [str(k) for k in props if isinstance(k, str)]
+    return sorted(names) if sort else names
+
+
+def required_names(schema: Mapping[str, Any]) -> list[str]:
+    """The ``required`` list of an object schema, keeping only strings."""
+    required = schema.get("required")
+    if not isinstance(required, Sequence) or isinstance(required, str):
+        return []
+    return [name for name in required if isinstance(name, str)]

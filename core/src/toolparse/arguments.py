@@ -1,0 +1,125 @@
+"""Turning what the model sent into an arguments mapping, within limits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from . import messages
+from .contract import Error
+
+__all__ = ["Limits"]
+
+
+class Limits:
+    """How large and how deeply nested the arguments of one call may be.
+
+    :param max_bytes: the largest JSON text accepted, in bytes (UTF-8).
+    :param max_depth: the deepest nesting of objects and lists accepted (the
+        arguments object itself is depth 1).
+
+    Pass one as ``Function(..., limits=Limits(...))``. The size limit applies to
+    JSON text; the depth limit to decoded mappings as well.
+    """
+
+    __slots__ = ("max_bytes", "max_depth")
+
+    def __init__(self, max_bytes: int = 1024 * 1024, max_depth: int = 256) -> None:
+        if max_bytes < 2 or max_depth < 1:
+            raise ValueError("limits must allow at least an empty object")
+        self.max_bytes = max_bytes
+        self.max_depth = max_depth
+
+    def __repr__(self) -> str:
+        return f"Limits(max_bytes={self.max_bytes}, max_depth={self.max_depth})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Limits):
+            return NotImplemented
+        return (self.max_bytes, self.max_depth) == (other.max_bytes, other.max_depth)
+
+    def __hash__(self) -> int:
+        return hash((self.max_bytes, self.max_depth))
+
+
+DEFAULT_LIMITS = Limits()
+_CONTAINERS = (dict, list, tuple)
+
+
+def depth_over(value: Mapping[Any, Any], limit: int) -> int:
+    """Return a depth over ``limit`` reached by ``value``, or 0 when within it.
+
+    Iterative, so a pathologically deep value cannot exhaust the stack.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return depth
+        children = item.values() if isinstance(item, Mapping) else item
+        for child in children:
+            if isinstance(child, (Mapping, list, tuple)):
+                stack.append((child, depth + 1))
+    return 0
+
+
+def _text_depth(text: str) -> int:
+    """The bracket depth of JSON text (used only when the decoder gave up)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Error:
+    """Normalise ``arguments`` to a dict, or explain to the model why not.
+
+    ``None`` is ``{}``; a JSON string is decoded; a mapping is copied into a
+    plain dict (never mutated). Anything else, invalid JSON, a non-object,
+    or arguments over the limits give an :class:`~toolparse.Error`.
+    """
+    if type(arguments) is dict:
+        value: object = arguments
+    elif arguments is None:
+        return {}
+    elif isinstance(arguments, (str, bytes, bytearray)):
+        text = arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8", "replace")
+        size = len(text.encode("utf-8")) if len(text) * 4 > limits.max_bytes else len(text)
+        if size > limits.max_bytes:
+            return Error(messages.too_large(tool, size, limits.max_bytes))
+        if not text.strip():
+            return {}
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            return Error(messages.too_deep(tool, _text_depth(text), limits.max_depth))
+        except ValueError as exc:
+            reason = getattr(exc, "msg", None) or str(exc)
+            if isinstance(exc, json.JSONDecodeError):
+                reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+            return Error(messages.invalid_json(tool, reason), exc)
+        if not isinstance(value, dict):
+            return Error(messages.not_an_object(tool, value))
+    elif isinstance(arguments, Mapping):
+        value = dict(arguments)
+    else:
+        return Error(messages.not_an_object(tool, arguments))
+    deep = depth_over(value, limits.max_depth)  # type: ignore[arg-type]
+    if deep:
+        return Error(messages.too_deep(tool, deep, limits.max_depth))
+    return value  # type: ignore[return-value]

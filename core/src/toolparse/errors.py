@@ -1,0 +1,42 @@
+"""Exceptions raised to the developer (never to the model)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["FunctionDefinitionError", "NoAdapterError"]
+
+
+class FunctionDefinitionError(ValueError):
+    """A tool (or one of its parameters) is defined wrongly.
+
+    Raised when the definition is built, never at call time, naming every
+    problem at once. :attr:`errors` holds them as ``(field, message)`` pairs and
+    the message reads ``field: message; field: message``.
+    """
+
+    def __init__(self, errors: Sequence[tuple[str, str]], *, subject: str = "") -> None:
+        self.errors: list[tuple[str, str]] = list(errors)
+        self.subject = subject
+        text = "; ".join(f"{field}: {message}" for field, message in self.errors)
+        super().__init__(f"{subject}: {text}" if subject else text)
+
+
+class NoAdapterError(FunctionDefinitionError):
+    """No installed adapter recognises a tool's ``args_schema``."""
+
+    def __init__(self, source: object, extra: str | None) -> None:
+        message = f"no installed adapter recognises {_describe(source)}"
+        if extra is not None:
+            message += f'; install it with pip install "toolparse[{extra}]"'
+        self.source = source
+        self.extra = extra
+        super().__init__([("args_schema", message)])
+
+
+def _describe(source: object) -> str:
+    if isinstance(source, type):
+        return f"{source.__module__}.{source.__qualname__}"
+    if isinstance(source, dict):
+        return "this JSON Schema dict"
+    return f"{type(source).__qualname__} object {source!r:.60}"

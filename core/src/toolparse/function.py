@@ -1,0 +1,702 @@
+"""``Function``: a tool definition, and its execution with every failure caught."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import messages
+from .adapter import (
+    Adapter,
+    UnknownArguments,
+    accepted_names,
+    install_hint,
+    required_names,
+)
+from .arguments import DEFAULT_LIMITS, Limits, decode
+from .content import ContentPart
+from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
+from .errors import FunctionDefinitionError, NoAdapterError
+from .params import FunctionParam
+from .problems import ArgumentProblem, InvalidArguments, invalid_arguments
+
+if TYPE_CHECKING:
+    from .plugins import PluginManager
+
+__all__ = ["Function", "get_display_text"]
+
+_POLICIES = ("report", "reject", "ignore")
+_new = tuple.__new__  # builds an Ok without its Python-level __new__ (hot path)
+_JSON_SCALARS = (int, float, bool, type(None))
+
+
+class ArgumentKeyError(KeyError):
+    """A tool body read an argument name that was not sent."""
+
+    def __init__(self, key: object, arguments: Mapping[Any, Any]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.arguments = arguments
+
+
+class Arguments(dict):  # type: ignore[type-arg]
+    """The dict a tool body receives when no parser is set.
+
+    A plain ``dict`` in every way, except that reading a missing key raises
+    :class:`ArgumentKeyError`, which lets the core tell "the model used the
+    wrong name" apart from a ``KeyError`` on some other mapping.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, key: object) -> Any:
+        raise ArgumentKeyError(key, self)
+
+
+def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
+    """How many positional arguments to pass ``fn``: 1 or 2 (0 on error)."""
+    if not callable(fn):
+        errors.append((field, f"must be callable, got {fn!r:.60}"))
+        return 0
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return 1  # builtins without a signature: call with the arguments only
+    positional = 0
+    required = 0
+    varargs = False
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional += 1
+            required += p.default is p.empty
+        elif p.kind is p.VAR_POSITIONAL:
+            varargs = True
+        elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
+            errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
+            return 0
+    if required > 2 or (positional == 0 and not varargs):
+        errors.append(
+            (field, f"expected 1 (arguments) or 2 (arguments, context) parameters, has {required if required > 2 else positional}")
+        )
+        return 0
+    return 2 if positional >= 2 or varargs else 1
+
+
+def _is_async(fn: object) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
+    )
+
+
+def _accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
+    try:
+        return keyword in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _nullable(schema: object) -> bool:
+    """Whether a property schema already admits ``null``."""
+    if not isinstance(schema, Mapping):
+        return True
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if None in (schema.get("enum") or ()):
+        return True
+    return any(_nullable(s) for key in ("anyOf", "oneOf") for s in schema.get(key) or ())
+
+
+class Function:
+    """A tool: its definition for the model, and its execution.
+
+    See the API reference for every parameter. A ``Function`` is immutable;
+    every definition field is readable as an attribute of the same name. A
+    broken definition raises :class:`~toolparse.FunctionDefinitionError` naming
+    every problem.
+
+    :param name: the tool name the model calls (1 to 64 characters).
+    :param function: the body, ``function(arguments)`` or
+        ``function(arguments, context)``, sync or ``async def``.
+    :param description: what the tool does, for the model.
+    :param parameters: a list of :class:`~toolparse.FunctionParam`.
+    :param parameters_schema: a raw JSON Schema dict, declared only: execution
+        checks the required keys, nothing else.
+    :param args_schema: any model an installed adapter recognises; the adapter
+        supplies the JSON Schema and the parser.
+    :param parse_args: your own parser (replaces any built-in check).
+    :param concurrent: may run concurrently with other calls.
+    :param strict: ask providers for strict mode.
+    :param display_text: text for a user interface.
+    :param options: provider options, e.g. ``{"cache_control": True}``.
+    :param unknown_arguments: ``"report"``, ``"reject"`` or ``"ignore"``.
+    :param return_direct: an agent loop should stop after this tool.
+    :param limits: the size and depth limits for arguments.
+    :param plugin_manager: the plugin manager to resolve ``args_schema`` with
+        (default: :func:`toolparse.plugin_manager`).
+    """
+
+    __slots__ = (
+        "_accepted",
+        "_accepted_set",
+        "_adapter",
+        "_async",
+        "_body_arity",
+        "_fast",
+        "_open",
+        "_nulls",
+        "_parse",
+        "_parser",
+        "_parser_arity",
+        "_pm",
+        "_required",
+        "_required_set",
+        "_schema",
+        "args_schema",
+        "concurrent",
+        "description",
+        "display_text",
+        "function",
+        "limits",
+        "name",
+        "options",
+        "parameters",
+        "parameters_schema",
+        "parse_args",
+        "return_direct",
+        "strict",
+        "unknown_arguments",
+    )
+
+    name: str
+    function: Callable[..., Any]
+    description: str | None
+    parameters: tuple[FunctionParam, ...]
+    parameters_schema: Mapping[str, Any] | None
+    args_schema: Any
+    parse_args: Callable[..., Any] | None
+    concurrent: bool
+    strict: bool
+    display_text: str | None
+    options: Mapping[str, Any] | None
+    unknown_arguments: UnknownArguments
+    return_direct: bool
+    limits: Limits
+
+    def __init__(
+        self,
+        name: str,
+        function: Callable[..., Any],
+        *,
+        description: str | None = None,
+        parameters: Iterable[FunctionParam] = (),
+        parameters_schema: Mapping[str, Any] | None = None,
+        args_schema: Any = None,
+        parse_args: Callable[..., Any] | None = None,
+        concurrent: bool = False,
+        strict: bool = False,
+        display_text: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        unknown_arguments: UnknownArguments = "report",
+        return_direct: bool = False,
+        limits: Limits | None = None,
+        plugin_manager: PluginManager | None = None,
+    ) -> None:
+        errors: list[tuple[str, str]] = []
+        params = tuple(parameters or ())
+        if not isinstance(name, str) or not name.strip():
+            errors.append(("name", "can't be blank"))
+        elif len(name) > 64:
+            errors.append(("name", f"should be at most 64 character(s), has {len(name)}"))
+        for field, value in (("description", description), ("display_text", display_text)):
+            if value is not None and not isinstance(value, str):
+                errors.append((field, f"must be a string, got {type(value).__name__}"))
+        for field, flag in (
+            ("concurrent", concurrent),
+            ("strict", strict),
+            ("return_direct", return_direct),
+        ):
+            if not isinstance(flag, bool):
+                errors.append((field, f"must be True or False, got {flag!r:.40}"))
+        if unknown_arguments not in _POLICIES:
+            errors.append(
+                ("unknown_arguments", f"must be one of {', '.join(map(repr, _POLICIES))}, got {unknown_arguments!r:.40}")
+            )
+        if options is not None and not isinstance(options, Mapping):
+            errors.append(("options", "must be a mapping"))
+        for i, p in enumerate(params):
+            if not isinstance(p, FunctionParam):
+                errors.append((f"parameters[{i}]", f"expected a FunctionParam, got {p!r:.60}"))
+        if parameters_schema is not None and not isinstance(parameters_schema, Mapping):
+            errors.append(("parameters_schema", "must be a JSON Schema dict"))
+        styles = [
+            n
+            for n, v in (
+                ("parameters", params),
+                ("parameters_schema", parameters_schema),
+                ("args_schema", args_schema),
+            )
+            if v is not None and v != ()
+        ]
+        if len(styles) > 1:
+            errors.append(
+                (styles[1], f"cannot use both {styles[0]} and {styles[1]}; declare the arguments one way")
+            )
+        body_arity = _arity(function, "function", errors)
+        parser_arity = 0 if parse_args is None else _arity(parse_args, "parse_args", errors)
+
+        pm = plugin_manager
+        adapter: Adapter | None = None
+        schema: dict[str, Any] | None = None
+        parser: Callable[..., Any] | None = None
+        if args_schema is not None and len(styles) == 1:
+            if pm is None:
+                from .plugins import plugin_manager as default_pm
+
+                pm = default_pm()
+            adapter, schema, parser = _resolve(
+                pm, args_schema, unknown_arguments, parse_args is None, errors
+            )
+        if errors:
+            raise FunctionDefinitionError(errors, subject=f"tool {name!r}")
+
+        if adapter is None:
+            if params:
+                schema = FunctionParam.to_parameters_schema(params)
+            elif parameters_schema is not None:
+                schema = copy.deepcopy(dict(parameters_schema))
+            else:
+                schema = {"type": "object", "properties": {}}
+        assert schema is not None
+        if unknown_arguments == "reject" and isinstance(schema.get("properties"), Mapping):
+            schema["additionalProperties"] = False
+
+        if params:
+            required = FunctionParam.required_properties(params)
+            accepted = list(dict.fromkeys(p.name for p in params))
+        else:
+            required = required_names(schema)
+            # declaration order for models; a raw schema's names are sorted
+            accepted = accepted_names(
+                schema, sort=adapter is None or isinstance(args_schema, Mapping)
+            )
+
+        set_ = object.__setattr__
+        for field, value in (
+            ("name", name),
+            ("function", function),
+            ("description", description),
+            ("parameters", params),
+            ("parameters_schema", parameters_schema),
+            ("args_schema", args_schema),
+            ("parse_args", parse_args),
+            ("concurrent", concurrent),
+            ("strict", strict),
+            ("display_text", display_text),
+            ("options", options),
+            ("unknown_arguments", unknown_arguments),
+            ("return_direct", return_direct),
+            ("limits", limits or DEFAULT_LIMITS),
+            ("_pm", pm),
+            ("_adapter", adapter),
+            ("_schema", schema),
+            ("_required", tuple(required)),
+            ("_required_set", frozenset(required)),
+            ("_accepted", tuple(accepted)),
+            ("_accepted_set", frozenset(accepted)),
+            ("_body_arity", body_arity),
+            ("_parser", parse_args if parse_args is not None else parser),
+            ("_parser_arity", parser_arity if parse_args is not None else (0 if parser is None else _arity(parser, "parser", []))),
+            # the policy applies around an adapter's parser, never around yours
+            ("_parse", "user" if parse_args is not None else ("adapter" if parser is not None else "check")),
+            ("_async", _is_async(function) or _is_async(parse_args if parse_args is not None else parser)),
+            (
+                "_nulls",
+                frozenset(
+                    n
+                    for n, s in (schema.get("properties") or {}).items()
+                    if n not in required and not _nullable(s)
+                )
+                if strict
+                else frozenset(),
+            ),
+        ):
+            set_(self, field, value)
+        set_(self, "_open", not self._accepted_set)
+        set_(
+            self,
+            "_fast",
+            self._parse == "check" and not self._async and not self._nulls,
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Function is immutable")
+
+    def __repr__(self) -> str:
+        return f"Function({self.name!r})"
+
+    # -- introspection --------------------------------------------------------
+
+    @property
+    def adapter(self) -> Adapter | None:
+        """The adapter that resolved ``args_schema`` (``None`` without one)."""
+        return self._adapter
+
+    def json_schema(self) -> dict[str, Any]:
+        """The parameters JSON Schema (built once; this returns a copy)."""
+        return copy.deepcopy(self._schema)
+
+    def required_param_names(self) -> list[str]:
+        """Required top-level names, in declaration order."""
+        return list(self._required)
+
+    def accepted_param_names(self) -> list[str]:
+        """Every top-level name; ``[]`` means unknown, not "accepts nothing"."""
+        return list(self._accepted)
+
+    # -- parsing --------------------------------------------------------------
+
+    def parse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
+        """Run exactly what :meth:`execute` runs before the body, without the body.
+
+        Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
+        """
+        args = decode(arguments, self.name, self.limits)
+        if type(args) is Error:
+            return args
+        if self._async:
+            return _run_sync(self._aparse(args, context))  # type: ignore[arg-type]
+        return self._parse_sync(args, context)  # type: ignore[arg-type]
+
+    async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
+        """:meth:`parse_arguments` for async code and ``async def`` parsers."""
+        args = decode(arguments, self.name, self.limits)
+        if type(args) is Error:
+            return args
+        return await self._aparse(args, context)  # type: ignore[arg-type]
+
+    def _before(self, args: dict[str, Any]) -> dict[str, Any] | Error:
+        """The checks that run before any parser: nulls, required keys, policy."""
+        if self._nulls:
+            args = {k: v for k, v in args.items() if not (v is None and k in self._nulls)}
+        mode = self._parse
+        if mode == "user":
+            return args
+        accepted = self._accepted_set
+        if mode == "check":
+            if self._required and not self._required_set.issubset(args):
+                return self._missing(args)
+            if accepted and not accepted.issuperset(args):
+                return self._unknown(args)
+            return args
+        if accepted and self.unknown_arguments == "ignore" and not accepted.issuperset(args):
+            args = {k: v for k, v in args.items() if k in accepted}
+        return args
+
+    def _missing(self, args: Mapping[str, Any]) -> Error:
+        found = messages.suggestions(
+            messages.unrecognized_names(args, self._accepted), self._accepted, args
+        )
+        missing = [n for n in self._required if n not in args]
+        return Error(messages.missing_required(self._required, missing, found, self._accepted))
+
+    def _flagged(self, args: Mapping[str, Any]) -> dict[str, str | None]:
+        """Unknown names the policy turns into a rejection (empty: none)."""
+        unknown = messages.unrecognized_names(args, self._accepted)
+        if not unknown or self.unknown_arguments == "ignore":
+            return {}
+        found = messages.suggestions(unknown, self._accepted, args)
+        if self.unknown_arguments == "reject" or any(v is not None for v in found.values()):
+            return found
+        return {}
+
+    def _unknown(self, args: dict[str, Any]) -> dict[str, Any] | Error:
+        if self.unknown_arguments == "ignore":
+            return {k: v for k, v in args.items() if k in self._accepted_set}
+        found = self._flagged(args)
+        if found:
+            return Error(messages.unrecognized_only(found, self._accepted))
+        return args
+
+    def _after(self, result: object, args: dict[str, Any]) -> ParseResult:
+        """Check a parser's result; merge the unknown-name policy into it."""
+        if type(result) is Ok:
+            outcome: ParseResult = result if result.value is not None else Ok(args)  # type: ignore[union-attr]
+        elif type(result) is Error:
+            message = result.message  # type: ignore[union-attr]
+            outcome = result if isinstance(message, str) else Error(repr(message), result.exception)  # type: ignore[union-attr]
+        else:
+            return Error(f"parse_args returned unexpected shape: {result!r:.200}")
+        if self._parse != "adapter" or not self._accepted:
+            return outcome
+        flagged = self._flagged(args)
+        exc = outcome.exception if type(outcome) is Error else None
+        if not flagged and not isinstance(exc, InvalidArguments):
+            return outcome
+        problems: list[ArgumentProblem] = []
+        cause: BaseException | None = None
+        if isinstance(exc, InvalidArguments):
+            problems.extend(exc.problems)
+            cause = exc.__cause__
+        elif type(outcome) is Error:
+            return outcome  # an adapter's plain error: nothing to merge into
+        known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
+        problems.extend(ArgumentProblem.unrecognized(n) for n in flagged if n not in known)
+        return invalid_arguments(problems, arguments=args, accepted=self._accepted, cause=cause)
+
+    def _parse_sync(self, args: dict[str, Any], context: Any) -> ParseResult:
+        checked = self._before(args)
+        if type(checked) is Error:
+            return checked
+        if self._parser is None:
+            return Ok(checked)
+        try:
+            if self._parser_arity == 2:
+                result = self._parser(checked, context)
+            else:
+                result = self._parser(checked)
+        except Exception as exc:
+            return Error(self._exception_text(exc), exc)
+        return self._after(result, checked)  # type: ignore[arg-type]
+
+    async def _aparse(self, args: dict[str, Any], context: Any) -> ParseResult:
+        checked = self._before(args)
+        if type(checked) is Error:
+            return checked
+        if self._parser is None:
+            return Ok(checked)
+        try:
+            if self._parser_arity == 2:
+                result = self._parser(checked, context)
+            else:
+                result = self._parser(checked)
+            if inspect.isawaitable(result):
+                result = await result
+        except Exception as exc:
+            return Error(self._exception_text(exc), exc)
+        return self._after(result, checked)  # type: ignore[arg-type]
+
+    # -- execution ------------------------------------------------------------
+
+    def execute(self, arguments: object = None, context: Any = None) -> Outcome:
+        """Parse the arguments, run the body, and return what the model reads.
+
+        Never raises for anything the model or the tool did: every failure is
+        an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
+        completion here too (in a private event loop).
+        """
+        if self._fast and type(arguments) is dict:
+            # the hot path (no parser, sync body, nobody observing): the
+            # required-key check, the policy, the body, in as few steps as we can
+            if self._required_set.issubset(arguments) and (
+                self._open or self._accepted_set.issuperset(arguments)
+            ):
+                args = Arguments(arguments)
+                try:
+                    result = (
+                        self.function(args, context)
+                        if self._body_arity == 2
+                        else self.function(args)
+                    )
+                except Exception as exc:
+                    return self._rescue(exc, args)
+                if type(result) is str:
+                    return _new(Ok, (result, None))
+                outcome = self._outcome(result)
+                if inspect.isawaitable(outcome):
+                    return _run_sync(self._finish(outcome, args))  # type: ignore[no-any-return]
+                return outcome
+        if self._async:
+            return _run_sync(self.aexecute(arguments, context))
+        args = decode(arguments, self.name, self.limits)
+        if type(args) is Error:
+            outcome: Outcome = args
+        elif self._parse == "check":
+            # the hot path: the required-key check, then the body
+            checked = self._before(args)  # type: ignore[arg-type]
+            if type(checked) is Error:
+                outcome = checked
+            else:
+                outcome = self._call(Arguments(checked), context)
+        else:
+            parsed = self._parse_sync(args, context)  # type: ignore[arg-type]
+            outcome = parsed if type(parsed) is Error else self._call(parsed.value, context)  # type: ignore[union-attr]
+        if inspect.isawaitable(outcome):
+            # a sync callable that returned an awaitable (a partial of an async def)
+            outcome = _run_sync(self._finish(outcome, None))
+        return outcome
+
+    async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
+        """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
+        args = decode(arguments, self.name, self.limits)
+        if type(args) is Error:
+            outcome: Outcome = args
+        else:
+            parsed = await self._aparse(args, context)  # type: ignore[arg-type]
+            if type(parsed) is Error:
+                outcome = parsed
+            else:
+                value = parsed.value  # type: ignore[union-attr]
+                if self._parse == "check":
+                    value = Arguments(value)
+                outcome = self._call(value, context)
+                if inspect.isawaitable(outcome):
+                    outcome = await self._finish(outcome, value)
+        return outcome
+
+    def _call(self, value: Any, context: Any) -> Any:
+        """Run the body; an awaitable comes back as is for :meth:`aexecute`."""
+        try:
+            result = self.function(value, context) if self._body_arity == 2 else self.function(value)
+        except Exception as exc:
+            return self._rescue(exc, value)
+        if inspect.isawaitable(result):
+            return result
+        return self._outcome(result)
+
+    async def _finish(self, awaitable: Awaitable[Any], value: Any) -> Outcome:
+        try:
+            result = await awaitable
+        except Exception as exc:
+            return self._rescue(exc, value)
+        return self._outcome(result)
+
+    def _rescue(self, exc: Exception, value: Any) -> Error:
+        if isinstance(exc, ToolError):
+            return Error(exc.message, exc)
+        if (
+            isinstance(exc, ArgumentKeyError)
+            and exc.arguments is value
+            and self._parse == "check"
+            and self._accepted
+        ):
+            return Error(messages.key_error(exc.key, value, self._accepted), exc)
+        return Error(self._exception_text(exc), exc)
+
+    def _exception_text(self, exc: BaseException) -> str:
+        if self._pm is not None and self._pm.hook.toolparse_format_exception.get_hookimpls():
+            text = self._pm.hook.toolparse_format_exception(exception=exc, function=self)
+            if text is not None:
+                return str(text)
+        return messages.exception(exc)
+
+    def _outcome(self, result: Any) -> Outcome:
+        """Normalise what a body returned into the result vocabulary."""
+        kind = type(result)
+        if kind is str:
+            return Ok(result)
+        if kind is Ok:
+            content = self._content(result.value)
+            if type(content) is Error:
+                return content
+            if content is result.value:
+                return result  # type: ignore[no-any-return]
+            return Ok(content, result.processed_content)
+        if kind is Error:
+            message = result.message
+            return result if isinstance(message, str) else Error(repr(message), result.exception)  # type: ignore[no-any-return]
+        if kind is Interrupt:
+            if isinstance(result.display, str):
+                return result  # type: ignore[no-any-return]
+            return Error(messages.UNEXPECTED_RESPONSE)
+        content = self._content(result)
+        return content if type(content) is Error else Ok(content)  # type: ignore[return-value]
+
+    def _content(self, value: Any) -> Any:
+        """Content the model can read: text, parts, a ToolResult, or JSON text."""
+        if isinstance(value, str):
+            return value
+        from .calls import ToolResult
+
+        if isinstance(value, ToolResult):
+            return value
+        if isinstance(value, list) and value and all(isinstance(p, ContentPart) for p in value):
+            return value
+        if isinstance(value, (dict, list, tuple, *_JSON_SCALARS)):
+            try:
+                return json.dumps(value, ensure_ascii=False, allow_nan=False)
+            except (TypeError, ValueError, RecursionError):
+                pass
+        if self._pm is not None:
+            text = self._pm.serialize(value)
+        else:
+            from .plugins import plugin_manager
+
+            text = plugin_manager().serialize(value)
+        if text is not None:
+            return text
+        return Error(messages.UNEXPECTED_RESPONSE)
+
+
+def _resolve(
+    pm: PluginManager,
+    source: Any,
+    policy: str,
+    want_parser: bool,
+    errors: list[tuple[str, str]],
+) -> tuple[Adapter | None, dict[str, Any] | None, Callable[..., Any] | None]:
+    """Find the adapter for ``args_schema`` and build its schema and parser once."""
+    try:
+        adapter = pm.select_adapter(source)
+    except Exception as exc:
+        errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
+        return None, None, None
+    if adapter is None:
+        err = NoAdapterError(source, install_hint(source))
+        errors.extend(err.errors)
+        return None, None, None
+    try:
+        schema = _with_policy(adapter.json_schema, source, policy)
+        parser = _with_policy(adapter.parser, source, policy) if want_parser else None
+    except FunctionDefinitionError as exc:
+        errors.extend(("args_schema", f"{field}: {msg}") for field, msg in exc.errors)
+        return None, None, None
+    except Exception as exc:
+        errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
+        return None, None, None
+    if not isinstance(schema, dict):
+        errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
+        return None, None, None
+    return adapter, schema, parser
+
+
+def _with_policy(method: Callable[..., Any], source: Any, policy: str) -> Any:
+    if _accepts_keyword(method, "unknown_arguments"):
+        return method(source, unknown_arguments=policy)
+    return method(source)
+
+
+def _run_sync(awaitable: Awaitable[Any]) -> Any:
+    """Run a coroutine to completion from sync code, even inside a running loop."""
+    import asyncio  # only code with async tools pays for importing asyncio
+
+    async def _main() -> Any:
+        return await awaitable
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_main())
+    # a loop is running in this thread: run ours in a worker thread instead
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, _main()).result()
+
+
+def get_display_text(
+    functions: Sequence[Function], name: str, fallback: str | None = "Perform action"
+) -> str | None:
+    """The ``display_text`` of the first function called ``name``.
+
+    ``fallback`` when no function has that name, or when the one found has no
+    ``display_text`` (the Elixir original returned ``None`` there, which
+    leaves a user interface with nothing to show).
+    """
+    for fn in functions:
+        if fn.name == name:
+            return fn.display_text if fn.display_text is not None else fallback
+    return fallback

@@ -1,0 +1,168 @@
+"""``FunctionParam``: declare a tool's parameters one by one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .errors import FunctionDefinitionError
+
+__all__ = ["FunctionParam"]
+
+TYPES = ("string", "integer", "number", "boolean", "array", "object")
+_ENUM_TYPES = ("string", "integer", "number")
+
+
+class FunctionParam:
+    """One parameter of a tool, converted to JSON Schema.
+
+    :param name: the argument name the model sends.
+    :param type: one of ``"string"``, ``"integer"``, ``"number"``,
+        ``"boolean"``, ``"array"``, ``"object"``.
+    :param item_type: the JSON type of an array's items (arrays only).
+    :param enum: the allowed values (string, integer and number only).
+    :param description: shown to the model.
+    :param required: whether the model must send it.
+    :param object_properties: the nested parameters of an ``object``, or of an
+        ``array`` whose ``item_type`` is ``"object"`` (required for both).
+
+    A bad parameter raises :class:`~toolparse.FunctionDefinitionError` naming
+    every problem. Instances are immutable.
+    """
+
+    __slots__ = (
+        "description",
+        "enum",
+        "item_type",
+        "name",
+        "object_properties",
+        "required",
+        "type",
+    )
+
+    name: str
+    type: str
+    item_type: str | None
+    enum: tuple[Any, ...]
+    description: str | None
+    required: bool
+    object_properties: tuple[FunctionParam, ...]
+
+    def __init__(
+        self,
+        name: str,
+        type: str,  # noqa: A002 - the public keyword is "type", as in JSON Schema
+        *,
+        item_type: str | None = None,
+        enum: Iterable[Any] | None = None,
+        description: str | None = None,
+        required: bool = False,
+        object_properties: Iterable[FunctionParam] = (),
+    ) -> None:
+        enum_values = tuple(enum or ())
+        props = tuple(object_properties or ())
+        errors: list[tuple[str, str]] = []
+        if not isinstance(name, str) or not name.strip():
+            errors.append(("name", "can't be blank"))
+        if type not in TYPES:
+            errors.append(("type", f"must be one of {', '.join(TYPES)} (got {type!r})"))
+        if enum_values and type not in _ENUM_TYPES:
+            errors.append(("enum", f"not allowed for type {type!r}"))
+        if item_type is not None and type != "array":
+            errors.append(("item_type", f"not allowed for type {type!r}"))
+        elif item_type is not None and (item_type not in TYPES):
+            errors.append(("item_type", f"must be one of {', '.join(TYPES)} (got {item_type!r})"))
+        object_items = type == "array" and item_type == "object"
+        if type == "object" and not props:
+            errors.append(("object_properties", "is required for object type"))
+        elif object_items and not props:
+            errors.append(
+                ("object_properties", "required when array type of object is used")
+            )
+        elif props and type != "object" and not object_items:
+            errors.append(("object_properties", f"not allowed for type {type!r}"))
+        for i, prop in enumerate(props):
+            if not isinstance(prop, FunctionParam):
+                errors.append(
+                    (f"object_properties[{i}]", f"expected a FunctionParam, got {prop!r:.60}")
+                )
+        if description is not None and not isinstance(description, str):
+            errors.append(("description", "must be a string"))
+        if not isinstance(required, bool):
+            errors.append(("required", "must be a boolean"))
+        if errors:
+            raise FunctionDefinitionError(errors, subject=f"parameter {name!r}")
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "type", type)
+        set_(self, "item_type", item_type)
+        set_(self, "enum", enum_values)
+        set_(self, "description", description)
+        set_(self, "required", required)
+        set_(self, "object_properties", props)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("FunctionParam is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FunctionParam):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash(tuple(_frozen(getattr(self, f)) for f in self.__slots__))
+
+    def __repr__(self) -> str:
+        extras = "".join(
+            f", {f}={getattr(self, f)!r}"
+            for f in ("item_type", "enum", "description", "required", "object_properties")
+            if getattr(self, f) not in (None, (), False)
+        )
+        return f"FunctionParam({self.name!r}, {self.type!r}{extras})"
+
+    def to_json_schema(self) -> dict[str, Any]:
+        """This parameter's property schema."""
+        schema: dict[str, Any]
+        if self.type == "object":
+            schema = FunctionParam.to_parameters_schema(self.object_properties)
+        elif self.type == "array":
+            schema = {"type": "array"}
+            if self.item_type == "object":
+                schema["items"] = FunctionParam.to_parameters_schema(self.object_properties)
+            elif self.item_type is not None:
+                schema["items"] = {"type": self.item_type}
+        else:
+            schema = {"type": self.type}
+            if self.enum:
+                schema["enum"] = list(self.enum)
+        if self.description is not None:
+            schema["description"] = self.description
+        return schema
+
+    @staticmethod
+    def to_parameters_schema(params: Iterable[FunctionParam]) -> dict[str, Any]:
+        """The object schema for ``params``: closed at every level.
+
+        Emits ``type``, ``properties``, ``required`` (declaration order) and
+        ``additionalProperties: false``.
+        """
+        params = tuple(params)
+        return {
+            "type": "object",
+            "properties": {p.name: p.to_json_schema() for p in params},
+            "required": FunctionParam.required_properties(params),
+            "additionalProperties": False,
+        }
+
+    @staticmethod
+    def required_properties(params: Sequence[FunctionParam]) -> list[str]:
+        """The names of the required parameters, in declaration order."""
+        seen: dict[str, None] = {}
+        for p in params:
+            if p.required:
+                seen.setdefault(p.name)
+        return list(seen)
+
+
+def _frozen(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value

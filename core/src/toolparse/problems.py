@@ -1,0 +1,172 @@
+"""The shared structure for argument problems, and its one renderer.
+
+Every adapter turns its library's validation errors into
+:class:`ArgumentProblem` values and calls :func:`invalid_arguments`; the core
+renders them, so the model reads one layout whichever library validated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
+
+from . import messages
+from .contract import Error
+
+__all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
+
+
+class _NotGiven:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: Marks "no received value to echo" (``None`` is a real JSON value: null).
+NOT_GIVEN: Final[Any] = _NotGiven()
+
+ProblemKind = Literal["invalid", "missing", "unrecognized"]
+
+
+class ArgumentProblem:
+    """One problem with the arguments: where, what is wrong, and what was received.
+
+    :param path: where the problem is, as keys and list indexes from the top of
+        the arguments (``("items", 0, "qty")``); ``()`` for the whole object.
+    :param reason: what is wrong, in plain words the model can act on.
+    :param received: the offending value, echoed as JSON (cut to 40
+        characters); leave it out when echoing would not help.
+    :param kind: ``"missing"`` for a required name that was not sent,
+        ``"unrecognized"`` for a name that is not accepted, else ``"invalid"``.
+        Top-level missing and unrecognized names are gathered on their own
+        lines of the message; nested ones get a line of their own.
+    """
+
+    __slots__ = ("kind", "path", "reason", "received")
+
+    def __init__(
+        self,
+        path: Sequence[str | int],
+        reason: str,
+        received: Any = NOT_GIVEN,
+        kind: ProblemKind = "invalid",
+    ) -> None:
+        self.path: tuple[str | int, ...] = tuple(path)
+        self.reason = reason
+        self.received = received
+        self.kind: ProblemKind = kind
+
+    @classmethod
+    def missing(
+        cls, path: Sequence[str | int] | str, reason: str = "Field required"
+    ) -> ArgumentProblem:
+        """A required name that was not sent (``path`` may be a plain name)."""
+        return cls((path,) if isinstance(path, str) else path, reason, kind="missing")
+
+    @classmethod
+    def unrecognized(
+        cls, path: Sequence[str | int] | str, reason: str = "Unrecognized parameter"
+    ) -> ArgumentProblem:
+        """A name that is not accepted (``path`` may be a plain name)."""
+        return cls(
+            (path,) if isinstance(path, str) else path, reason, kind="unrecognized"
+        )
+
+    def line(self) -> str:
+        """This problem as one line of the message."""
+        text = f"{messages.path_text(self.path)}: {self.reason}"
+        if self.received is not NOT_GIVEN:
+            text += f" (received {messages.value_text(self.received)})"
+        return text
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.path, self.reason, self.kind, repr(self.received))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ArgumentProblem):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        extra = "" if self.received is NOT_GIVEN else f", received={self.received!r}"
+        return f"ArgumentProblem({self.path!r}, {self.reason!r}{extra}, kind={self.kind!r})"
+
+
+class InvalidArguments(ValueError):
+    """The exception kept on ``Error.exception`` when arguments were rejected.
+
+    It carries the structured :attr:`problems` (for the application, its logs,
+    and for the core to merge further problems into one message) and, as
+    ``__cause__``, the library's own exception where there was one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[ArgumentProblem],
+        arguments: Mapping[str, Any],
+        accepted: Sequence[str],
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.problems = tuple(problems)
+        self.arguments = arguments
+        self.accepted = tuple(accepted)
+
+
+def invalid_arguments(
+    problems: Iterable[ArgumentProblem],
+    *,
+    arguments: Mapping[str, Any] | None = None,
+    accepted: Sequence[str] = (),
+    cause: BaseException | None = None,
+) -> Error:
+    """Render argument problems into the one shared :class:`~toolparse.Error`.
+
+    This is the public renderer for adapters and hand-written parsers: give it
+    every problem found, the arguments the model sent (for "did you mean"
+    suggestions) and the accepted top-level names (for the ``Accepted
+    parameters`` line); it returns an ``Error`` whose ``message`` follows the
+    project's layout and whose ``exception`` is an :class:`InvalidArguments`
+    carrying the problems (with ``cause`` as its ``__cause__``).
+    """
+    problems = _dedupe(problems)
+    arguments = arguments or {}
+    sent = messages.argument_keys(arguments)
+    missing: list[str] = []
+    unknown: list[str] = []
+    lines: list[str] = []
+    for problem in problems:
+        top = len(problem.path) == 1 and isinstance(problem.path[0], str)
+        if top and problem.kind == "missing":
+            missing.append(str(problem.path[0]))
+        elif top and problem.kind == "unrecognized":
+            unknown.append(str(problem.path[0]))
+        else:
+            lines.append(problem.line())
+    if accepted:
+        order = {name: i for i, name in enumerate(accepted)}
+        missing.sort(key=lambda name: order.get(name, len(order)))
+    found = messages.suggestions(unknown, accepted, sent)
+    text = messages.invalid(lines, missing, found, accepted)
+    exc = InvalidArguments(text, problems, arguments, accepted)
+    if cause is not None:
+        exc.__cause__ = cause
+    return Error(text, exc)
+
+
+def _dedupe(problems: Iterable[ArgumentProblem]) -> list[ArgumentProblem]:
+    seen: set[ArgumentProblem] = set()
+    out: list[ArgumentProblem] = []
+    for problem in problems:
+        if problem not in seen:
+            seen.add(problem)
+            out.append(problem)
+    return out
