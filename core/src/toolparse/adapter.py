@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EMPTY",
+    "keywords",
     "Adapter",
     "Parser",
     "SignatureParam",
@@ -82,8 +83,16 @@ class Adapter(Protocol):
     """The interface every adapter implements.
 
     Required: :attr:`name`, :meth:`accepts`, :meth:`json_schema`, :meth:`parser`.
-    Optional (looked up with ``getattr``): ``serialize(value) -> str | None``
-    and ``from_signature(name, params) -> source``.
+    Optional (looked up with ``getattr``):
+
+    - ``serialize(value) -> str | None``: JSON text for a model instance a
+      tool body returned (``None``: not one of mine);
+    - ``from_signature(name, params) -> source``: build a source this adapter
+      accepts from a plain function's parameters (a list of
+      :class:`SignatureParam`), for ``@tool``;
+    - ``keywords(value) -> dict``: the keyword arguments a function whose
+      parameters are the model's fields is called with, for a value the
+      parser produced (default: :func:`keywords`).
 
     ``json_schema`` and ``parser`` may take a keyword-only ``unknown_arguments``
     (``"report"``, ``"reject"`` or ``"ignore"``): the core passes the tool's
@@ -161,3 +170,20 @@ def required_names(schema: Mapping[str, Any]) -> list[str]:
     if not isinstance(required, Sequence) or isinstance(required, str):
         return []
     return [name for name in required if isinstance(name, str)]
+
+
+def keywords(value: object) -> dict[str, Any]:
+    """Turn a parsed value into keyword arguments (the default for adapters).
+
+    A mapping is copied; a dataclass or attrs instance gives its fields by
+    attribute name; any other object its ``vars()``.
+    """
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: getattr(value, name) for name in fields}
+    attrs = getattr(type(value), "__attrs_attrs__", None)
+    if attrs is not None:
+        return {a.name: getattr(value, a.name) for a in attrs}
+    return dict(vars(value))

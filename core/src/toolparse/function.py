@@ -648,6 +648,9 @@ def _resolve(
         err = NoAdapterError(source, install_hint(source))
         errors.extend(err.errors)
         return None, None, None
+    from .plugins import resolving
+
+    token = resolving.set(pm)
     try:
         schema = _with_policy(adapter.json_schema, source, policy)
         parser = _with_policy(adapter.parser, source, policy) if want_parser else None
@@ -657,6 +660,8 @@ def _resolve(
     except Exception as exc:
         errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
         return None, None, None
+    finally:
+        resolving.reset(token)
     if not isinstance(schema, dict):
         errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
         return None, None, None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextvars import ContextVar
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from . import hookspecs
 if TYPE_CHECKING:
     from .adapter import Adapter
 
-__all__ = ["PluginManager", "make_plugin_manager", "plugin_manager"]
+__all__ = ["PluginManager", "field_schema", "make_plugin_manager", "plugin_manager"]
 
 ENTRY_POINT_GROUP = "toolparse"
 DISABLE_AUTOLOAD = "TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD"
@@ -183,3 +184,24 @@ def plugin_manager() -> PluginManager:
     if _default is None:
         _default = make_plugin_manager()
     return _default
+
+
+#: the plugin manager resolving a tool's ``args_schema`` right now (set by
+#: Function while it asks an adapter for the schema and parser)
+resolving: ContextVar[PluginManager | None] = ContextVar("toolparse_resolving", default=None)
+
+
+def field_schema(adapter: str, field: object, schema: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema for one field, after plugins had their say.
+
+    Adapters that write JSON Schema themselves call this for every field with
+    what they would emit; a plugin implementing ``toolparse_field_schema`` may
+    answer with a better schema for fields it knows. Uses the plugin manager
+    resolving the current tool (else the default one).
+    """
+    pm = resolving.get() or plugin_manager()
+    impls = pm.hook.toolparse_field_schema.get_hookimpls()
+    if not impls:
+        return schema
+    found = pm.hook.toolparse_field_schema(adapter=adapter, field=field, schema=schema)
+    return dict(found) if found is not None else schema

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import toolparse as tp
+
+
+@pytest.fixture
+def pm() -> Iterator[tp.PluginManager]:
+    """A fresh plugin manager with the core's defaults and no entry points."""
+    yield tp.make_plugin_manager(load_entry_points=False)
+
+
+@pytest.fixture
+def full_pm() -> tp.PluginManager:
+    """A fresh plugin manager with every installed plugin loaded."""
+    return tp.make_plugin_manager(load_entry_points=True)
