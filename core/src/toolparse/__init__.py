@@ -10,6 +10,7 @@ from .arguments import Limits
 from .calls import ToolCall, ToolResult, aexecute_tool_calls, execute_tool_calls
 from .content import ContentPart, ImagePart, TextPart
 from .context import Context
+from .decorator import tool
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
 from .errors import FunctionDefinitionError, NoAdapterError
 from .function import Function, get_display_text
@@ -56,4 +57,5 @@ __all__ = [
     "make_plugin_manager",
     "ok",
     "plugin_manager",
+    "tool",
 ]

@@ -52,6 +52,12 @@ def depth_over(value: Mapping[Any, Any], limit: int) -> int:
 
     Iterative, so a pathologically deep value cannot exhaust the stack.
     """
+    if limit > 1:
+        for child in value.values():
+            if isinstance(child, (Mapping, list, tuple)):
+                break
+        else:
+            return 0  # flat: the common case, decided without a walk
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()

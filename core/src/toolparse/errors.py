@@ -25,13 +25,27 @@ class FunctionDefinitionError(ValueError):
 class NoAdapterError(FunctionDefinitionError):
     """No installed adapter recognises a tool's ``args_schema``."""
 
-    def __init__(self, source: object, extra: str | None) -> None:
+    def __init__(
+        self,
+        source: object,
+        extra: str | None,
+        *,
+        errors: Sequence[tuple[str, str]] | None = None,
+        subject: str = "",
+    ) -> None:
+        self.source = source
+        self.extra = extra
+        if errors is None:
+            errors = [("args_schema", self.describe(source, extra))]
+        super().__init__(errors, subject=subject)
+
+    @staticmethod
+    def describe(source: object, extra: str | None) -> str:
+        """The message for ``source``, naming the extra to install when known."""
         message = f"no installed adapter recognises {_describe(source)}"
         if extra is not None:
             message += f'; install it with pip install "toolparse[{extra}]"'
-        self.source = source
-        self.extra = extra
-        super().__init__([("args_schema", message)])
+        return message
 
 
 def _describe(source: object) -> str:

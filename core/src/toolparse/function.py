@@ -146,7 +146,9 @@ class Function:
         "_async",
         "_body_arity",
         "_fast",
+        "_merge",
         "_open",
+        "_pre",
         "_nulls",
         "_parse",
         "_parser",
@@ -261,7 +263,12 @@ class Function:
                 pm, args_schema, unknown_arguments, parse_args is None, errors
             )
         if errors:
-            raise FunctionDefinitionError(errors, subject=f"tool {name!r}")
+            subject = f"tool {name!r}"
+            if any(msg.startswith("no installed adapter") for _, msg in errors):
+                raise NoAdapterError(
+                    args_schema, install_hint(args_schema), errors=errors, subject=subject
+                )
+            raise FunctionDefinitionError(errors, subject=subject)
 
         if adapter is None:
             if params:
@@ -326,6 +333,16 @@ class Function:
         ):
             set_(self, field, value)
         set_(self, "_open", not self._accepted_set)
+        # work around the parser only where there is some: nulls to restore,
+        # the required-key check, names to drop, or a policy to merge
+        set_(
+            self,
+            "_pre",
+            bool(self._nulls)
+            or self._parse == "check"
+            or (self._parse == "adapter" and unknown_arguments == "ignore"),
+        )
+        set_(self, "_merge", self._parse == "adapter" and bool(self._accepted))
         set_(
             self,
             "_fast",
@@ -423,17 +440,22 @@ class Function:
 
     def _after(self, result: object, args: dict[str, Any]) -> ParseResult:
         """Check a parser's result; merge the unknown-name policy into it."""
-        if type(result) is Ok:
-            outcome: ParseResult = result if result.value is not None else Ok(args)  # type: ignore[union-attr]
-        elif type(result) is Error:
-            message = result.message  # type: ignore[union-attr]
-            outcome = result if isinstance(message, str) else Error(repr(message), result.exception)  # type: ignore[union-attr]
+        kind = type(result)
+        if kind is Ok:
+            outcome: ParseResult = result if result[0] is not None else _new(Ok, (args, None))  # type: ignore[index]
+        elif kind is Error:
+            message = result[0]  # type: ignore[index]
+            outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
         else:
             return Error(f"parse_args returned unexpected shape: {result!r:.200}")
-        if self._parse != "adapter" or not self._accepted:
+        if not self._merge or self._accepted_set.issuperset(args) and kind is Ok:
             return outcome
+        return self._merge_policy(outcome, args)
+
+    def _merge_policy(self, outcome: ParseResult, args: dict[str, Any]) -> ParseResult:
+        """Add the names the policy flags to an adapter's result, as one Error."""
         flagged = self._flagged(args)
-        exc = outcome.exception if type(outcome) is Error else None
+        exc = outcome[1] if type(outcome) is Error else None
         if not flagged and not isinstance(exc, InvalidArguments):
             return outcome
         problems: list[ArgumentProblem] = []
@@ -448,19 +470,21 @@ class Function:
         return invalid_arguments(problems, arguments=args, accepted=self._accepted, cause=cause)
 
     def _parse_sync(self, args: dict[str, Any], context: Any) -> ParseResult:
-        checked = self._before(args)
-        if type(checked) is Error:
-            return checked
+        if self._pre:
+            checked = self._before(args)
+            if type(checked) is Error:
+                return checked
+            args = checked  # type: ignore[assignment]
         if self._parser is None:
-            return Ok(checked)
+            return _new(Ok, (args, None))  # type: ignore[no-any-return]
         try:
             if self._parser_arity == 2:
-                result = self._parser(checked, context)
+                result = self._parser(args, context)
             else:
-                result = self._parser(checked)
+                result = self._parser(args)
         except Exception as exc:
             return Error(self._exception_text(exc), exc)
-        return self._after(result, checked)  # type: ignore[arg-type]
+        return self._after(result, args)
 
     async def _aparse(self, args: dict[str, Any], context: Any) -> ParseResult:
         checked = self._before(args)
@@ -505,10 +529,9 @@ class Function:
                     return self._rescue(exc, args)
                 if type(result) is str:
                     return _new(Ok, (result, None))
-                outcome = self._outcome(result)
-                if inspect.isawaitable(outcome):
-                    return _run_sync(self._finish(outcome, args))  # type: ignore[no-any-return]
-                return outcome
+                if inspect.isawaitable(result):
+                    return _run_sync(self._finish(result, args))  # type: ignore[no-any-return]
+                return self._outcome(result)
         if self._async:
             return _run_sync(self.aexecute(arguments, context))
         args = decode(arguments, self.name, self.limits)
@@ -523,8 +546,8 @@ class Function:
                 outcome = self._call(Arguments(checked), context)
         else:
             parsed = self._parse_sync(args, context)  # type: ignore[arg-type]
-            outcome = parsed if type(parsed) is Error else self._call(parsed.value, context)  # type: ignore[union-attr]
-        if inspect.isawaitable(outcome):
+            outcome = parsed if type(parsed) is Error else self._call(parsed[0], context)
+        if not isinstance(outcome, tuple):
             # a sync callable that returned an awaitable (a partial of an async def)
             outcome = _run_sync(self._finish(outcome, None))
         return outcome
@@ -553,6 +576,8 @@ class Function:
             result = self.function(value, context) if self._body_arity == 2 else self.function(value)
         except Exception as exc:
             return self._rescue(exc, value)
+        if type(result) is str:
+            return _new(Ok, (result, None))
         if inspect.isawaitable(result):
             return result
         return self._outcome(result)
@@ -645,8 +670,7 @@ def _resolve(
         errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
         return None, None, None
     if adapter is None:
-        err = NoAdapterError(source, install_hint(source))
-        errors.extend(err.errors)
+        errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
         return None, None, None
     from .plugins import resolving
 

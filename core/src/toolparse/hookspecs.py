@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from .adapter import Adapter
-    from .contract import Outcome
+    from .calls import ToolCall, ToolResult
     from .function import Function
 
 __all__ = ["hookimpl", "hookspec"]
@@ -124,22 +124,18 @@ def toolparse_format_exception(exception: BaseException, function: Function) -> 
 
 @hookspec
 def toolparse_tool_executed(
-    function: Function,
-    arguments: Mapping[str, Any],
-    context: Any,
-    outcome: Outcome,
-    duration: float,
+    call: ToolCall, function: Function | None, result: ToolResult, duration: float
 ) -> None:
-    """Observe every execution of a tool (logging, metrics, tracing).
+    """Observe every tool call run through ``execute_tool_calls`` (logs, metrics, traces).
 
-    Called after ``execute``/``aexecute`` finishes, rejected calls included,
-    with the arguments as the model sent them (decoded). Exceptions raised by an
-    implementation propagate; keep it cheap. When no plugin implements it the
-    execution path does not call it at all.
+    Called once per call, after it finished, in the order the calls finish:
+    rejected arguments, unknown tools (``function`` is ``None``) and timeouts
+    included. When no plugin implements this hook it is not called at all, so
+    observing costs nothing until a plugin asks for it. ``Function.execute``
+    on its own does not call it: it is the single-call primitive, kept lean.
 
-    :param function: the tool.
-    :param arguments: the arguments the model sent.
-    :param context: the context the caller passed.
-    :param outcome: the ``Ok``, ``Error`` or ``Interrupt`` returned.
-    :param duration: seconds spent, parsing included.
+    :param call: the tool call as the model made it.
+    :param function: the tool, or ``None`` when no tool has that name.
+    :param result: the result that goes back to the model.
+    :param duration: seconds spent on this call.
     """

@@ -1,0 +1,129 @@
+"""What the model sent: JSON text, mappings, None, junk, and the limits."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+
+
+def echo() -> tp.Function:
+    return tp.Function("search", lambda a: json.dumps(dict(a), sort_keys=True))
+
+
+def test_json_string_is_decoded() -> None:
+    assert echo().execute('{"q": "x", "n": 1}') == tp.Ok('{"n": 1, "q": "x"}')
+
+
+def test_bytes_are_decoded() -> None:
+    assert echo().execute(b'{"q": "x"}') == tp.Ok('{"q": "x"}')
+
+
+@pytest.mark.parametrize("blank", ["", "   ", None])
+def test_blank_is_empty(blank: Any) -> None:
+    assert echo().execute(blank) == tp.Ok("{}")
+
+
+def test_invalid_json() -> None:
+    result = echo().execute('{"query": "x" "limit": 1}')
+    assert isinstance(result, tp.Error)
+    assert result.message == (
+        "The arguments for tool search are not valid JSON (Expecting ',' delimiter at line 1 column 15). "
+        "Send the arguments as one JSON object."
+    )
+    assert isinstance(result.exception, json.JSONDecodeError)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("[1, 2]", "a list"), ('"x"', "a string"), ("3", "a number"), ("1.5", "a number"), ("true", "a boolean"), ("null", "null")],
+)
+def test_not_an_object(text: str, kind: str) -> None:
+    assert echo().execute(text) == tp.Error(f"The arguments for tool search must be a JSON object, not {kind}.")
+
+
+@pytest.mark.parametrize(("value", "kind"), [([1], "a list"), (3, "a number"), (object(), "object")])
+def test_non_mapping_python_values(value: Any, kind: str) -> None:
+    assert echo().execute(value) == tp.Error(f"The arguments for tool search must be a JSON object, not {kind}.")
+
+
+def test_any_mapping_is_accepted_and_copied() -> None:
+    assert echo().execute(OrderedDict(q="x")) == tp.Ok('{"q": "x"}')
+
+
+def test_too_large() -> None:
+    fn = tp.Function("search", lambda a: "x", limits=tp.Limits(max_bytes=100))
+    text = json.dumps({"q": "x" * 200})
+    result = fn.execute(text)
+    size = len(text.encode())
+    assert result == tp.Error(f"The arguments for tool search are too large ({size:,} bytes; the limit is 100).")
+
+
+def test_size_counts_utf8_bytes() -> None:
+    fn = tp.Function("search", lambda a: "x", limits=tp.Limits(max_bytes=30))
+    text = json.dumps({"q": "ü" * 15}, ensure_ascii=False)  # 15 characters, 30 bytes of ü
+    assert len(text) <= 30 < len(text.encode())
+    assert isinstance(fn.execute(text), tp.Error)
+
+
+def test_default_size_limit_is_one_mib() -> None:
+    text = '{"q": "' + "x" * (1024 * 1024) + '"}'
+    size = len(text)
+    assert echo().execute(text) == tp.Error(
+        f"The arguments for tool search are too large ({size:,} bytes; the limit is 1,048,576)."
+    )
+    at_limit = '{"q": "' + "x" * (1024 * 1024 - 9) + '"}'
+    assert len(at_limit) == 1024 * 1024
+    assert isinstance(tp.Function("search", lambda a: "x").execute(at_limit), tp.Ok)
+
+
+def nested(depth: int) -> str:
+    return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+def test_depth_limit_on_text() -> None:
+    fn = tp.Function("search", lambda a: "x")
+    assert fn.execute(nested(256)) == tp.Ok("x")
+    assert fn.execute(nested(257)) == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 257; the limit is 256)."
+    )
+
+
+def test_depth_beyond_the_decoder() -> None:
+    text = "[" * 100_000 + "]" * 100_000
+    result = tp.Function("search", lambda a: "x").execute('{"a": ' + text + "}")
+    assert isinstance(result, tp.Error)
+    assert result.message == (
+        "The arguments for tool search are nested too deeply (depth 100001; the limit is 256)."
+    )
+
+
+def test_depth_limit_on_mappings_with_a_parser() -> None:
+    value: dict[str, Any] = {}
+    cur = value
+    for _ in range(300):
+        cur["a"] = {}
+        cur = cur["a"]
+    fn = tp.Function("search", lambda a: "x", parse_args=lambda a: tp.ok())
+    result = fn.execute(value)
+    assert isinstance(result, tp.Error)
+    assert "nested too deeply" in result.message
+
+
+def test_configurable_depth() -> None:
+    fn = tp.Function("search", lambda a: "x", limits=tp.Limits(max_depth=2))
+    assert fn.execute('{"a": {}}') == tp.Ok("x")
+    assert fn.execute('{"a": {"b": []}}') == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 3; the limit is 2)."
+    )
+
+
+def test_limits_validation_and_equality() -> None:
+    with pytest.raises(ValueError, match="at least"):
+        tp.Limits(max_depth=0)
+    assert tp.Limits() == tp.Limits(1024 * 1024, 256)
+    assert repr(tp.Limits()) == "Limits(max_bytes=1048576, max_depth=256)"

@@ -1,0 +1,307 @@
+"""The plugin manager, loading controls, and one test per hook."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+from toolparse import plugins
+
+
+class FakeEntryPoint:
+    def __init__(self, name: str, plugin: object) -> None:
+        self.name = name
+        self.group = "toolparse"
+        self._plugin = plugin
+
+    def load(self) -> object:
+        return self._plugin
+
+
+def make_adapter(name: str, accepted: object, schema: dict[str, Any] | None = None) -> Any:
+    class Adapter:
+        def accepts(self, source: object) -> bool:
+            return source == accepted
+
+        def json_schema(self, source: Any) -> dict[str, Any]:
+            return schema or {"type": "object", "properties": {"x": {"type": "integer"}}}
+
+        def parser(self, source: Any) -> Callable[[dict[str, Any]], tp.ParseResult]:
+            return lambda a: tp.ok({"by": name, **a})
+
+    adapter = Adapter()
+    adapter.name = name  # type: ignore[attr-defined]
+    return adapter
+
+
+def adapter_plugin(*adapters: Any) -> object:
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_register_adapters(self, register: Callable[[Any], None]) -> None:
+            for adapter in adapters:
+                register(adapter)
+
+    return Plugin()
+
+
+@pytest.fixture
+def fake_entry_points(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    installed: dict[str, object] = {}
+
+    def entry_points(*, group: str) -> list[FakeEntryPoint]:
+        assert group == "toolparse"
+        return [FakeEntryPoint(name, plugin) for name, plugin in installed.items()]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.delenv(plugins.DISABLE_AUTOLOAD, raising=False)
+    monkeypatch.delenv(plugins.LOAD_PLUGINS, raising=False)
+    return installed
+
+
+# -- the manager -------------------------------------------------------------------------
+
+
+def test_default_manager_is_lazy_and_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plugins, "_default", None)
+    first = tp.plugin_manager()
+    assert tp.plugin_manager() is first
+    assert first.adapter("plain") is not None
+
+
+def test_defaults_registered_like_any_plugin(pm: tp.PluginManager) -> None:
+    assert pm.get_plugin("toolparse.defaults") is not None
+    assert [a.name for a in pm.adapters()] == ["plain"]
+
+
+def test_entry_points_load_in_name_order(fake_entry_points: dict[str, object]) -> None:
+    fake_entry_points["zeta"] = adapter_plugin(make_adapter("zeta", "m"))
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    pm = tp.make_plugin_manager()
+    # the plugin loaded last is asked first; loading is in name order
+    assert [a.name for a in pm.adapters()] == ["zeta", "alpha", "plain"]
+    fn = tp.Function("t", lambda a: "x", args_schema="m", plugin_manager=pm)
+    assert fn.adapter is not None
+    assert fn.adapter.name == "zeta"
+
+
+def test_disable_autoload(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    monkeypatch.setenv("TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert [a.name for a in tp.make_plugin_manager().adapters()] == ["plain"]
+    monkeypatch.setenv("TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD", "0")
+    assert [a.name for a in tp.make_plugin_manager().adapters()] == ["alpha", "plain"]
+
+
+def test_load_plugins_selects_by_name(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    fake_entry_points["beta"] = adapter_plugin(make_adapter("beta", "m"))
+    monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "beta")
+    assert [a.name for a in tp.make_plugin_manager().adapters()] == ["beta", "plain"]
+    # it wins over the autoload switch
+    monkeypatch.setenv("TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", " alpha , beta ")
+    assert [a.name for a in tp.make_plugin_manager().adapters()] == ["beta", "alpha", "plain"]
+    monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "")
+    assert [a.name for a in tp.make_plugin_manager().adapters()] == ["plain"]
+
+
+def test_load_plugins_unknown_name_warns(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "alhpa")
+    with pytest.warns(UserWarning, match="names 'alhpa'.*installed: alpha"):
+        tp.make_plugin_manager()
+
+
+def test_blocked_plugin_is_not_loaded(fake_entry_points: dict[str, object]) -> None:
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.set_blocked("alpha")
+    assert pm.load_entry_points() == 0
+
+
+def test_runtime_registration_and_unregistration(pm: tp.PluginManager) -> None:
+    plugin = adapter_plugin(make_adapter("late", "model"))
+    pm.register(plugin)
+    assert pm.adapter("late") is not None
+    fn = tp.Function("t", lambda a: a, args_schema="model", plugin_manager=pm)
+    assert fn.execute({"x": 1}) == tp.Ok('{"by": "late", "x": 1}')
+    pm.unregister(plugin)
+    assert pm.adapter("late") is None
+    with pytest.raises(tp.NoAdapterError):
+        tp.Function("t", lambda a: a, args_schema="model", plugin_manager=pm)
+
+
+def test_later_adapter_of_one_plugin_is_asked_first(pm: tp.PluginManager) -> None:
+    pm.register(adapter_plugin(make_adapter("first", "m"), make_adapter("second", "m")))
+    assert [a.name for a in pm.adapters()][:2] == ["second", "first"]
+
+
+def test_hook_typo_is_caught(pm: tp.PluginManager) -> None:
+    class Typo:
+        @tp.hookimpl
+        def toolparse_register_adaptors(self, register: Any) -> None:
+            pass
+
+    pm.register(Typo())
+    with pytest.raises(Exception, match="unknown hook"):
+        pm.check_pending()
+
+
+def test_real_entry_points_of_this_environment() -> None:
+    # the installed adapter distributions declare their entry point
+    names = {ep.name for ep in importlib.metadata.entry_points(group="toolparse")}
+    expected = {n for n in ("pydantic", "marshmallow", "attrs", "jsonschema") if _installed(f"toolparse_{n}")}
+    assert expected <= names
+
+
+def _installed(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+# -- one test per hook ------------------------------------------------------------------------
+
+
+def test_hook_toolparse_register_adapters(pm: tp.PluginManager) -> None:
+    pm.register(adapter_plugin(make_adapter("mine", "my-model")))
+    fn = tp.Function("t", lambda a: a, args_schema="my-model", plugin_manager=pm)
+    assert fn.adapter is not None
+    assert fn.adapter.name == "mine"
+    assert fn.json_schema() == {"type": "object", "properties": {"x": {"type": "integer"}}}
+    assert fn.parse_arguments({"x": 1}) == tp.Ok({"by": "mine", "x": 1})
+
+
+def test_hook_toolparse_register_providers(pm: tp.PluginManager) -> None:
+    class Provider:
+        name = "echo"
+
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_register_providers(self, register: Callable[[Any], None]) -> None:
+            register(Provider())
+
+    pm.register(Plugin())
+    assert isinstance(pm.providers()["echo"], Provider)
+
+
+def test_hook_toolparse_select_adapter(pm: tp.PluginManager) -> None:
+    a = make_adapter("a", "m")
+    b = make_adapter("b", "m")
+    pm.register(adapter_plugin(a, b))
+
+    class Chooser:
+        @tp.hookimpl
+        def toolparse_select_adapter(self, source: object, candidates: Any) -> Any:
+            return next(c for c in candidates if c.name == "a") if source == "m" else None
+
+    pm.register(Chooser())
+    fn = tp.Function("t", lambda x: x, args_schema="m", plugin_manager=pm)
+    assert fn.adapter is a
+
+
+def test_hook_toolparse_field_schema(pm: tp.PluginManager) -> None:
+    class Money:
+        pass
+
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_field_schema(self, adapter: str, field: object, schema: Any) -> Any:
+            if field is Money:
+                return {"type": "string", "pattern": r"^\d+\.\d{2}$"}
+            return None
+
+    class Adapter:
+        name = "fields"
+
+        def accepts(self, source: object) -> bool:
+            return source == "fields-model"
+
+        def json_schema(self, source: Any) -> dict[str, Any]:
+            return {
+                "type": "object",
+                "properties": {
+                    "amount": plugins.field_schema("fields", Money, {}),
+                    "note": plugins.field_schema("fields", str, {"type": "string"}),
+                },
+            }
+
+        def parser(self, source: Any) -> Any:
+            return lambda a: tp.ok()
+
+    pm.register(Plugin())
+    pm.register(adapter_plugin(Adapter()))
+    fn = tp.Function("t", lambda a: "x", args_schema="fields-model", plugin_manager=pm)
+    assert fn.json_schema()["properties"] == {
+        "amount": {"type": "string", "pattern": r"^\d+\.\d{2}$"},
+        "note": {"type": "string"},
+    }
+
+
+def test_hook_toolparse_format_exception(pm: tp.PluginManager) -> None:
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_format_exception(self, exception: BaseException, function: tp.Function) -> str | None:
+            if isinstance(exception, PermissionError):
+                return f"{function.name}: you may not do that."
+            return None
+
+    pm.register(Plugin())
+    pm.register(adapter_plugin(make_adapter("m", "model")))
+
+    def body(a: Any) -> str:
+        raise PermissionError("secret path /etc/shadow")
+
+    fn = tp.Function("guarded", body, args_schema="model", plugin_manager=pm)
+    result = fn.execute({})
+    assert result == tp.Error("guarded: you may not do that.", result.exception)  # type: ignore[union-attr]
+    other = tp.Function("other", lambda a: 1 / 0, args_schema="model", plugin_manager=pm).execute({})
+    assert other.message.startswith("ERROR: (ZeroDivisionError)")  # type: ignore[union-attr]
+
+
+def test_hook_toolparse_tool_executed(pm: tp.PluginManager) -> None:
+    seen: list[tuple[str, str | None, bool, float]] = []
+
+    class Observer:
+        @tp.hookimpl
+        def toolparse_tool_executed(
+            self, call: tp.ToolCall, function: tp.Function | None, result: tp.ToolResult, duration: float
+        ) -> None:
+            seen.append((call.id, function.name if function else None, result.is_error, duration))
+
+    assert not pm.observed
+    pm.register(Observer())
+    assert pm.observed
+    fn = tp.Function("t", lambda a: "x", parameters=[tp.FunctionParam("q", "string", required=True)])
+    tp.execute_tool_calls(
+        [fn],
+        [tp.ToolCall("1", "t", {"q": "a"}), tp.ToolCall("2", "t", {}), tp.ToolCall("3", "nope")],
+        plugin_manager=pm,
+    )
+    assert [(i, n, e) for i, n, e, _ in seen] == [("3", None, True), ("1", "t", False), ("2", "t", True)]
+    assert all(d >= 0 for *_, d in seen)
+
+
+def test_plugin_as_a_module(pm: tp.PluginManager) -> None:
+    module = types.ModuleType("toolparse_example_plugin")
+    adapter = make_adapter("modular", "mod-model")
+
+    @tp.hookimpl
+    def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
+        register(adapter)
+
+    module.toolparse_register_adapters = toolparse_register_adapters  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    try:
+        pm.register(module)
+        assert pm.adapter("modular") is adapter
+    finally:
+        del sys.modules[module.__name__]
