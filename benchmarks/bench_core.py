@@ -67,7 +67,9 @@ def run() -> list[Row]:
 
     bare = tp.Function("weather", bare_body, parameters=params()).execute
     t, base = interleaved(lambda: bare(ARGS), lambda: bare_floor(ARGS))
-    rows.append(Row("execute, no parser, 3 args, body reads nothing", t, base, "key check + body", None))
+    rows.append(
+        Row("execute, no parser, 3 args, body reads nothing", t, base, "key check + body", None)
+    )
 
     def parser(a: dict[str, object]) -> tp.ParseResult:
         return tp.ok()
@@ -80,8 +82,20 @@ def run() -> list[Row]:
     t, base = interleaved(lambda: ex(text), lambda: floor(__import__("json").loads(text)))
     rows.append(Row("execute, JSON text arguments", t, base, "json.loads + key check + body", None))
 
-    t, base = interleaved(lambda: tp.Function("weather", body, parameters=params()), lambda: params())
-    rows.append(Row("define a Function (3 FunctionParams)", t, base, "the FunctionParams alone", None))
+    t, base = interleaved(
+        lambda: tp.Function("weather", body, parameters=params()), lambda: params()
+    )
+    rows.append(
+        Row("define a Function (3 FunctionParams)", t, base, "the FunctionParams alone", None)
+    )
 
-    rows.append(Row("import toolparse (fresh process)", import_time("toolparse"), import_time("pluggy"), "import pluggy", 2.0))
+    rows.append(
+        Row(
+            "import toolparse (fresh process)",
+            import_time("toolparse"),
+            import_time("pluggy"),
+            "import pluggy",
+            2.0,
+        )
+    )
     return rows

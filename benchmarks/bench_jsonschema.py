@@ -118,6 +118,18 @@ def run() -> list[Row]:
     pure_us, base_us = interleaved(lambda: pure.execute(args), baseline)
     fast_us, base2_us = interleaved(lambda: fast.execute(args), baseline)
     return [
-        Row("jsonschema: execute, valid (pure path)", pure_us, base_us, "Draft202012Validator.is_valid + call", 1.1),
-        Row("jsonschema: execute, valid (jsonschema-rs)", fast_us, base2_us, "Draft202012Validator.is_valid + call", 0.05),
+        Row(
+            "jsonschema: execute, valid (pure path)",
+            pure_us,
+            base_us,
+            "Draft202012Validator.is_valid + call",
+            1.1,
+        ),
+        Row(
+            "jsonschema: execute, valid (jsonschema-rs)",
+            fast_us,
+            base2_us,
+            "Draft202012Validator.is_valid + call",
+            0.05,
+        ),
     ]

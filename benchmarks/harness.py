@@ -41,7 +41,9 @@ def per_call_us(fn: Callable[[], object], repeat: int = 7) -> float:
     return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
 
 
-def interleaved(a: Callable[[], object], b: Callable[[], object], rounds: int = 3) -> tuple[float, float]:
+def interleaved(
+    a: Callable[[], object], b: Callable[[], object], rounds: int = 3
+) -> tuple[float, float]:
     """Time ``a`` and ``b`` alternately (so drift hits both) and keep the best."""
     best_a = best_b = float("inf")
     for _ in range(rounds):

@@ -1,7 +1,7 @@
 """Run every benchmark and print one Markdown table.
 
-    uv run python benchmarks/run.py            # all
-    uv run python benchmarks/run.py core pydantic   # some (bench_<name>.py)
+uv run python benchmarks/run.py            # all
+uv run python benchmarks/run.py core pydantic   # some (bench_<name>.py)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from harness import Row, table  # noqa: E402 - after the path is set
+from harness import Row, table
 
 
 def main(argv: list[str]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 project = "toolparse"
 author = "The toolparse developers"
-copyright = "2026, the toolparse developers"  # noqa: A001 - Sphinx's own setting name
+copyright = "2026, the toolparse developers"
 
 extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
 source_suffix = {".md": "markdown"}

@@ -1,16 +1,14 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import toolparse as tp
 
 
 @pytest.fixture
-def pm() -> Iterator[tp.PluginManager]:
+def pm() -> tp.PluginManager:
     """A fresh plugin manager with the core's defaults and no entry points."""
-    yield tp.make_plugin_manager(load_entry_points=False)
+    return tp.make_plugin_manager(load_entry_points=False)
 
 
 @pytest.fixture

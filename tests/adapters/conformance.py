@@ -83,7 +83,9 @@ def _titles(schema: object, path: str = "") -> list[str]:
         for key, value in schema.items():
             if key == "title" and isinstance(value, str):
                 found.append(path or "/")
-            elif key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(value, Mapping):
+            elif key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(
+                value, Mapping
+            ):
                 # property *names* may legitimately be "title"
                 for name, sub in value.items():
                     found.extend(_titles(sub, f"{path}/{key}/{name}"))
@@ -232,7 +234,9 @@ class AdapterConformance:
 
     def test_not_an_object_and_bad_json(self) -> None:
         fn = self.function()
-        assert fn.execute("[1, 2]") == tp.Error("The arguments for tool tool must be a JSON object, not a list.")
+        assert fn.execute("[1, 2]") == tp.Error(
+            "The arguments for tool tool must be a JSON object, not a list."
+        )
         bad = fn.execute('{"a": ')
         assert isinstance(bad, tp.Error)
         assert bad.message.startswith("The arguments for tool tool are not valid JSON (")
@@ -242,8 +246,12 @@ class AdapterConformance:
     def test_report_rejects_a_likely_typo(self) -> None:
         case = self.case()
         wrong, right = case.typo
-        assert right in tp.Function("t", lambda a: "x", args_schema=case.source).accepted_param_names()
-        assert right not in case.valid, "the typo must be of an optional name the valid case does not send"
+        assert (
+            right in tp.Function("t", lambda a: "x", args_schema=case.source).accepted_param_names()
+        )
+        assert right not in case.valid, (
+            "the typo must be of an optional name the valid case does not send"
+        )
         fn = self.function()
         result = fn.execute({**case.valid, wrong: case.valid.get(right)})
         assert isinstance(result, tp.Error)
@@ -333,7 +341,11 @@ def _agree(fn: tp.Function, schema: dict[str, Any]) -> None:
         max_examples=25,
         deadline=None,
         database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+            HealthCheck.data_too_large,
+        ],
     )
     @given(from_schema(schema))
     def check(instance: Any) -> None:

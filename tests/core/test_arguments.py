@@ -40,15 +40,28 @@ def test_invalid_json() -> None:
 
 @pytest.mark.parametrize(
     ("text", "kind"),
-    [("[1, 2]", "a list"), ('"x"', "a string"), ("3", "a number"), ("1.5", "a number"), ("true", "a boolean"), ("null", "null")],
+    [
+        ("[1, 2]", "a list"),
+        ('"x"', "a string"),
+        ("3", "a number"),
+        ("1.5", "a number"),
+        ("true", "a boolean"),
+        ("null", "null"),
+    ],
 )
 def test_not_an_object(text: str, kind: str) -> None:
-    assert echo().execute(text) == tp.Error(f"The arguments for tool search must be a JSON object, not {kind}.")
+    assert echo().execute(text) == tp.Error(
+        f"The arguments for tool search must be a JSON object, not {kind}."
+    )
 
 
-@pytest.mark.parametrize(("value", "kind"), [([1], "a list"), (3, "a number"), (object(), "object")])
+@pytest.mark.parametrize(
+    ("value", "kind"), [([1], "a list"), (3, "a number"), (object(), "object")]
+)
 def test_non_mapping_python_values(value: Any, kind: str) -> None:
-    assert echo().execute(value) == tp.Error(f"The arguments for tool search must be a JSON object, not {kind}.")
+    assert echo().execute(value) == tp.Error(
+        f"The arguments for tool search must be a JSON object, not {kind}."
+    )
 
 
 def test_any_mapping_is_accepted_and_copied() -> None:
@@ -60,7 +73,9 @@ def test_too_large() -> None:
     text = json.dumps({"q": "x" * 200})
     result = fn.execute(text)
     size = len(text.encode())
-    assert result == tp.Error(f"The arguments for tool search are too large ({size:,} bytes; the limit is 100).")
+    assert result == tp.Error(
+        f"The arguments for tool search are too large ({size:,} bytes; the limit is 100)."
+    )
 
 
 def test_size_counts_utf8_bytes() -> None:

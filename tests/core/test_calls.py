@@ -57,8 +57,14 @@ def test_context_gets_tool_call_id_without_mutating_the_callers() -> None:
 def test_outcomes_become_results() -> None:
     fns = [
         tp.Function("ok", lambda a: tp.ok("2024-11-01", {"native": True})),
-        tp.Function("interrupt", lambda a: tp.interrupt("SubAgent requires approval.", {"step": 2})),
-        tp.Function("custom", lambda a: tp.ToolResult(None, None, [tp.TextPart("Hello!")], options={"custom": 1}), display_text="Custom"),
+        tp.Function(
+            "interrupt", lambda a: tp.interrupt("SubAgent requires approval.", {"step": 2})
+        ),
+        tp.Function(
+            "custom",
+            lambda a: tp.ToolResult(None, None, [tp.TextPart("Hello!")], options={"custom": 1}),
+            display_text="Custom",
+        ),
         tp.Function("direct", lambda a: "done", return_direct=True),
         tp.Function("fails", lambda a: tp.error("nope"), return_direct=True),
     ]
@@ -152,7 +158,9 @@ def test_timeout_on_a_sync_tool() -> None:
         return "late"
 
     started = time.perf_counter()
-    (result,) = tp.execute_tool_calls([tp.Function("slow", slow)], [tp.ToolCall("1", "slow")], timeout=0.05)
+    (result,) = tp.execute_tool_calls(
+        [tp.Function("slow", slow)], [tp.ToolCall("1", "slow")], timeout=0.05
+    )
     elapsed = time.perf_counter() - started
     release.set()
     assert result.is_error
@@ -180,10 +188,14 @@ def test_tool_call_and_result_value_semantics() -> None:
     assert tp.ToolCall("1", "a", "{}") == tp.ToolCall("1", "a", "{}")
     assert tp.ToolCall("1", "a", "{}") != tp.ToolCall("2", "a", "{}")
     assert repr(tp.ToolCall("1", "a")) == "ToolCall('1', 'a', None)"
-    r = tp.ToolResult("1", "a", [tp.TextPart("x"), tp.ImagePart("AAAA"), tp.TextPart("y")], is_error=True)
+    r = tp.ToolResult(
+        "1", "a", [tp.TextPart("x"), tp.ImagePart("AAAA"), tp.TextPart("y")], is_error=True
+    )
     assert r.text == "xy"
     assert "is_error=True" in repr(r)
-    assert r == tp.ToolResult("1", "a", [tp.TextPart("x"), tp.ImagePart("AAAA"), tp.TextPart("y")], is_error=True)
+    assert r == tp.ToolResult(
+        "1", "a", [tp.TextPart("x"), tp.ImagePart("AAAA"), tp.TextPart("y")], is_error=True
+    )
     with pytest.raises(TypeError):
         hash(r)
 
@@ -194,4 +206,6 @@ def test_content_parts_validate() -> None:
     with pytest.raises(TypeError):
         tp.ImagePart(b"raw")  # type: ignore[arg-type]
     assert tp.TextPart("a") != tp.TextPart("a", options={"cache_control": True})
-    assert "ImagePart(data='u', media_type='image/png', url=True)" == repr(tp.ImagePart("u", url=True))
+    assert (
+        repr(tp.ImagePart("u", url=True)) == "ImagePart(data='u', media_type='image/png', url=True)"
+    )

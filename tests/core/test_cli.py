@@ -75,7 +75,11 @@ def test_plugins(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_demo_runs_end_to_end() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "toolparse.cli", "demo"], capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-m", "toolparse.cli", "demo"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     assert out.startswith("toolparse demo:")
     assert 'Unrecognized parameters: file_path (did you mean "path"?)' in out

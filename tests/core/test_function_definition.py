@@ -101,7 +101,9 @@ def test_function_with_no_parameters() -> None:
 
 def test_function_with_three_required_parameters() -> None:
     errs = errors_of("t", lambda a, b, c: "x")
-    assert errs == [("function", "expected 1 (arguments) or 2 (arguments, context) parameters, has 3")]
+    assert errs == [
+        ("function", "expected 1 (arguments) or 2 (arguments, context) parameters, has 3")
+    ]
 
 
 def test_function_arities_accepted() -> None:
@@ -130,9 +132,7 @@ def test_keyword_only_without_default_is_an_error() -> None:
 
 
 def test_both_parameter_styles() -> None:
-    errs = errors_of(
-        "t", body, parameters=[P("a", "string")], parameters_schema={"type": "object"}
-    )
+    errs = errors_of("t", body, parameters=[P("a", "string")], parameters_schema={"type": "object"})
     assert errs[0][0] == "parameters_schema"
     assert "cannot use both parameters and parameters_schema" in errs[0][1]
 
@@ -179,7 +179,11 @@ def test_names_from_params() -> None:
     fn = tp.Function(
         "t",
         body,
-        parameters=[P("path", "string", required=True), P("limit", "integer"), P("offset", "integer", required=True)],
+        parameters=[
+            P("path", "string", required=True),
+            P("limit", "integer"),
+            P("offset", "integer", required=True),
+        ],
     )
     assert fn.required_param_names() == ["path", "offset"]
     assert fn.accepted_param_names() == ["path", "limit", "offset"]
@@ -310,4 +314,6 @@ def test_an_adapter_that_fails_is_a_definition_error(pm: tp.PluginManager) -> No
 
     pm.register(Plugin())
     errs = errors_of("t", body, args_schema="broken-model", plugin_manager=pm)
-    assert errs == [("args_schema", "the broken adapter cannot use it: field 'x' has an unsupported type")]
+    assert errs == [
+        ("args_schema", "the broken adapter cannot use it: field 'x' has an unsupported type")
+    ]

@@ -5,12 +5,23 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ["asyncio", "importlib.metadata", "pydantic", "marshmallow", "attrs", "cattrs", "jsonschema", "docstring_parser"]
+HEAVY = [
+    "asyncio",
+    "importlib.metadata",
+    "pydantic",
+    "marshmallow",
+    "attrs",
+    "cattrs",
+    "jsonschema",
+    "docstring_parser",
+]
 
 
 def loaded_after(code: str) -> set[str]:
     probe = f"import sys; {code}; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
     return set(out.split())
 
 

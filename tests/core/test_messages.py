@@ -78,7 +78,9 @@ def test_renderer_matches_the_contract_layout() -> None:
 
 
 def test_accepted_line_only_with_missing_or_unrecognized() -> None:
-    err = tp.invalid_arguments([tp.ArgumentProblem(("a",), "bad", 1)], arguments={"a": 1}, accepted=["a"])
+    err = tp.invalid_arguments(
+        [tp.ArgumentProblem(("a",), "bad", 1)], arguments={"a": 1}, accepted=["a"]
+    )
     assert "Accepted parameters" not in err.message
 
 

@@ -57,7 +57,9 @@ def test_array_of_object_requires_properties() -> None:
 
 
 def test_object_requires_properties() -> None:
-    assert ("object_properties", "is required for object type") in errors_of(name="x", type="object")
+    assert ("object_properties", "is required for object type") in errors_of(
+        name="x", type="object"
+    )
 
 
 def test_enum_only_on_string_integer_number() -> None:
@@ -84,13 +86,19 @@ def test_bad_nested_element_named() -> None:
     [
         (P("name", "string"), {"type": "string"}),
         (P("age", "integer", enum=[1, 2, 10]), {"type": "integer", "enum": [1, 2, 10]}),
-        (P("height", "number", enum=[5.0, 5.5, 6, 6.5]), {"type": "number", "enum": [5.0, 5.5, 6, 6.5]}),
+        (
+            P("height", "number", enum=[5.0, 5.5, 6, 6.5]),
+            {"type": "number", "enum": [5.0, 5.5, 6, 6.5]},
+        ),
         (P("color", "string", enum=["red", "green"]), {"type": "string", "enum": ["red", "green"]}),
         (
             P("enabled", "boolean", description="If option is enabled"),
             {"type": "boolean", "description": "If option is enabled"},
         ),
-        (P("list_data", "array", description="A list of things"), {"type": "array", "description": "A list of things"}),
+        (
+            P("list_data", "array", description="A list of things"),
+            {"type": "array", "description": "A list of things"},
+        ),
         (
             P("tags", "array", item_type="string", description="tag values"),
             {"type": "array", "items": {"type": "string"}, "description": "tag values"},
@@ -124,7 +132,12 @@ def test_object_property_schema() -> None:
 
 
 def test_array_of_objects_schema() -> None:
-    p = P("info", "array", item_type="object", object_properties=[P("name", "string"), P("age", "number")])
+    p = P(
+        "info",
+        "array",
+        item_type="object",
+        object_properties=[P("name", "string"), P("age", "number")],
+    )
     assert p.to_json_schema() == {
         "type": "array",
         "items": {
@@ -156,7 +169,10 @@ def test_parameters_schema_nested_closed_at_every_level() -> None:
             P(
                 "education",
                 "object",
-                object_properties=[P("institution_name", "string", required=True), P("completed", "boolean")],
+                object_properties=[
+                    P("institution_name", "string", required=True),
+                    P("completed", "boolean"),
+                ],
             ),
         ],
     )
@@ -173,7 +189,11 @@ def test_parameters_schema_nested_closed_at_every_level() -> None:
 
 def test_required_properties_in_order() -> None:
     assert P.required_properties([P("a", "string")]) == []
-    params = [P("code", "string", required=True), P("x", "string"), P("important", "string", required=True)]
+    params = [
+        P("code", "string", required=True),
+        P("x", "string"),
+        P("important", "string", required=True),
+    ]
     assert P.required_properties(params) == ["code", "important"]
 
 

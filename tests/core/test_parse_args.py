@@ -30,6 +30,7 @@ def test_no_parser_body_gets_the_arguments() -> None:
 def test_ok_means_use_the_arguments_as_they_are() -> None:
     fn, seen = capture(lambda a: tp.ok())
     assert fn.execute({"a": 1}) == tp.Ok("SUCCESS", {"a": 1})
+    assert seen == [{"a": 1}]
 
 
 def test_ok_parsed_replaces_the_arguments() -> None:
@@ -57,6 +58,7 @@ def test_error_is_returned_verbatim_and_body_not_run() -> None:
 def test_error_with_non_string_reason() -> None:
     fn, seen = capture(lambda a: tp.Error({"validation": "failed"}))  # type: ignore[arg-type]
     assert fn.execute({}) == tp.Error("{'validation': 'failed'}")
+    assert seen == []
 
 
 @pytest.mark.parametrize("junk", ["totally_invalid", None, {"a": 1}, ("ok", 1), True])
@@ -217,7 +219,11 @@ def test_parser_result_with_a_model_like_zoi() -> None:
         if task is None:
             problems.append(tp.ArgumentProblem.missing("device_task_id"))
         elif not isinstance(task, str) or len(task) < 1:
-            problems.append(tp.ArgumentProblem(("device_task_id",), "too small: must have at least 1 character(s)", task))
+            problems.append(
+                tp.ArgumentProblem(
+                    ("device_task_id",), "too small: must have at least 1 character(s)", task
+                )
+            )
         if problems:
             return tp.invalid_arguments(problems, arguments=a, accepted=["device_task_id"])
         return tp.ok({"device_task_id": task})
@@ -230,4 +236,7 @@ def test_parser_result_with_a_model_like_zoi() -> None:
     assert "Missing parameters: device_task_id" in missing.message
     small = fn.execute({"device_task_id": ""})
     assert isinstance(small, tp.Error)
-    assert 'device_task_id: too small: must have at least 1 character(s) (received "")' in small.message
+    assert (
+        'device_task_id: too small: must have at least 1 character(s) (received "")'
+        in small.message
+    )

@@ -90,7 +90,9 @@ def test_entry_points_load_in_name_order(fake_entry_points: dict[str, object]) -
     assert fn.adapter.name == "zeta"
 
 
-def test_disable_autoload(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disable_autoload(
+    fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
     monkeypatch.setenv("TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert [a.name for a in tp.make_plugin_manager().adapters()] == ["plain"]
@@ -98,7 +100,9 @@ def test_disable_autoload(fake_entry_points: dict[str, object], monkeypatch: pyt
     assert [a.name for a in tp.make_plugin_manager().adapters()] == ["alpha", "plain"]
 
 
-def test_load_plugins_selects_by_name(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_plugins_selects_by_name(
+    fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
     fake_entry_points["beta"] = adapter_plugin(make_adapter("beta", "m"))
     monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "beta")
@@ -111,7 +115,9 @@ def test_load_plugins_selects_by_name(fake_entry_points: dict[str, object], monk
     assert [a.name for a in tp.make_plugin_manager().adapters()] == ["plain"]
 
 
-def test_load_plugins_unknown_name_warns(fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_plugins_unknown_name_warns(
+    fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
     monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "alhpa")
     with pytest.warns(UserWarning, match="names 'alhpa'.*installed: alpha"):
@@ -156,7 +162,11 @@ def test_hook_typo_is_caught(pm: tp.PluginManager) -> None:
 def test_real_entry_points_of_this_environment() -> None:
     # the installed adapter distributions declare their entry point
     names = {ep.name for ep in importlib.metadata.entry_points(group="toolparse")}
-    expected = {n for n in ("pydantic", "marshmallow", "attrs", "jsonschema") if _installed(f"toolparse_{n}")}
+    expected = {
+        n
+        for n in ("pydantic", "marshmallow", "attrs", "jsonschema")
+        if _installed(f"toolparse_{n}")
+    }
     assert expected <= names
 
 
@@ -249,7 +259,9 @@ def test_hook_toolparse_field_schema(pm: tp.PluginManager) -> None:
 def test_hook_toolparse_format_exception(pm: tp.PluginManager) -> None:
     class Plugin:
         @tp.hookimpl
-        def toolparse_format_exception(self, exception: BaseException, function: tp.Function) -> str | None:
+        def toolparse_format_exception(
+            self, exception: BaseException, function: tp.Function
+        ) -> str | None:
             if isinstance(exception, PermissionError):
                 return f"{function.name}: you may not do that."
             return None
@@ -263,7 +275,9 @@ def test_hook_toolparse_format_exception(pm: tp.PluginManager) -> None:
     fn = tp.Function("guarded", body, args_schema="model", plugin_manager=pm)
     result = fn.execute({})
     assert result == tp.Error("guarded: you may not do that.", result.exception)  # type: ignore[union-attr]
-    other = tp.Function("other", lambda a: 1 / 0, args_schema="model", plugin_manager=pm).execute({})
+    other = tp.Function("other", lambda a: 1 / 0, args_schema="model", plugin_manager=pm).execute(
+        {}
+    )
     assert other.message.startswith("ERROR: (ZeroDivisionError)")  # type: ignore[union-attr]
 
 
@@ -273,20 +287,30 @@ def test_hook_toolparse_tool_executed(pm: tp.PluginManager) -> None:
     class Observer:
         @tp.hookimpl
         def toolparse_tool_executed(
-            self, call: tp.ToolCall, function: tp.Function | None, result: tp.ToolResult, duration: float
+            self,
+            call: tp.ToolCall,
+            function: tp.Function | None,
+            result: tp.ToolResult,
+            duration: float,
         ) -> None:
             seen.append((call.id, function.name if function else None, result.is_error, duration))
 
     assert not pm.observed
     pm.register(Observer())
     assert pm.observed
-    fn = tp.Function("t", lambda a: "x", parameters=[tp.FunctionParam("q", "string", required=True)])
+    fn = tp.Function(
+        "t", lambda a: "x", parameters=[tp.FunctionParam("q", "string", required=True)]
+    )
     tp.execute_tool_calls(
         [fn],
         [tp.ToolCall("1", "t", {"q": "a"}), tp.ToolCall("2", "t", {}), tp.ToolCall("3", "nope")],
         plugin_manager=pm,
     )
-    assert [(i, n, e) for i, n, e, _ in seen] == [("3", None, True), ("1", "t", False), ("2", "t", True)]
+    assert [(i, n, e) for i, n, e, _ in seen] == [
+        ("3", None, True),
+        ("1", "t", False),
+        ("2", "t", True),
+    ]
     assert all(d >= 0 for *_, d in seen)
 
 

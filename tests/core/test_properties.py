@@ -14,7 +14,9 @@ from toolparse import FunctionParam as P
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 anything = json_values | st.binary(max_size=20) | st.text(max_size=40) | st.builds(object)
@@ -26,12 +28,24 @@ def body(arguments: Any) -> str:
 
 
 TOOLS = [
-    tp.Function("weather", body, parameters=[P("city", "string", required=True), P("units", "string")]),
-    tp.Function("weather", body, parameters_schema={"type": "object", "properties": {"city": {}}, "required": ["city"]}),
-    tp.Function("weather", body, parameters=[P("city", "string", required=True)], unknown_arguments="reject"),
-    tp.Function("weather", body, parameters=[P("city", "string", required=True)], unknown_arguments="ignore"),
+    tp.Function(
+        "weather", body, parameters=[P("city", "string", required=True), P("units", "string")]
+    ),
+    tp.Function(
+        "weather",
+        body,
+        parameters_schema={"type": "object", "properties": {"city": {}}, "required": ["city"]},
+    ),
+    tp.Function(
+        "weather", body, parameters=[P("city", "string", required=True)], unknown_arguments="reject"
+    ),
+    tp.Function(
+        "weather", body, parameters=[P("city", "string", required=True)], unknown_arguments="ignore"
+    ),
     tp.Function("weather", body, parse_args=lambda a: tp.ok({"city": str(a.get("city")), **a})),
-    tp.Function("weather", body, parameters=[P("city", "string"), P("units", "string")], strict=True),
+    tp.Function(
+        "weather", body, parameters=[P("city", "string"), P("units", "string")], strict=True
+    ),
 ]
 
 
@@ -73,7 +87,9 @@ def test_any_text_as_arguments(text: str) -> None:
     args=st.dictionaries(st.text(max_size=12), st.integers(), max_size=8),
 )
 def test_messages_stay_within_limits(names: list[str], args: dict[str, Any]) -> None:
-    fn = tp.Function("t", lambda a: "x", parameters=[P(n, "string", required=True) for n in dict.fromkeys(names)])
+    fn = tp.Function(
+        "t", lambda a: "x", parameters=[P(n, "string", required=True) for n in dict.fromkeys(names)]
+    )
     result = fn.execute(args)
     if isinstance(result, tp.Error):
         assert len(result.message) <= 2000 or len(args) > 20
@@ -88,7 +104,9 @@ def test_deep_and_huge_inputs_never_crash() -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(calls=st.lists(st.tuples(st.text(max_size=8), st.text(max_size=30) | json_values), max_size=5))
+@given(
+    calls=st.lists(st.tuples(st.text(max_size=8), st.text(max_size=30) | json_values), max_size=5)
+)
 def test_batches_always_give_one_result_per_call(calls: list[tuple[str, Any]]) -> None:
     tool_calls = [tp.ToolCall(str(i), name, args) for i, (name, args) in enumerate(calls)]
     results = tp.execute_tool_calls(TOOLS[:1], tool_calls)

@@ -10,8 +10,8 @@ from .arguments import Limits
 from .calls import ToolCall, ToolResult, aexecute_tool_calls, execute_tool_calls
 from .content import ContentPart, ImagePart, TextPart
 from .context import Context
-from .decorator import tool
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
+from .decorator import tool
 from .errors import FunctionDefinitionError, NoAdapterError
 from .function import Function, get_display_text
 from .hookspecs import hookimpl

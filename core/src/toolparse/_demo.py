@@ -30,7 +30,7 @@ def _box(title: str) -> None:
 def _replay(tools: list[Function], turns: list[list[ToolCall]]) -> None:
     for turn in turns:
         results = execute_tool_calls(tools, turn)
-        for call, result in zip(turn, results):
+        for call, result in zip(turn, results, strict=True):
             args = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
             _say(f"\nmodel calls  {call.name}({args})")
             label = "toolparse replies (error)" if result.is_error else "tool replies"
@@ -96,14 +96,24 @@ def _pydantic_scene() -> None:
                 ToolCall(
                     "c1",
                     "create_invoice",
-                    {"vendor": "ACME", "total_amount": "twelve", "due": "2026-13-01", "line_items": [{"sku": "A1", "quantity": 0}]},
+                    {
+                        "vendor": "ACME",
+                        "total_amount": "twelve",
+                        "due": "2026-13-01",
+                        "line_items": [{"sku": "A1", "quantity": 0}],
+                    },
                 )
             ],
             [
                 ToolCall(
                     "c2",
                     "create_invoice",
-                    {"vendor_name": "ACME", "total_amount": "12.50", "due": "2026-12-01", "line_items": [{"sku": "A1", "quantity": 2}]},
+                    {
+                        "vendor_name": "ACME",
+                        "total_amount": "12.50",
+                        "due": "2026-12-01",
+                        "line_items": [{"sku": "A1", "quantity": 2}],
+                    },
                 )
             ],
         ],
@@ -118,9 +128,15 @@ def _marshmallow_scene() -> None:
     class BookingSchema(Schema):
         guest_name = fields.String(required=True, data_key="guestName")
         nights = fields.Integer(required=True, validate=validate.Range(min=1, max=30))
-        room = fields.String(load_default="standard", validate=validate.OneOf(["standard", "suite"]))
+        room = fields.String(
+            load_default="standard", validate=validate.OneOf(["standard", "suite"])
+        )
 
-    tool = Function("book_room", lambda b: f"Booked {b['nights']} night(s) in a {b['room']} room for {b['guest_name']}.", args_schema=BookingSchema)
+    tool = Function(
+        "book_room",
+        lambda b: f"Booked {b['nights']} night(s) in a {b['room']} room for {b['guest_name']}.",
+        args_schema=BookingSchema,
+    )
     _replay(
         [tool],
         [
@@ -141,7 +157,9 @@ def _attrs_scene() -> None:
         to_account: str = attrs.field(validator=attrs.validators.matches_re(r"[A-Z]{2}\d{6}"))
         memo: str = ""
 
-    tool = Function("transfer", lambda t: f"Sent {t.amount} to {t.to_account}.", args_schema=Transfer)
+    tool = Function(
+        "transfer", lambda t: f"Sent {t.amount} to {t.to_account}.", args_schema=Transfer
+    )
     _replay(
         [tool],
         [
@@ -164,11 +182,17 @@ def _jsonschema_scene() -> None:
         },
         "required": ["query"],
     }
-    tool = Function("search_docs", lambda a: f"Found 3 documents about {a['query']!r}.", args_schema=schema)
+    tool = Function(
+        "search_docs", lambda a: f"Found 3 documents about {a['query']!r}.", args_schema=schema
+    )
     _replay(
         [tool],
         [
-            [ToolCall("c1", "search_docs", {"query": "", "max_results": 500, "since": "last week"})],
+            [
+                ToolCall(
+                    "c1", "search_docs", {"query": "", "max_results": 500, "since": "last week"}
+                )
+            ],
             [ToolCall("c2", "search_docs", {"query": "refund policy", "max_results": 5})],
         ],
     )
@@ -202,7 +226,10 @@ def _export_scene() -> None:
         "get_weather",
         lambda a: "21C",
         description="Current weather for a city.",
-        parameters=[FunctionParam("city", "string", required=True), FunctionParam("units", "string", enum=["c", "f"])],
+        parameters=[
+            FunctionParam("city", "string", required=True),
+            FunctionParam("units", "string", enum=["c", "f"]),
+        ],
     )
     try:
         from . import providers
@@ -227,10 +254,12 @@ _SCENES: list[tuple[Callable[[], None], str]] = [
 
 def main() -> None:
     """Run every scene."""
-    _say("toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs.")
+    _say(
+        "toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs."
+    )
     for scene, extra in _SCENES:
         try:
             scene()
         except ImportError:
-            _say(f"\n(skipped: install it with pip install \"toolparse[{extra}]\")")
+            _say(f'\n(skipped: install it with pip install "toolparse[{extra}]")')
     _say()

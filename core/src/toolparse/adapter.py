@@ -9,19 +9,16 @@ parser its arguments go through. Adapters are registered by plugins through the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
-
-if TYPE_CHECKING:
-    from .contract import ParseResult
+from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
     "EMPTY",
-    "keywords",
     "Adapter",
     "Parser",
     "SignatureParam",
     "UnknownArguments",
     "install_hint",
+    "keywords",
 ]
 
 #: The ``unknown_arguments`` policies.

@@ -104,7 +104,9 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
     elif arguments is None:
         return {}
     elif isinstance(arguments, (str, bytes, bytearray)):
-        text = arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8", "replace")
+        text = (
+            arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8", "replace")
+        )
         size = len(text.encode("utf-8")) if len(text) * 4 > limits.max_bytes else len(text)
         if size > limits.max_bytes:
             return Error(messages.too_large(tool, size, limits.max_bytes))

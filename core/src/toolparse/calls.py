@@ -27,7 +27,9 @@ class ToolCall:
     __slots__ = ("arguments", "id", "name")
     __match_args__ = ("id", "name", "arguments")
 
-    def __init__(self, id: str, name: str, arguments: str | Mapping[str, Any] | None = None) -> None:  # noqa: A002 - "id" is the public name
+    def __init__(
+        self, id: str, name: str, arguments: str | Mapping[str, Any] | None = None
+    ) -> None:
         self.id = id
         self.name = name
         self.arguments = arguments
@@ -120,7 +122,9 @@ class ToolResult:
         return f"ToolResult({self.tool_call_id!r}, {self.name!r}, {self.content!r}{flags})"
 
     @classmethod
-    def from_outcome(cls, call: ToolCall, function: Function | None, outcome: Outcome) -> ToolResult:
+    def from_outcome(
+        cls, call: ToolCall, function: Function | None, outcome: Outcome
+    ) -> ToolResult:
         """Turn an execution outcome into the result for ``call``."""
         display = function.display_text if function is not None else None
         direct = function.return_direct if function is not None else False
@@ -260,14 +264,20 @@ async def aexecute_tool_calls(
     concurrent = []
     sequential = []
     for i, call in enumerate(calls):
-        fn = table.get(call.name)
-        if fn is None:
+        found = table.get(call.name)
+        if found is None:
             text = messages.unknown_tool(str(call.name), list(table))
-            done(i, call, None, ToolResult(call.id, call.name, text, is_error=True), time.perf_counter())
-        elif fn.concurrent:
-            concurrent.append(limited(i, call, fn))
+            done(
+                i,
+                call,
+                None,
+                ToolResult(call.id, call.name, text, is_error=True),
+                time.perf_counter(),
+            )
+        elif found.concurrent:
+            concurrent.append(limited(i, call, found))
         else:
-            sequential.append((i, call, fn))
+            sequential.append((i, call, found))
     if concurrent:
         await asyncio.gather(*concurrent)
     for i, call, fn in sequential:

@@ -93,9 +93,11 @@ def _check(args: argparse.Namespace) -> int:
     except FunctionDefinitionError as exc:
         print(f"broken tool definition: {exc}")
         return 1
-    found = [value] if isinstance(value, Function) else [
-        v for v in vars(value).values() if isinstance(v, Function)
-    ]
+    found = (
+        [value]
+        if isinstance(value, Function)
+        else [v for v in vars(value).values() if isinstance(v, Function)]
+    )
     if not found:
         print(f"no tools found in {args.target}")
         return 1
@@ -103,7 +105,9 @@ def _check(args: argparse.Namespace) -> int:
         schema = fn.json_schema()
         names = ", ".join(fn.accepted_param_names()) or "(any)"
         adapter = fn.adapter.name if fn.adapter else "none"
-        print(f"ok  {fn.name}: adapter {adapter}; parameters {names}; schema {len(json.dumps(schema))} bytes")
+        print(
+            f"ok  {fn.name}: adapter {adapter}; parameters {names}; schema {len(json.dumps(schema))} bytes"
+        )
     return 0
 
 
@@ -116,9 +120,13 @@ def _demo(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolparse`` command; return its exit status."""
-    parser = argparse.ArgumentParser(prog="toolparse", description="LLM tool definitions and argument parsing.")
+    parser = argparse.ArgumentParser(
+        prog="toolparse", description="LLM tool definitions and argument parsing."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("plugins", help="list installed plugins, adapters and providers").set_defaults(run=_plugins)
+    sub.add_parser("plugins", help="list installed plugins, adapters and providers").set_defaults(
+        run=_plugins
+    )
     p = sub.add_parser("schema", help="print a tool's JSON Schema or provider shape")
     p.add_argument("target", help="module:tool")
     p.add_argument("-p", "--provider", help="openai, openai-responses, anthropic, gemini, mcp")

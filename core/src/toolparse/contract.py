@@ -45,7 +45,7 @@ class _Outcome(tuple):  # type: ignore[type-arg]
         if type(other) is not type(self):
             # False, not NotImplemented: a plain tuple would answer for us
             return False if isinstance(other, tuple) else NotImplemented
-        return tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return tuple.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -89,6 +89,7 @@ class Ok(_Outcome, Generic[T]):
     __match_args__ = ("value", "processed_content")
 
     def __new__(cls, value: T = None, processed_content: Any = None) -> Ok[T]:  # type: ignore[assignment]
+        """Build an ``Ok``; ``value`` and ``processed_content`` default to ``None``."""
         return _new(cls, (value, processed_content))
 
     if TYPE_CHECKING:
@@ -110,6 +111,7 @@ class Error(_Outcome):
     __match_args__ = ("message", "exception")
 
     def __new__(cls, message: str, exception: BaseException | None = None) -> Error:
+        """Build an ``Error`` with the model's message and, optionally, its exception."""
         return _new(cls, (message, exception))
 
     if TYPE_CHECKING:
@@ -131,6 +133,7 @@ class Interrupt(_Outcome):
     __match_args__ = ("display", "data")
 
     def __new__(cls, display: str, data: Any = None) -> Interrupt:
+        """Build an ``Interrupt`` with the text to show and the data to resume with."""
         return _new(cls, (display, data))
 
     if TYPE_CHECKING:

@@ -79,7 +79,10 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
             return 0
     if required > 2 or (positional == 0 and not varargs):
         errors.append(
-            (field, f"expected 1 (arguments) or 2 (arguments, context) parameters, has {required if required > 2 else positional}")
+            (
+                field,
+                f"expected 1 (arguments) or 2 (arguments, context) parameters, has {required if required > 2 else positional}",
+            )
         )
         return 0
     return 2 if positional >= 2 or varargs else 1
@@ -147,13 +150,13 @@ class Function:
         "_body_arity",
         "_fast",
         "_merge",
-        "_open",
-        "_pre",
         "_nulls",
+        "_open",
         "_parse",
         "_parser",
         "_parser_arity",
         "_pm",
+        "_pre",
         "_required",
         "_required_set",
         "_schema",
@@ -187,6 +190,23 @@ class Function:
     unknown_arguments: UnknownArguments
     return_direct: bool
     limits: Limits
+    _pm: PluginManager | None
+    _adapter: Adapter | None
+    _schema: dict[str, Any]
+    _required: tuple[str, ...]
+    _required_set: frozenset[str]
+    _accepted: tuple[str, ...]
+    _accepted_set: frozenset[str]
+    _body_arity: int
+    _parser: Callable[..., Any] | None
+    _parser_arity: int
+    _parse: str
+    _async: bool
+    _nulls: frozenset[str]
+    _open: bool
+    _fast: bool
+    _pre: bool
+    _merge: bool
 
     def __init__(
         self,
@@ -225,7 +245,10 @@ class Function:
                 errors.append((field, f"must be True or False, got {flag!r:.40}"))
         if unknown_arguments not in _POLICIES:
             errors.append(
-                ("unknown_arguments", f"must be one of {', '.join(map(repr, _POLICIES))}, got {unknown_arguments!r:.40}")
+                (
+                    "unknown_arguments",
+                    f"must be one of {', '.join(map(repr, _POLICIES))}, got {unknown_arguments!r:.40}",
+                )
             )
         if options is not None and not isinstance(options, Mapping):
             errors.append(("options", "must be a mapping"))
@@ -245,7 +268,10 @@ class Function:
         ]
         if len(styles) > 1:
             errors.append(
-                (styles[1], f"cannot use both {styles[0]} and {styles[1]}; declare the arguments one way")
+                (
+                    styles[1],
+                    f"cannot use both {styles[0]} and {styles[1]}; declare the arguments one way",
+                )
             )
         body_arity = _arity(function, "function", errors)
         parser_arity = 0 if parse_args is None else _arity(parse_args, "parse_args", errors)
@@ -292,7 +318,7 @@ class Function:
             )
 
         set_ = object.__setattr__
-        for field, value in (
+        assignments: tuple[tuple[str, Any], ...] = (
             ("name", name),
             ("function", function),
             ("description", description),
@@ -316,10 +342,23 @@ class Function:
             ("_accepted_set", frozenset(accepted)),
             ("_body_arity", body_arity),
             ("_parser", parse_args if parse_args is not None else parser),
-            ("_parser_arity", parser_arity if parse_args is not None else (0 if parser is None else _arity(parser, "parser", []))),
+            (
+                "_parser_arity",
+                parser_arity
+                if parse_args is not None
+                else (0 if parser is None else _arity(parser, "parser", [])),
+            ),
             # the policy applies around an adapter's parser, never around yours
-            ("_parse", "user" if parse_args is not None else ("adapter" if parser is not None else "check")),
-            ("_async", _is_async(function) or _is_async(parse_args if parse_args is not None else parser)),
+            (
+                "_parse",
+                "user"
+                if parse_args is not None
+                else ("adapter" if parser is not None else "check"),
+            ),
+            (
+                "_async",
+                _is_async(function) or _is_async(parse_args if parse_args is not None else parser),
+            ),
             (
                 "_nulls",
                 frozenset(
@@ -330,7 +369,8 @@ class Function:
                 if strict
                 else frozenset(),
             ),
-        ):
+        )
+        for field, value in assignments:
             set_(self, field, value)
         set_(self, "_open", not self._accepted_set)
         # work around the parser only where there is some: nulls to restore,
@@ -382,18 +422,18 @@ class Function:
         Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
         """
         args = decode(arguments, self.name, self.limits)
-        if type(args) is Error:
+        if isinstance(args, Error):
             return args
         if self._async:
-            return _run_sync(self._aparse(args, context))  # type: ignore[arg-type]
-        return self._parse_sync(args, context)  # type: ignore[arg-type]
+            return _run_sync(self._aparse(args, context))  # type: ignore[no-any-return]
+        return self._parse_sync(args, context)
 
     async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """:meth:`parse_arguments` for async code and ``async def`` parsers."""
         args = decode(arguments, self.name, self.limits)
-        if type(args) is Error:
+        if isinstance(args, Error):
             return args
-        return await self._aparse(args, context)  # type: ignore[arg-type]
+        return await self._aparse(args, context)
 
     def _before(self, args: dict[str, Any]) -> dict[str, Any] | Error:
         """The checks that run before any parser: nulls, required keys, policy."""
@@ -441,14 +481,15 @@ class Function:
     def _after(self, result: object, args: dict[str, Any]) -> ParseResult:
         """Check a parser's result; merge the unknown-name policy into it."""
         kind = type(result)
+        outcome: ParseResult
         if kind is Ok:
-            outcome: ParseResult = result if result[0] is not None else _new(Ok, (args, None))  # type: ignore[index]
+            outcome = result if result[0] is not None else _new(Ok, (args, None))  # type: ignore[index, assignment]
         elif kind is Error:
             message = result[0]  # type: ignore[index]
             outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
         else:
             return Error(f"parse_args returned unexpected shape: {result!r:.200}")
-        if not self._merge or self._accepted_set.issuperset(args) and kind is Ok:
+        if not self._merge or (self._accepted_set.issuperset(args) and kind is Ok):
             return outcome
         return self._merge_policy(outcome, args)
 
@@ -476,7 +517,7 @@ class Function:
                 return checked
             args = checked  # type: ignore[assignment]
         if self._parser is None:
-            return _new(Ok, (args, None))  # type: ignore[no-any-return]
+            return _new(Ok, (args, None))
         try:
             if self._parser_arity == 2:
                 result = self._parser(args, context)
@@ -512,40 +553,40 @@ class Function:
         an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
         completion here too (in a private event loop).
         """
-        if self._fast and type(arguments) is dict:
-            # the hot path (no parser, sync body, nobody observing): the
-            # required-key check, the policy, the body, in as few steps as we can
-            if self._required_set.issubset(arguments) and (
-                self._open or self._accepted_set.issuperset(arguments)
-            ):
-                args = Arguments(arguments)
-                try:
-                    result = (
-                        self.function(args, context)
-                        if self._body_arity == 2
-                        else self.function(args)
-                    )
-                except Exception as exc:
-                    return self._rescue(exc, args)
-                if type(result) is str:
-                    return _new(Ok, (result, None))
-                if inspect.isawaitable(result):
-                    return _run_sync(self._finish(result, args))  # type: ignore[no-any-return]
-                return self._outcome(result)
+        # the hot path (no parser, a sync body, a dict of known names): the
+        # required-key check, the policy, the body, in as few steps as we can
+        if (
+            self._fast
+            and type(arguments) is dict
+            and self._required_set.issubset(arguments)
+            and (self._open or self._accepted_set.issuperset(arguments))
+        ):
+            args = Arguments(arguments)
+            try:
+                result = (
+                    self.function(args, context) if self._body_arity == 2 else self.function(args)
+                )
+            except Exception as exc:
+                return self._rescue(exc, args)
+            if type(result) is str:
+                return _new(Ok, (result, None))
+            if inspect.isawaitable(result):
+                return _run_sync(self._finish(result, args))  # type: ignore[no-any-return]
+            return self._outcome(result)
         if self._async:
-            return _run_sync(self.aexecute(arguments, context))
-        args = decode(arguments, self.name, self.limits)
-        if type(args) is Error:
-            outcome: Outcome = args
+            return _run_sync(self.aexecute(arguments, context))  # type: ignore[no-any-return]
+        decoded = decode(arguments, self.name, self.limits)
+        outcome: Outcome
+        if isinstance(decoded, Error):
+            outcome = decoded
         elif self._parse == "check":
-            # the hot path: the required-key check, then the body
-            checked = self._before(args)  # type: ignore[arg-type]
-            if type(checked) is Error:
+            checked = self._before(decoded)
+            if isinstance(checked, Error):
                 outcome = checked
             else:
                 outcome = self._call(Arguments(checked), context)
         else:
-            parsed = self._parse_sync(args, context)  # type: ignore[arg-type]
+            parsed = self._parse_sync(decoded, context)
             outcome = parsed if type(parsed) is Error else self._call(parsed[0], context)
         if not isinstance(outcome, tuple):
             # a sync callable that returned an awaitable (a partial of an async def)
@@ -573,7 +614,9 @@ class Function:
     def _call(self, value: Any, context: Any) -> Any:
         """Run the body; an awaitable comes back as is for :meth:`aexecute`."""
         try:
-            result = self.function(value, context) if self._body_arity == 2 else self.function(value)
+            result = (
+                self.function(value, context) if self._body_arity == 2 else self.function(value)
+            )
         except Exception as exc:
             return self._rescue(exc, value)
         if type(result) is str:
@@ -622,13 +665,13 @@ class Function:
             return Ok(content, result.processed_content)
         if kind is Error:
             message = result.message
-            return result if isinstance(message, str) else Error(repr(message), result.exception)  # type: ignore[no-any-return]
+            return result if isinstance(message, str) else Error(repr(message), result.exception)
         if kind is Interrupt:
             if isinstance(result.display, str):
                 return result  # type: ignore[no-any-return]
             return Error(messages.UNEXPECTED_RESPONSE)
         content = self._content(result)
-        return content if type(content) is Error else Ok(content)  # type: ignore[return-value]
+        return content if type(content) is Error else Ok(content)
 
     def _content(self, value: Any) -> Any:
         """Content the model can read: text, parts, a ToolResult, or JSON text."""

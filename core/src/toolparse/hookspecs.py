@@ -66,9 +66,7 @@ def toolparse_register_providers(register: Callable[[Any], None]) -> None:
 
 
 @hookspec(firstresult=True)
-def toolparse_select_adapter(
-    source: object, candidates: Sequence[Adapter]
-) -> Adapter | None:
+def toolparse_select_adapter(source: object, candidates: Sequence[Adapter]) -> Adapter | None:
     """Choose the adapter for a tool's ``args_schema``.
 
     firstresult: the first implementation that returns an adapter wins. The

@@ -27,9 +27,7 @@ MAX_VALUE_CHARS = 40
 
 _MISSING_HEAD = "Missing required parameters for this tool."
 _UNRECOGNIZED_HEAD = "Unrecognized parameters for this tool."
-_NAMES_TAIL = (
-    "Ensure you're passing the correct parameter names as defined in the tool schema."
-)
+_NAMES_TAIL = "Ensure you're passing the correct parameter names as defined in the tool schema."
 _INVALID_HEAD = "Invalid arguments for this tool."
 _INVALID_TAIL = "Fix these arguments and call the tool again."
 UNEXPECTED_RESPONSE = "An unexpected response was returned from the tool."
@@ -154,9 +152,7 @@ def missing_required(
     return f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
 
 
-def unrecognized_only(
-    unrecognized: Mapping[str, str | None], accepted: Sequence[str]
-) -> str:
+def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
     """The message for unknown names when nothing required is missing."""
     body = _lines(
         ("Unrecognized parameters", _annotated(unrecognized)),
@@ -168,9 +164,7 @@ def unrecognized_only(
 # -- KeyError in the body (no parser) ----------------------------------------
 
 
-def key_error(
-    missing_key: object, arguments: Mapping[Any, Any], accepted: Sequence[str]
-) -> str:
+def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Sequence[str]) -> str:
     """The one-line message for a body that read an argument it was not sent."""
     keys = argument_keys(arguments)
     found = suggestions(unrecognized_names(arguments, accepted), accepted, keys)
@@ -247,10 +241,7 @@ def not_an_object(tool: str, value: object) -> str:
 
 def too_large(tool: str, size: int, limit: int) -> str:
     """The arguments' JSON text is over the size limit."""
-    return (
-        f"The arguments for tool {tool} are too large "
-        f"({size:,} bytes; the limit is {limit:,})."
-    )
+    return f"The arguments for tool {tool} are too large ({size:,} bytes; the limit is {limit:,})."
 
 
 def too_deep(tool: str, depth: int, limit: int) -> str:

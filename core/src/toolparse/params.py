@@ -51,7 +51,7 @@ class FunctionParam:
     def __init__(
         self,
         name: str,
-        type: str,  # noqa: A002 - the public keyword is "type", as in JSON Schema
+        type: str,
         *,
         item_type: str | None = None,
         enum: Iterable[Any] | None = None,
@@ -76,9 +76,7 @@ class FunctionParam:
         if type == "object" and not props:
             errors.append(("object_properties", "is required for object type"))
         elif object_items and not props:
-            errors.append(
-                ("object_properties", "required when array type of object is used")
-            )
+            errors.append(("object_properties", "required when array type of object is used"))
         elif props and type != "object" and not object_items:
             errors.append(("object_properties", f"not allowed for type {type!r}"))
         for i, prop in enumerate(props):

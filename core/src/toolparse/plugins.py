@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 import warnings
-from contextvars import ContextVar
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import pluggy

@@ -72,9 +72,7 @@ class ArgumentProblem:
         cls, path: Sequence[str | int] | str, reason: str = "Unrecognized parameter"
     ) -> ArgumentProblem:
         """A name that is not accepted (``path`` may be a plain name)."""
-        return cls(
-            (path,) if isinstance(path, str) else path, reason, kind="unrecognized"
-        )
+        return cls((path,) if isinstance(path, str) else path, reason, kind="unrecognized")
 
     def line(self) -> str:
         """This problem as one line of the message."""
