@@ -21,6 +21,15 @@ from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_argu
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    # ``tp.providers`` is imported on first use: most programs never export a schema
+    if name == "providers":
+        import importlib
+
+        return importlib.import_module(".providers", __name__)
+    raise AttributeError(f"module 'toolparse' has no attribute {name!r}")
+
 __all__ = [
     "EMPTY",
     "NOT_GIVEN",

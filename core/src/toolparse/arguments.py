@@ -44,30 +44,31 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-_CONTAINERS = (dict, list, tuple)
+_NESTING = frozenset((dict, list, tuple))
 
 
 def depth_over(value: Mapping[Any, Any], limit: int) -> int:
     """Return a depth over ``limit`` reached by ``value``, or 0 when within it.
 
-    Iterative, so a pathologically deep value cannot exhaust the stack.
+    Walks level by level (no recursion, so a pathologically deep value cannot
+    exhaust the stack), one list comprehension per level. Only dicts, lists
+    and tuples nest (what JSON decodes to); exact type checks keep this cheap,
+    since it runs on every call that goes through a parser.
     """
-    if limit > 1:
-        for child in value.values():
-            if isinstance(child, (Mapping, list, tuple)):
-                break
-        else:
-            return 0  # flat: the common case, decided without a walk
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
+    level: list[Any] = [value]
+    depth = 1
+    while True:
+        level = [
+            child
+            for item in level
+            for child in (item.values() if type(item) is dict else item)
+            if type(child) in _NESTING
+        ]
+        if not level:
+            return 0
+        depth += 1
         if depth > limit:
             return depth
-        children = item.values() if isinstance(item, Mapping) else item
-        for child in children:
-            if isinstance(child, (Mapping, list, tuple)):
-                stack.append((child, depth + 1))
-    return 0
 
 
 def _text_depth(text: str) -> int:
@@ -123,6 +124,8 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
             return Error(messages.invalid_json(tool, reason), exc)
         if not isinstance(value, dict):
             return Error(messages.not_an_object(tool, value))
+        if text.count("{") + text.count("[") <= limits.max_depth:
+            return value  # so few brackets cannot nest too deeply: skip the walk
     elif isinstance(arguments, Mapping):
         value = dict(arguments)
     else:
