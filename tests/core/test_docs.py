@@ -31,7 +31,7 @@ def test_every_python_example_runs(page: pathlib.Path, capsys: pytest.CaptureFix
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
     for i, block in enumerate(blocks):
         try:
-            code = compile(block, f"{page.relative_to(DOCS)}[block {i}]", "exec")
+            code = compile(block, f"{page.relative_to(DOCS)}[block {i}]", "exec", dont_inherit=True)
             exec(code, namespace)
         except ModuleNotFoundError as exc:
             if exc.name and exc.name.split(".")[0] in (
@@ -62,7 +62,7 @@ def test_readme_example_runs() -> None:
     assert blocks, "the README shows an example"
     namespace: dict[str, object] = {"__name__": "readme"}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, "README.md", "exec", dont_inherit=True), namespace)
 
 
 @pytest.mark.parametrize("hook", HOOKS)

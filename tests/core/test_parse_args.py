@@ -240,3 +240,30 @@ def test_parser_result_with_a_model_like_zoi() -> None:
         'device_task_id: too small: must have at least 1 character(s) (received "")'
         in small.message
     )
+
+
+def test_strict_restores_nulls_to_absent_at_every_level() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "units": {"type": "string"},
+            "note": {"type": ["string", "null"]},
+            "options": {
+                "type": "object",
+                "properties": {"days": {"type": "integer"}, "hourly": {"type": "boolean"}},
+                "required": ["days"],
+            },
+        },
+        "required": ["city"],
+    }
+    fn, seen = capture(lambda a: tp.ok(), parameters_schema=schema, strict=True)
+    fn.execute(
+        {"city": "Oslo", "units": None, "note": None, "options": {"days": 2, "hourly": None}}
+    )
+    # optional and not nullable in the declared schema: null means "absent";
+    # a property that admits null keeps it
+    assert seen == [{"city": "Oslo", "note": None, "options": {"days": 2}}]
+    lax, seen_lax = capture(lambda a: tp.ok(), parameters_schema=schema)
+    lax.execute({"city": "Oslo", "units": None})
+    assert seen_lax == [{"city": "Oslo", "units": None}]

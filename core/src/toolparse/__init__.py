@@ -30,6 +30,7 @@ def __getattr__(name: str) -> object:
         return importlib.import_module(".providers", __name__)
     raise AttributeError(f"module 'toolparse' has no attribute {name!r}")
 
+
 __all__ = [
     "EMPTY",
     "NOT_GIVEN",

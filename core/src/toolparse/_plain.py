@@ -1,20 +1,134 @@
-"""The built-in adapter for plain Python types (placeholder until written)."""
+"""The built-in adapter for plain Python types: dataclasses and TypedDicts.
+
+It needs no third-party library. It is registered through the same hook a
+plugin uses (see ``_defaults``), so an adapter registered later (pydantic,
+attrs) is asked first and takes dataclasses over when installed.
+
+The type mapping lives in ``_plain_types`` (annotations read once into a node
+tree), ``_plain_schema`` (the tree as JSON Schema) and ``_plain_parse`` (the
+tree compiled into a strict parser).
+"""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from ._plain_parse import compile_parser
+from ._plain_schema import object_schema
+from ._plain_types import ObjectNode, analyse, is_plain_dataclass, is_typeddict
+from .adapter import EMPTY, SignatureParam, UnknownArguments
+from .contract import ParseResult
+
+__all__ = ["PlainAdapter"]
 
 
 class PlainAdapter:
-    """Plain Python types: TypedDict, dataclasses and their field types."""
+    """Dataclasses and TypedDicts, with fields of plain Python types.
+
+    Fields may be ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``,
+    ``list[T]``, ``dict[str, T]``, ``tuple[T, ...]``, ``tuple[A, B]``,
+    ``Literal[...]``, ``Enum`` subclasses, unions and ``Optional``, nested
+    dataclasses and TypedDicts (recursive ones too), and ``Annotated[T,
+    "description"]``. Any other type is a definition error unless a
+    ``toolparse_field_schema`` plugin describes it (its values then pass
+    through unvalidated).
+
+    The parser is strict: the only coercion is an integer for a float.
+    Dataclasses are instantiated (nested ones too); TypedDicts stay dicts.
+    """
 
     name = "plain"
 
+    def __init__(self) -> None:
+        # json_schema() and parser() are called back to back for one tool:
+        # read the annotations once for both
+        self._last: tuple[object, object, ObjectNode] | None = None
+
     def accepts(self, source: object) -> bool:
-        return False
+        """Accept a TypedDict class or a (non-pydantic) dataclass class."""
+        try:
+            return is_typeddict(source) or is_plain_dataclass(source)
+        except Exception:  # an exotic metaclass must not break adapter selection
+            return False
+
+    def _tree(self, source: type) -> ObjectNode:
+        from .plugins import resolving
+
+        pm = resolving.get()
+        last = self._last
+        if last is not None and last[0] is source and last[1] is pm:
+            return last[2]
+        tree = analyse(source)
+        self._last = (source, pm, tree)
+        return tree
 
     def json_schema(self, source: Any) -> dict[str, Any]:
-        raise NotImplementedError
+        """Return the object schema: fields in order, closed at every level."""
+        return object_schema(self._tree(source))
 
-    def parser(self, source: Any) -> Any:
-        raise NotImplementedError
+    def parser(
+        self, source: Any, *, unknown_arguments: UnknownArguments = "report"
+    ) -> Callable[[dict[str, Any]], ParseResult]:
+        """Return the strict parser: ``Ok(instance)``, ``Ok(dict)`` for a TypedDict."""
+        return compile_parser(self._tree(source), unknown_arguments)
+
+    def serialize(self, value: object) -> str | None:
+        """JSON text for a dataclass instance (enums by value); ``None`` otherwise."""
+        if isinstance(value, type) or not is_plain_dataclass(type(value)):
+            return None
+        import json
+
+        try:
+            return json.dumps(dataclasses.asdict(value), default=_enum_value)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return None  # not JSON data: the core says it cannot show it
+
+    def keywords(self, value: object) -> dict[str, Any]:
+        """Return the keyword arguments for a ``@tool`` body (``__init__`` fields)."""
+        if isinstance(value, Mapping):
+            return {str(k): v for k, v in value.items()}
+        fields = dataclasses.fields(value)  # type: ignore[arg-type]
+        return {f.name: getattr(value, f.name) for f in fields if f.init}
+
+    def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:
+        """Build a dataclass with one field per parameter, for ``@tool``.
+
+        Fields are keyword-only, so required and optional parameters may come
+        in any order; a mutable default is copied for every call.
+        """
+        specs: list[tuple[str, Any, Any]] = []
+        for param in params:
+            metadata = {"description": param.description} if param.description else None
+            if param.default is EMPTY:
+                spec = dataclasses.field(metadata=metadata)
+            elif type(param.default).__hash__ is None:
+                # dataclasses refuses unhashable defaults (lists, dicts, sets)
+                spec = dataclasses.field(default_factory=_copier(param.default), metadata=metadata)
+            else:
+                spec = dataclasses.field(default=param.default, metadata=metadata)
+            specs.append((param.name, param.annotation, spec))
+        cls = dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
+        return cls
+
+
+def _enum_value(value: object) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def _copier(default: Any) -> Callable[[], Any]:
+    return lambda: copy.deepcopy(default)
+
+
+def _class_name(name: str) -> str:
+    """Name the arguments class: ``get_weather`` -> ``GetWeatherArguments``."""
+    words = "".join(c if c.isalnum() else " " for c in name).split()
+    text = "".join(w[:1].upper() + w[1:] for w in words) or "Tool"
+    if not text.isidentifier():
+        text = f"Tool{text}"
+    return f"{text}Arguments"

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import messages
+from ._nulls import null_restorer
 from .adapter import (
     Adapter,
     UnknownArguments,
@@ -101,18 +102,6 @@ def _accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
         return False
 
 
-def _nullable(schema: object) -> bool:
-    """Whether a property schema already admits ``null``."""
-    if not isinstance(schema, Mapping):
-        return True
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    if None in (schema.get("enum") or ()):
-        return True
-    return any(_nullable(s) for key in ("anyOf", "oneOf") for s in schema.get(key) or ())
-
-
 class Function:
     """A tool: its definition for the model, and its execution.
 
@@ -140,6 +129,9 @@ class Function:
     :param limits: the size and depth limits for arguments.
     :param plugin_manager: the plugin manager to resolve ``args_schema`` with
         (default: :func:`toolparse.plugin_manager`).
+    :param adapter: use this adapter (a registered name, or an adapter object)
+        for ``args_schema`` instead of choosing one; for a source more than one
+        installed adapter accepts, e.g. a dataclass validated with cattrs.
     """
 
     __slots__ = (
@@ -202,7 +194,7 @@ class Function:
     _parser_arity: int
     _parse: str
     _async: bool
-    _nulls: frozenset[str]
+    _nulls: Callable[[dict[str, Any]], dict[str, Any]] | None
     _open: bool
     _fast: bool
     _pre: bool
@@ -226,6 +218,7 @@ class Function:
         return_direct: bool = False,
         limits: Limits | None = None,
         plugin_manager: PluginManager | None = None,
+        adapter: str | Adapter | None = None,
     ) -> None:
         errors: list[tuple[str, str]] = []
         params = tuple(parameters or ())
@@ -277,16 +270,19 @@ class Function:
         parser_arity = 0 if parse_args is None else _arity(parse_args, "parse_args", errors)
 
         pm = plugin_manager
-        adapter: Adapter | None = None
+        pinned = adapter
+        chosen: Adapter | None = None
         schema: dict[str, Any] | None = None
         parser: Callable[..., Any] | None = None
+        if pinned is not None and args_schema is None:
+            errors.append(("adapter", "is only used with args_schema"))
         if args_schema is not None and len(styles) == 1:
             if pm is None:
                 from .plugins import plugin_manager as default_pm
 
                 pm = default_pm()
-            adapter, schema, parser = _resolve(
-                pm, args_schema, unknown_arguments, parse_args is None, errors
+            chosen, schema, parser = _resolve(
+                pm, args_schema, unknown_arguments, parse_args is None, errors, pinned
             )
         if errors:
             subject = f"tool {name!r}"
@@ -296,7 +292,7 @@ class Function:
                 )
             raise FunctionDefinitionError(errors, subject=subject)
 
-        if adapter is None:
+        if chosen is None:
             if params:
                 schema = FunctionParam.to_parameters_schema(params)
             elif parameters_schema is not None:
@@ -314,7 +310,7 @@ class Function:
             required = required_names(schema)
             # declaration order for models; a raw schema's names are sorted
             accepted = accepted_names(
-                schema, sort=adapter is None or isinstance(args_schema, Mapping)
+                schema, sort=chosen is None or isinstance(args_schema, Mapping)
             )
 
         set_ = object.__setattr__
@@ -334,7 +330,7 @@ class Function:
             ("return_direct", return_direct),
             ("limits", limits or DEFAULT_LIMITS),
             ("_pm", pm),
-            ("_adapter", adapter),
+            ("_adapter", chosen),
             ("_schema", schema),
             ("_required", tuple(required)),
             ("_required_set", frozenset(required)),
@@ -359,16 +355,8 @@ class Function:
                 "_async",
                 _is_async(function) or _is_async(parse_args if parse_args is not None else parser),
             ),
-            (
-                "_nulls",
-                frozenset(
-                    n
-                    for n, s in (schema.get("properties") or {}).items()
-                    if n not in required and not _nullable(s)
-                )
-                if strict
-                else frozenset(),
-            ),
+            # strict exports make optional properties nullable: drop those nulls again
+            ("_nulls", null_restorer(schema) if strict else None),
         )
         for field, value in assignments:
             set_(self, field, value)
@@ -378,7 +366,7 @@ class Function:
         set_(
             self,
             "_pre",
-            bool(self._nulls)
+            self._nulls is not None
             or self._parse == "check"
             or (self._parse == "adapter" and unknown_arguments == "ignore"),
         )
@@ -386,7 +374,7 @@ class Function:
         set_(
             self,
             "_fast",
-            self._parse == "check" and not self._async and not self._nulls,
+            self._parse == "check" and not self._async and self._nulls is None,
         )
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -437,8 +425,8 @@ class Function:
 
     def _before(self, args: dict[str, Any]) -> dict[str, Any] | Error:
         """The checks that run before any parser: nulls, required keys, policy."""
-        if self._nulls:
-            args = {k: v for k, v in args.items() if not (v is None and k in self._nulls)}
+        if self._nulls is not None:
+            args = self._nulls(args)
         mode = self._parse
         if mode == "user":
             return args
@@ -494,20 +482,31 @@ class Function:
         return self._merge_policy(outcome, args)
 
     def _merge_policy(self, outcome: ParseResult, args: dict[str, Any]) -> ParseResult:
-        """Add the names the policy flags to an adapter's result, as one Error."""
-        flagged = self._flagged(args)
-        exc = outcome[1] if type(outcome) is Error else None
-        if not flagged and not isinstance(exc, InvalidArguments):
-            return outcome
+        """Add the unknown names the policy speaks of to an adapter's result, as one Error.
+
+        A rejected call names every unknown name (so the model learns them all
+        at once); an accepted one is rejected only for the names the policy
+        flags (a likely typo under "report", any name under "reject").
+        """
         problems: list[ArgumentProblem] = []
         cause: BaseException | None = None
-        if isinstance(exc, InvalidArguments):
+        if type(outcome) is Error:
+            exc = outcome[1]
+            if not isinstance(exc, InvalidArguments):
+                return outcome  # an adapter's plain error: nothing to merge into
             problems.extend(exc.problems)
             cause = exc.__cause__
-        elif type(outcome) is Error:
-            return outcome  # an adapter's plain error: nothing to merge into
+            names: Iterable[str] = (
+                []
+                if self.unknown_arguments == "ignore"
+                else messages.unrecognized_names(args, self._accepted)
+            )
+        else:
+            names = self._flagged(args)
+            if not names:
+                return outcome
         known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
-        problems.extend(ArgumentProblem.unrecognized(n) for n in flagged if n not in known)
+        problems.extend(ArgumentProblem.unrecognized(n) for n in names if n not in known)
         return invalid_arguments(problems, arguments=args, accepted=self._accepted, cause=cause)
 
     def _parse_sync(self, args: dict[str, Any], context: Any) -> ParseResult:
@@ -705,13 +704,26 @@ def _resolve(
     policy: str,
     want_parser: bool,
     errors: list[tuple[str, str]],
+    pinned: str | Adapter | None = None,
 ) -> tuple[Adapter | None, dict[str, Any] | None, Callable[..., Any] | None]:
     """Find the adapter for ``args_schema`` and build its schema and parser once."""
-    try:
-        adapter = pm.select_adapter(source)
-    except Exception as exc:
-        errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
-        return None, None, None
+    adapter: Adapter | None
+    if isinstance(pinned, str):
+        adapter = pm.adapter(pinned)
+        if adapter is None:
+            known = ", ".join(a.name for a in pm.adapters())
+            errors.append(
+                ("adapter", f"no adapter named {pinned!r} is installed (installed: {known})")
+            )
+            return None, None, None
+    elif pinned is not None:
+        adapter = pinned
+    else:
+        try:
+            adapter = pm.select_adapter(source)
+        except Exception as exc:
+            errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
+            return None, None, None
     if adapter is None:
         errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
         return None, None, None

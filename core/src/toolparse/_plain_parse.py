@@ -1,0 +1,459 @@
+"""The strict parser for a plain-type node tree, compiled into closures.
+
+Each node becomes one small function ``convert(value) -> parsed`` built once
+per tool; a call runs those functions and nothing else (no annotation is
+looked at per call). A converter that finds problems returns a
+:class:`_Failed` holding them instead of a value; a container prefixes its
+key or index to the paths of what its children reported and carries on, so
+every problem in the arguments is found in one pass.
+
+The rules are strict: the only coercion is an integer where a number is
+expected (``3`` becomes ``3.0``). ``true`` is not an integer, ``"3"`` is not
+a number, ``3`` is not a string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._plain_types import (
+    AnyNode,
+    ChoiceNode,
+    CustomNode,
+    DescribedNode,
+    DictNode,
+    ListNode,
+    Node,
+    ObjectNode,
+    ScalarNode,
+    TupleNode,
+    UnionNode,
+)
+from .contract import Ok, ParseResult
+from .problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
+
+__all__ = ["compile_parser"]
+
+Converter = Callable[[Any], Any]
+
+_new = tuple.__new__  # builds an Ok without its Python-level __new__ (hot path)
+_MISSING: Any = object()
+
+
+class _Never:
+    """No JSON value has this type: the "no shortcut" marker for fast checks."""
+
+
+class _Failed:
+    """What a converter returns instead of a value when it found problems.
+
+    Each problem is ``[reversed_path, reason, received, kind]``; parents append
+    their key to the reversed path on the way up (cheaper than prepending).
+    """
+
+    __slots__ = ("problems",)
+
+    def __init__(self, problems: list[list[Any]]) -> None:
+        self.problems = problems
+
+    def under(self, key: str | int) -> _Failed:
+        """Move these problems one level further down, below ``key``."""
+        for problem in self.problems:
+            problem[0].append(key)
+        return self
+
+
+def _fail(reason: str, received: Any = NOT_GIVEN, kind: ProblemKind = "invalid") -> _Failed:
+    return _Failed([[[], reason, received, kind]])
+
+
+def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
+    more.under(key)
+    if failed is None:
+        return more
+    failed.problems.extend(more.problems)
+    return failed
+
+
+# -- what a node accepts, in words and in JSON types ----------------------------------
+
+_KIND_NAMES: dict[type, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+    list: "array",
+    dict: "object",
+}
+_ARTICLE = {
+    "integer": "an integer",
+    "array": "an array",
+    "object": "an object",
+    "null": "null",
+}
+_ALL_JSON = (str, int, float, bool, type(None), list, dict)
+
+
+def _a(kind: str) -> str:
+    return _ARTICLE.get(kind, f"a {kind}")
+
+
+def _json_text(value: Any) -> str:
+    import json  # only on the definition path
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _choice_reason(values: list[Any]) -> str:
+    if len(values) == 1:
+        return f"must be {_json_text(values[0])}"
+    return "must be one of: " + ", ".join(_json_text(v) for v in values)
+
+
+def _accepts(node: Node) -> tuple[list[type], list[type]]:
+    """Return the JSON value types ``node`` takes as they are, and those it coerces."""
+    while isinstance(node, DescribedNode):
+        node = node.node
+    if isinstance(node, (AnyNode, CustomNode)):
+        return list(_ALL_JSON), []
+    if isinstance(node, ScalarNode):
+        return [node.type], [int] if node.type is float else []
+    if isinstance(node, (ListNode, TupleNode)):
+        return [list], []
+    if isinstance(node, (DictNode, ObjectNode)):
+        return [dict], []
+    if isinstance(node, ChoiceNode):
+        return list(dict.fromkeys(type(v) for v, _ in node.choices)), []
+    assert isinstance(node, UnionNode)
+    exact: list[type] = []
+    coerced: list[type] = []
+    for member in node.members:
+        e, c = _accepts(member)
+        exact.extend(t for t in e if t not in exact)
+        coerced.extend(t for t in c if t not in coerced)
+    return exact, [t for t in coerced if t not in exact]
+
+
+def _names(node: Node) -> list[str]:
+    """How ``node`` is named in a "must be one of" reason."""
+    while isinstance(node, DescribedNode):
+        node = node.node
+    if isinstance(node, ScalarNode):
+        return [node.kind]
+    if isinstance(node, ChoiceNode):
+        return [_json_text(v) for v, _ in node.choices]
+    if isinstance(node, UnionNode):
+        return [name for m in node.members for name in _names(m)]
+    if isinstance(node, (ListNode, TupleNode)):
+        return ["array"]
+    if isinstance(node, (DictNode, ObjectNode)):
+        return ["object"]
+    return ["any value"]
+
+
+# -- the compiler ------------------------------------------------------------------
+
+
+class _Compiler:
+    def __init__(self, policy: str) -> None:
+        # "ignore" drops unknown keys of nested objects; otherwise they are refused
+        self.drop_unknown = policy == "ignore"
+        self.done: dict[tuple[int, bool], Converter] = {}
+
+    def fast(self, node: Node) -> type:
+        """Return the one JSON type ``node`` keeps as it is, after a type check."""
+        while isinstance(node, DescribedNode):
+            node = node.node
+        if isinstance(node, ScalarNode):
+            return node.type
+        return _Never
+
+    def convert(self, node: Node, *, top: bool = False) -> Converter:
+        while isinstance(node, DescribedNode):
+            node = node.node
+        key = (id(node), top)
+        done = self.done.get(key)
+        if done is not None:
+            return done
+        if isinstance(node, ObjectNode):
+            # a recursive class meets itself while being compiled: the slot
+            # is filled with a forwarder first, then with the real converter
+            slot: list[Converter] = []
+            self.done[key] = lambda value: slot[0](value)
+            converter = self.record(node, top)
+            slot.append(converter)
+        else:
+            converter = self.build(node)
+        self.done[key] = converter
+        return converter
+
+    def build(self, node: Node) -> Converter:
+        if isinstance(node, ScalarNode):
+            return _SCALARS[node.type]
+        if isinstance(node, (AnyNode, CustomNode)):
+            return _identity
+        if isinstance(node, ListNode):
+            return self.array(node)
+        if isinstance(node, TupleNode):
+            return self.fixed_array(node)
+        if isinstance(node, DictNode):
+            return self.mapping(node)
+        if isinstance(node, ChoiceNode):
+            return self.choice(node)
+        assert isinstance(node, UnionNode)
+        return self.union(node)
+
+    # -- containers ------------------------------------------------------------------
+
+    def array(self, node: ListNode) -> Converter:
+        item = self.convert(node.item)
+        fast = self.fast(node.item)
+        as_tuple = node.as_tuple
+
+        def convert_list(value: Any) -> Any:
+            if type(value) is not list:
+                return _fail("must be an array", value)
+            out: list[Any] = []
+            append = out.append
+            failed: _Failed | None = None
+            for i, x in enumerate(value):
+                if type(x) is fast:
+                    append(x)
+                    continue
+                r = item(x)
+                if type(r) is _Failed:
+                    failed = _merge(failed, r, i)
+                else:
+                    append(r)
+            if failed is not None:
+                return failed
+            return tuple(out) if as_tuple else out
+
+        return convert_list
+
+    def fixed_array(self, node: TupleNode) -> Converter:
+        items = [self.convert(item) for item in node.items]
+        n = len(items)
+        reason = f"must be an array of exactly {n} item{'' if n == 1 else 's'}"
+
+        def convert_tuple(value: Any) -> Any:
+            if type(value) is not list or len(value) != n:
+                return _fail(reason, value)
+            out: list[Any] = []
+            failed: _Failed | None = None
+            for i, (convert, x) in enumerate(zip(items, value, strict=True)):
+                r = convert(x)
+                if type(r) is _Failed:
+                    failed = _merge(failed, r, i)
+                else:
+                    out.append(r)
+            return failed if failed is not None else tuple(out)
+
+        return convert_tuple
+
+    def mapping(self, node: DictNode) -> Converter:
+        item = self.convert(node.value)
+        fast = self.fast(node.value)
+
+        def convert_dict(value: Any) -> Any:
+            if type(value) is not dict:
+                return _fail("must be an object", value)
+            out: dict[str, Any] = {}
+            failed: _Failed | None = None
+            for k, x in value.items():
+                if type(x) is fast:
+                    out[k] = x
+                    continue
+                r = item(x)
+                if type(r) is _Failed:
+                    failed = _merge(failed, r, k)
+                else:
+                    out[k] = r
+            return failed if failed is not None else out
+
+        return convert_dict
+
+    def record(self, node: ObjectNode, top: bool) -> Converter:
+        fields = tuple(
+            (f.name, self.fast(f.node), self.convert(f.node), f.required) for f in node.fields
+        )
+        names = frozenset(f.name for f in node.fields)
+        accepted = ", ".join(f.name for f in node.fields)
+        # top-level names are listed on the message's own lines; nested ones
+        # say what their object accepts, since no other line does
+        unknown_reason = (
+            "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
+        )
+        refuse_unknown = not self.drop_unknown
+        make = node.cls if node.is_dataclass else None
+
+        def convert_object(value: Any) -> Any:
+            if type(value) is not dict:
+                return _fail("must be an object", value)
+            out: dict[str, Any] = {}
+            failed: _Failed | None = None
+            seen = 0
+            for name, fast, convert, required in fields:
+                x = value.get(name, _MISSING)
+                if x is _MISSING:
+                    if required:
+                        failed = _merge(failed, _fail("Field required", kind="missing"), name)
+                    continue
+                seen += 1
+                if type(x) is fast:
+                    out[name] = x
+                    continue
+                r = convert(x)
+                if type(r) is _Failed:
+                    failed = _merge(failed, r, name)
+                else:
+                    out[name] = r
+            if seen != len(value) and refuse_unknown:
+                for key in value:
+                    if key not in names:
+                        failed = _merge(failed, _fail(unknown_reason, kind="unrecognized"), key)
+            if failed is not None:
+                return failed
+            if make is None:
+                return out
+            try:
+                return make(**out)
+            except (ValueError, TypeError) as exc:
+                # __post_init__ (or a custom __init__) refused the values
+                return _fail(str(exc) or "is not valid")
+
+        return convert_object
+
+    # -- choices and unions ------------------------------------------------------------
+
+    def choice(self, node: ChoiceNode) -> Converter:
+        # keyed by JSON type as well as value: true == 1 and 1 == 1.0 in Python
+        table = {(type(v), v): parsed for v, parsed in node.choices}
+        types = frozenset(type(v) for v, _ in node.choices)
+        reason = _choice_reason([v for v, _ in node.choices])
+
+        def convert_choice(value: Any) -> Any:
+            kind = type(value)
+            if kind in types:
+                found = table.get((kind, value), _MISSING)
+                if found is not _MISSING:
+                    return found
+            return _fail(reason, value)
+
+        return convert_choice
+
+    def union(self, node: UnionNode) -> Converter:
+        members = [(m, self.convert(m)) for m in node.members]
+        # for each JSON type: the members that take it as it is, in declaration
+        # order, then those that coerce it (an integer for a float); and, for a
+        # type only one member takes, how to name the others in its message
+        table: dict[type, tuple[Converter, ...]] = {}
+        others: dict[type, str] = {}
+        for json_type in _ALL_JSON:
+            exact = [(m, c) for m, c in members if json_type in _accepts(m)[0]]
+            coerced = [(m, c) for m, c in members if json_type in _accepts(m)[1]]
+            found = exact + coerced
+            if not found:
+                continue
+            table[json_type] = tuple(c for _, c in found)
+            rest = [
+                name for m, _ in members if all(m is not f for f, _ in found) for name in _names(m)
+            ]
+            others[json_type] = ", or " + ", ".join(map(_a, dict.fromkeys(rest))) if rest else ""
+        names = list(dict.fromkeys(name for m, _ in members for name in _names(m)))
+        if len(names) == 2 and names[1] == "null" and names[0] in _KIND_NAMES.values():
+            reason = f"must be {_a(names[0])} or null"
+        else:
+            reason = "must be one of: " + ", ".join(names)
+
+        def convert_union(value: Any) -> Any:
+            kind = type(value)
+            candidates = table.get(kind)
+            if candidates is None:
+                return _fail(reason, value)
+            best: _Failed | None = None
+            for convert in candidates:
+                r = convert(value)
+                if type(r) is not _Failed:
+                    return r
+                if best is None or len(r.problems) < len(best.problems):
+                    best = r
+            assert best is not None
+            if any(problem[0] for problem in best.problems):
+                return best  # a problem inside the value says the most
+            if len(candidates) == 1:
+                # the one member of the model's JSON type said what is wrong
+                # (a value not among the choices, a wrong length): keep it, and
+                # name the other members
+                problem = best.problems[0]
+                return _fail(problem[1] + others[kind], value)
+            return _fail(reason, value)
+
+        return convert_union
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _str(value: Any) -> Any:
+    return value if type(value) is str else _fail("must be a string", value)
+
+
+def _int(value: Any) -> Any:
+    return value if type(value) is int else _fail("must be an integer", value)
+
+
+def _float(value: Any) -> Any:
+    kind = type(value)
+    if kind is float:
+        return value
+    if kind is int:
+        return float(value)
+    return _fail("must be a number", value)
+
+
+def _bool(value: Any) -> Any:
+    return value if type(value) is bool else _fail("must be a boolean", value)
+
+
+def _null(value: Any) -> Any:
+    return value if value is None else _fail("must be null", value)
+
+
+_SCALARS: dict[type, Converter] = {
+    str: _str,
+    int: _int,
+    float: _float,
+    bool: _bool,
+    type(None): _null,
+}
+
+
+def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
+    """Compile the parser for a dataclass or TypedDict node tree.
+
+    ``policy`` is the tool's ``unknown_arguments``: under ``"ignore"`` unknown
+    keys of nested objects are dropped, otherwise they are refused (a
+    dataclass cannot take them). Top-level unknown names are always reported
+    as unrecognized (the core drops them first under ``"ignore"``).
+    """
+    convert = _Compiler(policy).convert(root, top=True)
+    accepted = tuple(f.name for f in root.fields)
+
+    def parse(arguments: dict[str, Any]) -> ParseResult:
+        try:
+            result = convert(arguments)
+        except RecursionError:
+            result = _fail("is nested too deeply")
+        if type(result) is not _Failed:
+            return _new(Ok, (result, None))
+        problems = [
+            ArgumentProblem(tuple(reversed(path)), reason, received, kind)
+            for path, reason, received, kind in result.problems
+        ]
+        return invalid_arguments(problems, arguments=arguments, accepted=accepted)
+
+    return parse

@@ -1,0 +1,519 @@
+"""Plain Python annotations, read once into a small tree of nodes.
+
+The built-in adapter reads a dataclass or TypedDict (and every annotation
+inside it) into the nodes below exactly once; the JSON Schema writer
+(``_plain_schema``) and the parser compiler (``_plain_parse``) both walk that
+tree, so they cannot disagree about what a type means.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import inspect
+import sys
+import types
+import typing
+from typing import Any
+
+from .errors import FunctionDefinitionError
+
+__all__ = [
+    "AnyNode",
+    "ChoiceNode",
+    "CustomNode",
+    "DescribedNode",
+    "DictNode",
+    "FieldInfo",
+    "ListNode",
+    "Node",
+    "ObjectNode",
+    "ScalarNode",
+    "TupleNode",
+    "UnionNode",
+    "analyse",
+    "is_plain_dataclass",
+    "is_typeddict",
+]
+
+#: JSON Schema ``type`` names of the scalar Python types.
+SCALARS: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+_SEQUENCES = (list, collections.abc.Sequence, collections.abc.MutableSequence)
+_MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
+_JSON_LEAVES = (str, int, float, bool, type(None))
+
+
+class Node:
+    """One annotation, understood."""
+
+    __slots__ = ()
+
+
+class AnyNode(Node):
+    """``typing.Any`` (or ``object``): no constraint."""
+
+    __slots__ = ()
+
+
+class ScalarNode(Node):
+    """``str``, ``int``, ``float``, ``bool`` or ``None``."""
+
+    __slots__ = ("kind", "type")
+
+    def __init__(self, py_type: type) -> None:
+        self.type = py_type
+        #: the JSON Schema type name
+        self.kind = SCALARS[py_type]
+
+
+class ListNode(Node):
+    """``list[T]``, ``Sequence[T]`` or ``tuple[T, ...]`` (``as_tuple``)."""
+
+    __slots__ = ("as_tuple", "item")
+
+    def __init__(self, item: Node, *, as_tuple: bool = False) -> None:
+        self.item = item
+        self.as_tuple = as_tuple
+
+
+class TupleNode(Node):
+    """``tuple[A, B]``: a JSON array of exactly these items."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Node]) -> None:
+        self.items = items
+
+
+class DictNode(Node):
+    """``dict[str, T]``: a JSON object with arbitrary keys."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Node) -> None:
+        self.value = value
+
+
+class ChoiceNode(Node):
+    """``Literal[...]`` or an ``Enum`` subclass: one of fixed JSON values.
+
+    ``choices`` pairs each JSON value with the Python value the parser
+    returns for it (the value itself for a literal, the member for an enum).
+    """
+
+    __slots__ = ("choices", "enum")
+
+    def __init__(self, choices: list[tuple[Any, Any]], enum_cls: type | None) -> None:
+        self.choices = choices
+        self.enum = enum_cls
+
+
+class UnionNode(Node):
+    """``Union[...]``, ``A | B``, ``Optional[T]``: the members in order."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: list[Node]) -> None:
+        self.members = members
+
+
+class DescribedNode(Node):
+    """``Annotated[T, "description"]`` anywhere but directly on a field."""
+
+    __slots__ = ("description", "node")
+
+    def __init__(self, node: Node, description: str) -> None:
+        self.node = node
+        self.description = description
+
+
+class CustomNode(Node):
+    """A type only a ``toolparse_field_schema`` plugin could describe.
+
+    The plugin's schema is exported; the value passes through unvalidated.
+    """
+
+    __slots__ = ("annotation", "schema")
+
+    def __init__(self, annotation: object, schema: dict[str, Any]) -> None:
+        self.annotation = annotation
+        self.schema = schema
+
+
+class FieldInfo:
+    """One field of a dataclass or TypedDict."""
+
+    __slots__ = (
+        "annotation",
+        "default",
+        "description",
+        "has_default",
+        "name",
+        "node",
+        "required",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        annotation: object,
+        node: Node,
+        *,
+        required: bool,
+        description: str | None,
+        has_default: bool = False,
+        default: Any = None,
+    ) -> None:
+        self.name = name
+        self.annotation = annotation
+        self.node = node
+        self.required = required
+        self.description = description
+        #: a plain default value (not a factory), which the schema may show
+        self.has_default = has_default
+        self.default = default
+
+
+class ObjectNode(Node):
+    """A dataclass (instantiated when parsed) or a TypedDict (kept a dict).
+
+    The same class anywhere in one tree is one node, so a recursive class is
+    a cycle in the tree; ``fields`` is filled in after the node is made.
+    """
+
+    __slots__ = ("cls", "description", "fields", "is_dataclass")
+
+    def __init__(self, cls: type, *, is_dataclass: bool) -> None:
+        self.cls = cls
+        self.is_dataclass = is_dataclass
+        self.fields: list[FieldInfo] = []
+        self.description = _class_doc(cls, generated=is_dataclass)
+
+
+# -- recognising sources -------------------------------------------------------
+
+
+def is_typeddict(obj: object) -> bool:
+    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
+    return (
+        isinstance(obj, type)
+        and issubclass(obj, dict)
+        and hasattr(obj, "__required_keys__")
+        and hasattr(obj, "__total__")
+    )
+
+
+def is_plain_dataclass(obj: object) -> bool:
+    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
+    return (
+        isinstance(obj, type)
+        and dataclasses.is_dataclass(obj)
+        and not hasattr(obj, "__pydantic_fields__")
+    )
+
+
+# -- reading annotations ---------------------------------------------------------
+
+
+class _Reader:
+    """State of one analysis: the class nodes made so far and the problems."""
+
+    def __init__(self) -> None:
+        self.objects: dict[type, ObjectNode] = {}
+        self.errors: list[tuple[str, str]] = []
+        # TypedDict qualifiers, from typing and from an imported backport
+        self.required: set[object] = set()
+        self.not_required: set[object] = set()
+        self.qualifiers: set[object] = set()
+        for module in (typing, sys.modules.get("typing_extensions")):
+            for name, bucket in (
+                ("Required", self.required),
+                ("NotRequired", self.not_required),
+                ("ReadOnly", self.qualifiers),
+            ):
+                marker = getattr(module, name, None)
+                if marker is not None:
+                    bucket.add(marker)
+                    self.qualifiers.add(marker)
+
+    # -- classes ---------------------------------------------------------------
+
+    def record(self, cls: type) -> ObjectNode:
+        node = self.objects.get(cls)
+        if node is not None:
+            return node
+        node = ObjectNode(cls, is_dataclass=dataclasses.is_dataclass(cls))
+        # registered before its fields are read, so a field of the same
+        # class (directly or further down) finds this node: a cycle, not a loop
+        self.objects[cls] = node
+        hints = self._hints(cls)
+        if hints is None:
+            return node
+        if node.is_dataclass:
+            self._dataclass_fields(node, hints)
+        else:
+            self._typeddict_fields(node, hints)
+        return node
+
+    def _hints(self, cls: type) -> dict[str, Any] | None:
+        # classes met so far are visible by name, so string annotations of
+        # classes defined inside a function (recursive ones included) resolve
+        local = {c.__name__: c for c in self.objects}
+        try:
+            return typing.get_type_hints(cls, localns=local, include_extras=True)
+        except Exception as exc:  # eval of annotations: NameError, TypeError, ...
+            self.errors.append(
+                (
+                    cls.__qualname__,
+                    (
+                        f"cannot resolve its annotations ({exc}); define the "
+                        "classes it names at module level"
+                    ),
+                )
+            )
+            return None
+
+    def _dataclass_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+        fields: dict[str, dataclasses.Field[Any]] = getattr(node.cls, "__dataclass_fields__", {})
+        for f in fields.values():
+            hint = hints.get(f.name, Any)
+            if not f.init or hint is typing.ClassVar or _origin(hint) is typing.ClassVar:
+                continue
+            if isinstance(hint, dataclasses.InitVar):
+                hint = hint.type
+            where = f"{node.cls.__qualname__}.{f.name}"
+            inner, description = self._field_type(hint, where)
+            meta = f.metadata.get("description") if f.metadata else None
+            if isinstance(meta, str):
+                description = meta  # the field's own metadata wins over Annotated
+            has_default = f.default is not dataclasses.MISSING
+            has_factory = f.default_factory is not dataclasses.MISSING
+            node.fields.append(
+                FieldInfo(
+                    f.name,
+                    hint,
+                    self.read(inner, where),
+                    required=not (has_default or has_factory),
+                    description=description,
+                    has_default=has_default,
+                    default=f.default if has_default else None,
+                )
+            )
+
+    def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+        required_keys: frozenset[str] = getattr(node.cls, "__required_keys__", frozenset())
+        for name, hint in hints.items():
+            required = name in required_keys
+            # the qualifiers decide when present: the class attribute can be
+            # wrong for string annotations (``from __future__ import annotations``)
+            inner = hint
+            while _origin(inner) in self.qualifiers:
+                if _origin(inner) in self.required:
+                    required = True
+                elif _origin(inner) in self.not_required:
+                    required = False
+                inner = typing.get_args(inner)[0]
+            where = f"{node.cls.__qualname__}.{name}"
+            inner, description = self._field_type(inner, where)
+            node.fields.append(
+                FieldInfo(
+                    name,
+                    hint,
+                    self.read(inner, where),
+                    required=required,
+                    description=description,
+                )
+            )
+
+    def _field_type(self, hint: Any, where: str) -> tuple[Any, str | None]:
+        """Split ``Annotated[T, "description"]`` on a field into T and the text."""
+        while _origin(hint) in self.qualifiers:
+            hint = typing.get_args(hint)[0]
+        if _origin(hint) is typing.Annotated:
+            return hint.__origin__, _description(hint.__metadata__)
+        return hint, None
+
+    # -- annotations -------------------------------------------------------------
+
+    def read(self, tp: Any, where: str) -> Node:
+        """Read annotation ``tp`` (``where`` names the field, for errors)."""
+        if tp is Any or tp is object:
+            return AnyNode()
+        if tp is None:
+            tp = type(None)
+        if isinstance(tp, type) and tp in SCALARS:
+            return ScalarNode(tp)
+        origin = _origin(tp)
+        args = typing.get_args(tp)
+        if origin is typing.Annotated:
+            node = self.read(tp.__origin__, where)
+            text = _description(tp.__metadata__)
+            return node if text is None else DescribedNode(node, text)
+        if origin in self.qualifiers or origin is typing.Final:
+            return self.read(args[0], where) if args else AnyNode()
+        if origin is typing.Union or origin is types.UnionType:
+            return self._union(args, where)
+        if origin is typing.Literal:
+            return self._literal(tp, args, where)
+        if tp is typing.Tuple or tp is tuple:  # noqa: UP006 - the bare alias is accepted
+            return ListNode(AnyNode(), as_tuple=True)
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return ListNode(self.read(args[0], where), as_tuple=True)
+            return TupleNode([self.read(a, where) for a in args])
+        if tp in _SEQUENCES or origin in _SEQUENCES:
+            return ListNode(self.read(args[0], where) if args else AnyNode())
+        if tp in _MAPPINGS or origin in _MAPPINGS:
+            return self._dict(tp, args, where)
+        supertype = getattr(tp, "__supertype__", None)  # typing.NewType
+        if supertype is not None:
+            return self.read(supertype, where)
+        if type(tp).__name__ == "TypeAliasType":  # ``type X = ...`` (3.12+)
+            return self.read(tp.__value__, where)
+        if isinstance(tp, type):
+            if issubclass(tp, enum.Enum):
+                return self._enum(tp, where)
+            if is_plain_dataclass(tp) or is_typeddict(tp):
+                return self.record(tp)
+        return self._custom(tp, where)
+
+    def _union(self, args: tuple[Any, ...], where: str) -> Node:
+        members: list[Node] = []
+        for arg in args:
+            node = self.read(arg, where)
+            # Union flattens itself, but an Annotated member can hide a union
+            members.extend(node.members if isinstance(node, UnionNode) else [node])
+        return members[0] if len(members) == 1 else UnionNode(members)
+
+    def _literal(self, tp: Any, args: tuple[Any, ...], where: str) -> Node:
+        choices: list[tuple[Any, Any]] = []
+        for value in args:
+            if isinstance(value, enum.Enum) and _is_json_leaf(value.value):
+                choices.append((value.value, value))
+            elif _is_json_leaf(value):
+                choices.append((value, value))
+            else:
+                self.errors.append(
+                    (
+                        where,
+                        f"{_type_name(tp)}: the literal {value!r} is not a JSON value",
+                    )
+                )
+        return ChoiceNode(choices, None)
+
+    def _enum(self, cls: type[enum.Enum], where: str) -> Node:
+        bad = [m for m in cls if not _is_json_leaf(m.value)]
+        if bad:
+            self.errors.append(
+                (
+                    where,
+                    (
+                        f"the values of enum {_type_name(cls)} must be strings, "
+                        f"numbers, booleans or None (not {bad[0].value!r})"
+                    ),
+                )
+            )
+        return ChoiceNode([(m.value, m) for m in cls if m not in bad], cls)
+
+    def _dict(self, tp: Any, args: tuple[Any, ...], where: str) -> Node:
+        if not args:
+            return DictNode(AnyNode())
+        key = args[0]
+        if key is not str and key is not Any:
+            self.errors.append(
+                (
+                    where,
+                    (
+                        f"{_type_name(tp)}: JSON object keys are strings, so the "
+                        "key type must be str"
+                    ),
+                )
+            )
+        return DictNode(self.read(args[1], where))
+
+    def _custom(self, tp: Any, where: str) -> Node:
+        from .plugins import field_schema  # plugins are loaded by now
+
+        empty: dict[str, Any] = {}
+        schema = field_schema("plain", tp, empty)
+        if schema is not empty:
+            return CustomNode(tp, schema)
+        if isinstance(tp, (str, typing.ForwardRef)):
+            reason = f"the annotation {_type_name(tp)} could not be resolved"
+        else:
+            reason = f"the type {_type_name(tp)} is not supported"
+        self.errors.append(
+            (
+                where,
+                (
+                    f"{reason}; the built-in adapter covers str, int, float, bool, "
+                    "None, list, dict[str, ...], tuple, Literal, Enum, unions, "
+                    "TypedDict, dataclasses, Annotated and Any (a "
+                    "toolparse_field_schema plugin can describe other types)"
+                ),
+            )
+        )
+        return AnyNode()
+
+
+def analyse(source: type) -> ObjectNode:
+    """Read a dataclass or TypedDict class into its node tree.
+
+    Raises :class:`~toolparse.FunctionDefinitionError` naming every field
+    whose type the adapter cannot describe or parse.
+    """
+    reader = _Reader()
+    root = reader.record(source)
+    if reader.errors:
+        raise FunctionDefinitionError(reader.errors)
+    return root
+
+
+# -- small helpers -------------------------------------------------------------------
+
+
+def _origin(tp: object) -> Any:
+    return typing.get_origin(tp)
+
+
+def _description(metadata: tuple[Any, ...]) -> str | None:
+    """Return the first plain string in ``Annotated`` metadata."""
+    for item in metadata:
+        if isinstance(item, str):
+            return item
+    return None
+
+
+def _is_json_leaf(value: object) -> bool:
+    if isinstance(value, enum.Enum):
+        return False
+    return type(value) in _JSON_LEAVES
+
+
+def _class_doc(cls: type, *, generated: bool) -> str | None:
+    doc = cls.__dict__.get("__doc__")
+    if not isinstance(doc, str) or not doc.strip():
+        return None
+    if generated and doc.startswith(f"{cls.__name__}("):
+        return None  # the signature @dataclass writes when there is no docstring
+    return inspect.cleandoc(doc)
+
+
+def _type_name(tp: object) -> str:
+    """Name a type readably, for a definition error."""
+    if isinstance(tp, str):
+        return repr(tp)
+    if isinstance(tp, typing.ForwardRef):
+        return repr(tp.__forward_arg__)
+    if isinstance(tp, type) and not typing.get_args(tp):
+        module = tp.__module__
+        return tp.__qualname__ if module == "builtins" else f"{module}.{tp.__qualname__}"
+    return repr(tp).replace("typing.", "")

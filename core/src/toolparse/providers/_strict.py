@@ -1,0 +1,378 @@
+"""Strict schemas: the JSON Schema subset OpenAI and Anthropic decode against.
+
+Both providers want every object closed (``additionalProperties: false``).
+OpenAI also wants every property listed in ``required``: a property that was
+optional becomes nullable, and ``null`` for it means "not sent" (the core
+drops it before the parser, so its default applies). Anthropic lets optional
+properties stay optional, so its strict schemas keep ``required`` as it was.
+
+Keywords a provider does not decode against are removed and described in the
+property's description instead; the parser still enforces them. Shapes that
+cannot be expressed at all (an open map, a schema-less value, recursion for
+Anthropic) raise ``ValueError``: export such a tool with ``strict=False``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from .._nulls import null_restorer
+from .._nulls import nullable as admits_null
+from ._common import Schema, add_notes, note, resolve_ref
+
+__all__ = ["check_openai_limits", "null_restorer", "strict_schema"]
+
+Target = Literal["openai", "anthropic"]
+
+_OPENAI_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+_ANTHROPIC_FORMATS = _OPENAI_FORMATS | {"uri"}
+
+# keywords kept as they are (after their values were made strict)
+_STRUCTURE = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "anyOf",
+        "description",
+        "title",
+        "$ref",
+        "$defs",
+        "definitions",
+    }
+)
+_KEEP: dict[Target, frozenset[str]] = {
+    "openai": _STRUCTURE
+    | {
+        "pattern",
+        "format",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+    },
+    "anthropic": _STRUCTURE | {"pattern", "format", "minItems", "const", "allOf", "default"},
+}
+# annotations with nothing to say to the model: dropped without a note
+_SILENT = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$anchor",
+        "$comment",
+        "discriminator",
+        "readOnly",
+        "writeOnly",
+        "deprecated",
+        "contentEncoding",
+        "contentMediaType",
+    }
+)
+_PRIMITIVE = (str, int, float, bool, type(None))
+
+
+def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
+    """The strict form of a tool's parameters schema for ``target``.
+
+    :param schema: the parameters JSON Schema (not modified).
+    :param target: ``"openai"`` (every property required, optional ones
+        nullable) or ``"anthropic"`` (``required`` kept as it was).
+    :raises ValueError: the schema cannot be expressed in strict mode.
+    """
+    root = dict(schema)
+    if "$ref" in root:
+        # a root reference (recursive models, root models): the root itself
+        # must be an object, so inline the target and keep the definitions
+        target_schema = resolve_ref(root, root.pop("$ref"))
+        root = {**target_schema, **root}
+    if isinstance(root.get("anyOf") or root.get("oneOf"), list):
+        raise ValueError("the root of a strict schema must be an object, not anyOf/oneOf")
+    if root.get("type") == ["object"]:
+        root["type"] = "object"
+    walker = _Strict(root, target)
+    out = walker.node(root, ())
+    if out.get("type") != "object":
+        raise ValueError(f"the root of a strict schema must be an object, got {out.get('type')!r}")
+    if target == "anthropic":
+        walker.refuse_recursion(out)
+    return out
+
+
+class _Strict:
+    __slots__ = ("formats", "inlining", "keep", "root", "target")
+
+    def __init__(self, root: Schema, target: Target) -> None:
+        self.root = root
+        self.target: Target = target
+        self.keep = _KEEP[target]
+        self.formats = _OPENAI_FORMATS if target == "openai" else _ANTHROPIC_FORMATS
+        self.inlining: list[str] = []
+
+    def fail(self, path: tuple[str, ...], why: str) -> ValueError:
+        where = "/".join(path) or "the root"
+        return ValueError(
+            f"{self.target} strict mode cannot express the schema at {where}: {why}; "
+            "export this tool with strict=False"
+        )
+
+    def node(self, schema: object, path: tuple[str, ...], extra: list[str] | None = None) -> Schema:
+        if not isinstance(schema, Mapping) or not schema:
+            raise self.fail(path, "a value of any type (the schema has no type)")
+        s = dict(schema)
+        if "$ref" in s and len(s) > 1 and not set(s) <= {"$ref", "$defs", "definitions"}:
+            # a reference with siblings (a field description): inline the
+            # target under them, so the description is not lost
+            ref = s.pop("$ref")
+            if ref in self.inlining:
+                s = {"$ref": ref}  # a cycle: keep the bare reference
+            else:
+                self.inlining.append(ref)
+                try:
+                    merged = {**resolve_ref(self.root, ref), **s}
+                    return self.node(merged, path, extra)
+                finally:
+                    self.inlining.pop()
+        all_of = s.get("allOf")
+        if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], Mapping):
+            del s["allOf"]
+            return self.node({**all_of[0], **s}, path, extra)
+        if "oneOf" in s:
+            if "anyOf" in s:
+                raise self.fail(path, "both anyOf and oneOf")
+            s["anyOf"] = s.pop("oneOf")
+        notes: list[str] = list(extra or ())
+        out: Schema = {}
+        for key, value in s.items():
+            if key == "$ref":
+                out[key] = value
+            elif key in ("$defs", "definitions"):
+                if isinstance(value, Mapping):
+                    out[key] = {k: self.node(v, (*path, key, k)) for k, v in value.items()}
+            elif key == "anyOf" or (key == "allOf" and key in self.keep):
+                out[key] = [self.node(v, (*path, key, str(i))) for i, v in enumerate(value)]
+            elif key == "items":
+                out[key] = self.items(value, path)
+            elif key == "prefixItems":
+                # positional items cannot be expressed: offer the union of them
+                branches = [self.node(v, (*path, key, str(i))) for i, v in enumerate(value)]
+                distinct = [b for i, b in enumerate(branches) if b not in branches[:i]]
+                out.setdefault("items", distinct[0] if len(distinct) == 1 else {"anyOf": distinct})
+                notes.append(note("items in order", [b.get("type", "value") for b in branches]))
+            elif key in ("properties", "required", "additionalProperties", "patternProperties"):
+                continue  # handled with the object below
+            elif key == "const":
+                if self.target == "openai" and isinstance(value, _PRIMITIVE):
+                    out["enum"] = [value]
+                elif isinstance(value, _PRIMITIVE):
+                    out[key] = value
+                else:
+                    notes.append(note(key, value))
+            elif key == "enum":
+                if isinstance(value, list) and all(isinstance(v, _PRIMITIVE) for v in value):
+                    out[key] = list(value)
+                else:
+                    notes.append(note("one of", value))
+            elif key == "format":
+                if value in self.formats:
+                    out[key] = value
+                else:
+                    notes.append(note(key, value))
+            elif key == "minItems" and self.target == "anthropic":
+                if value in (0, 1):
+                    out[key] = value
+                else:
+                    notes.append(note(key, value))
+            elif key == "default" and key not in self.keep:
+                if value is not None:  # "default: null" tells the model nothing
+                    notes.append(note(key, value))
+            elif key in self.keep:
+                out[key] = value
+            elif key not in _SILENT:
+                notes.append(note(key, value))
+        if self.is_object(s):
+            self.object(s, out, path)
+        add_notes(out, notes)
+        if not ({"type", "anyOf", "allOf", "enum", "const", "$ref"} & set(out)):
+            raise self.fail(path, "a value of any type (the schema has no type)")
+        return out
+
+    @staticmethod
+    def is_object(s: Schema) -> bool:
+        kind = s.get("type")
+        return (
+            kind == "object"
+            or (isinstance(kind, list) and "object" in kind)
+            or (kind is None and ("properties" in s or "additionalProperties" in s))
+        )
+
+    def items(self, value: object, path: tuple[str, ...]) -> Schema:
+        if isinstance(value, list):  # draft-07 tuple form
+            branches = [self.node(v, (*path, "items", str(i))) for i, v in enumerate(value)]
+            distinct = [b for i, b in enumerate(branches) if b not in branches[:i]]
+            return distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
+        if value is False:
+            raise self.fail(path, "an array that allows no items")
+        return self.node(value, (*path, "items"))
+
+    def object(self, s: Schema, out: Schema, path: tuple[str, ...]) -> None:
+        open_map = s.get("additionalProperties")
+        if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
+            raise self.fail(path, "an open map (additionalProperties with a schema)")
+        out.setdefault("type", "object")
+        props = s.get("properties") or {}
+        required = [r for r in s.get("required") or () if r in props]
+        new_props: Schema = {}
+        for name, prop in props.items():
+            nullable = self.target == "openai" and name not in required and not admits_null(prop)
+            notes: list[str] = []
+            if nullable and isinstance(prop, Mapping) and "default" in prop:
+                # null is how the model asks for the default (the core drops it)
+                if prop["default"] is not None:
+                    notes.append(note("null means the default", prop["default"]))
+                prop = {k: v for k, v in prop.items() if k != "default"}
+            child = self.node(prop, (*path, name), notes)
+            new_props[name] = _with_null(child) if nullable else child
+        out["properties"] = new_props
+        out["required"] = list(new_props) if self.target == "openai" else required
+        out["additionalProperties"] = False
+
+    def refuse_recursion(self, schema: Schema) -> None:
+        """Anthropic's strict mode decodes no recursive schemas."""
+        defs = {
+            f"#/{key}/{name}": value
+            for key in ("$defs", "definitions")
+            for name, value in (schema.get(key) or {}).items()
+        }
+
+        def refs(node: object) -> list[str]:
+            found: list[str] = []
+            stack = [node]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, Mapping):
+                    if isinstance(item.get("$ref"), str):
+                        found.append(item["$ref"])
+                    stack.extend(v for k, v in item.items() if k not in ("$defs", "definitions"))
+                elif isinstance(item, list):
+                    stack.extend(item)
+            return found
+
+        edges = {name: refs(value) for name, value in defs.items()}
+        if any(r == "#" for r in refs(schema)) or any("#" in targets for targets in edges.values()):
+            raise self.fail((), "a recursive schema")
+        state: dict[str, int] = {}
+
+        def visit(name: str) -> None:
+            state[name] = 1
+            for target in edges.get(name, ()):
+                if state.get(target) == 1:
+                    raise self.fail((), f"a recursive schema ({name} refers back to itself)")
+                if target not in state:
+                    visit(target)
+            state[name] = 2
+
+        for name in edges:
+            if name not in state:
+                visit(name)
+
+
+def _with_null(schema: Schema) -> Schema:
+    """``schema`` that also admits ``null`` (for an optional property)."""
+    out = dict(schema)
+    kind = out.get("type")
+    if (
+        "$ref" in out
+        or "allOf" in out
+        or (kind is None and "enum" not in out and "anyOf" not in out)
+    ):
+        description = out.pop("description", None)
+        wrapped: Schema = {"anyOf": [out, {"type": "null"}]}
+        if description is not None:
+            wrapped["description"] = description
+        return wrapped
+    if "anyOf" in out and kind is None:
+        out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        return out
+    if isinstance(kind, str):
+        out["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        out["type"] = [*kind, "null"]
+    if "enum" in out:
+        out["enum"] = [*out["enum"], None]
+    return out
+
+
+# -- OpenAI's size limits ------------------------------------------------------------
+
+_MAX_PROPERTIES = 5000
+_MAX_DEPTH = 10
+_MAX_ENUM_VALUES = 1000
+_MAX_STRING_BUDGET = 120_000
+
+
+def check_openai_limits(schema: Schema, name: str) -> None:
+    """Refuse a strict schema over OpenAI's documented size limits.
+
+    At most 5000 properties, 10 levels of object nesting (counted without
+    following ``$ref``), 1000 enum values, and 120,000 characters of property
+    names, definition names, enum and const values.
+    """
+    properties = enums = chars = 0
+    deepest = 0
+    stack: list[tuple[object, int]] = [(schema, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, depth) for v in node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        if node.get("type") == "object" or (
+            isinstance(node.get("type"), list) and "object" in node["type"]
+        ):
+            depth += 1
+            deepest = max(deepest, depth)
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            properties += len(props)
+            chars += sum(len(k) for k in props)
+            stack.extend((v, depth) for v in props.values())
+        for key in ("$defs", "definitions"):
+            defs = node.get(key)
+            if isinstance(defs, Mapping):
+                chars += sum(len(k) for k in defs)
+                stack.extend((v, 0) for v in defs.values())
+        values = node.get("enum")
+        if isinstance(values, list):
+            enums += len(values)
+            chars += sum(len(str(v)) for v in values if v is not None)
+        if "const" in node:
+            chars += len(str(node["const"]))
+        for key in ("items", "anyOf", "allOf"):
+            if key in node:
+                stack.append((node[key], depth))
+    for what, count, limit in (
+        ("properties", properties, _MAX_PROPERTIES),
+        ("levels of object nesting", deepest, _MAX_DEPTH),
+        ("enum values", enums, _MAX_ENUM_VALUES),
+        ("characters of names and enum values", chars, _MAX_STRING_BUDGET),
+    ):
+        if count > limit:
+            raise ValueError(
+                f"openai strict mode allows at most {limit} {what} in a schema; "
+                f"tool {name!r} has {count}"
+            )
+
+
+# -- restoring null to "absent" at every level ----------------------------------

@@ -1,0 +1,57 @@
+"""Checks of exported shapes against the providers' own SDK types.
+
+A TypedDict validated by pydantic silently drops keys it does not know, and a
+pydantic model may ignore them too; so every check validates and then compares
+what came out with what went in: an unknown key, a wrong nesting or a wrong
+type makes the two differ (or the validation fail).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pydantic
+
+
+def _materialise(value: Any) -> Any:
+    if isinstance(value, Iterator):  # pydantic validates Iterable[...] lazily
+        return [_materialise(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _materialise(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_materialise(v) for v in value]
+    if isinstance(value, pydantic.BaseModel):
+        raise AssertionError(f"validated into a response model, not a param: {value!r}")
+    return value
+
+
+def exact_param(kind: Any, value: Any) -> None:
+    """``value`` is a valid ``kind`` (an SDK TypedDict param), with no extra keys."""
+    # the adapter must outlive the lazy iterators it hands out (pydantic-core
+    # panics when their definitions are gone), so it is cached
+    validated = _adapter(kind).validate_python(value, strict=True)
+    assert _materialise(validated) == value
+
+
+@functools.cache
+def _adapter(kind: Any) -> pydantic.TypeAdapter[Any]:
+    return pydantic.TypeAdapter(kind)
+
+
+def exact_model(model: type[pydantic.BaseModel], value: dict[str, Any]) -> pydantic.BaseModel:
+    """``value`` (REST JSON, camelCase) is a valid ``model``, with no extra keys."""
+    instance = model.model_validate_json(json.dumps(value))
+    dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert _drop_none(dumped) == value
+    return instance
+
+
+def _drop_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_none(v) for v in value]
+    return value
