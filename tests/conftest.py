@@ -1,8 +1,18 @@
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
 
 import toolparse as tp
+
+# CI explores a fixed set of examples, so a run is reproducible; locally every
+# run explores new ones. Either way a failure prints the blob to replay it.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture

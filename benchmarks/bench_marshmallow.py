@@ -1,0 +1,104 @@
+"""The marshmallow adapter against marshmallow itself.
+
+    uv run --frozen --no-sync python benchmarks/run.py marshmallow
+
+- valid arguments: ``fn.execute(args)`` with ``args_schema=InvoiceSchema``
+  (a ``@post_load`` building a dataclass) against a reused
+  ``InvoiceSchema().load(args)`` plus a direct call of the body (target <= 1.1x);
+- the same under ``unknown_arguments="reject"`` (which also checks the keys of
+  nested objects) against ``load(args, unknown=RAISE)``;
+- invalid arguments (three problems): ``fn.execute(bad)``, message included,
+  against a bare ``load`` failure;
+- building the tool (schema conversion included) once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+
+import toolparse as tp
+from harness import Row, interleaved, per_call_us
+
+
+@dataclass
+class Line:
+    sku: str
+    quantity: int
+
+
+@dataclass
+class Invoice:
+    vendor_name: str
+    total_amount: float
+    currency: str = "EUR"
+    line_items: list[Line] = field(default_factory=list)
+
+
+class LineSchema(Schema):
+    sku = fields.String(required=True)
+    quantity = fields.Integer(required=True, validate=validate.Range(min=1))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Line:
+        return Line(**data)
+
+
+class InvoiceSchema(Schema):
+    vendor_name = fields.String(required=True)
+    total_amount = fields.Float(required=True)
+    currency = fields.String(load_default="EUR")
+    line_items = fields.List(fields.Nested(LineSchema), required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Invoice:
+        return Invoice(**data)
+
+
+VALID = {
+    "vendor_name": "ACME",
+    "total_amount": 12.5,
+    "line_items": [{"sku": "A-1", "quantity": 2}],
+}
+# three problems: a missing name, a wrong type, a nested constraint
+INVALID = {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]}
+
+
+def body(invoice: Invoice) -> str:
+    return "ok"
+
+
+def run() -> list[Row]:
+    schema = InvoiceSchema()
+    fn = tp.Function("invoice", body, args_schema=InvoiceSchema)
+    strict = tp.Function("invoice", body, args_schema=InvoiceSchema, unknown_arguments="reject")
+    assert fn.execute(VALID) == tp.Ok("ok")
+    assert strict.execute(VALID) == tp.Ok("ok")
+
+    def raw_valid() -> object:
+        return body(schema.load(VALID))
+
+    def raw_strict() -> object:
+        return body(schema.load(VALID, unknown=RAISE))
+
+    def raw_invalid() -> object:
+        try:
+            return body(schema.load(INVALID))
+        except ValidationError as exc:
+            return exc
+
+    rows = []
+    tp_us, raw_us = interleaved(lambda: fn.execute(VALID), raw_valid)
+    rows.append(Row("marshmallow execute (valid)", tp_us, raw_us, "schema.load + call", 1.1))
+    tp_us, raw_us = interleaved(lambda: strict.execute(VALID), raw_strict)
+    rows.append(
+        Row("marshmallow execute (valid, reject)", tp_us, raw_us, "load(unknown=RAISE) + call")
+    )
+    tp_us, raw_us = interleaved(lambda: fn.execute(INVALID), raw_invalid)
+    rows.append(Row("marshmallow execute (3 problems)", tp_us, raw_us, "schema.load failing"))
+    build = per_call_us(lambda: tp.Function("invoice", body, args_schema=InvoiceSchema), repeat=3)
+    instance = per_call_us(InvoiceSchema, repeat=3)
+    rows.append(Row("marshmallow Function(...) build", build, instance, "InvoiceSchema()"))
+    return rows

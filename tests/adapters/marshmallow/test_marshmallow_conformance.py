@@ -1,0 +1,71 @@
+"""The shared adapter conformance suite, for the marshmallow adapter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.adapters.conformance import AdapterConformance, ConformanceCase, Invalid
+
+from ._marshmallow_schemas import Invoice, InvoiceSchema, Line, corpus
+
+
+def _check(parsed: Any) -> None:
+    # @post_load builds the Invoice: the body receives it, not a dict
+    assert isinstance(parsed, Invoice)
+    assert parsed.vendor_name == "ACME"
+    assert parsed.total_amount == 12.5
+    assert parsed.currency == "EUR"
+    assert parsed.line_items == [Line(sku="A-1", quantity=2)]
+
+
+class TestMarshmallowConformance(AdapterConformance):
+    def case(self) -> ConformanceCase:
+        return ConformanceCase(
+            adapter="marshmallow",
+            source=InvoiceSchema,
+            valid={
+                "vendor_name": "ACME",
+                "total_amount": 12.5,
+                "line_items": [{"sku": "A-1", "quantity": 2}],
+            },
+            check_parsed=_check,
+            invalid=[
+                Invalid(
+                    {"vendor_name": "ACME", "total_amount": "abc", "line_items": []},
+                    ['total_amount: Not a valid number (received "abc")'],
+                ),
+                Invalid(
+                    {"total_amount": 1, "line_items": []},
+                    ["Missing parameters: vendor_name"],
+                ),
+                Invalid(
+                    {"vendor_name": "ACME", "total_amount": 1, "line_items": [{"sku": "A-1"}]},
+                    ["line_items[0].quantity: Missing data for required field"],
+                ),
+                Invalid(
+                    {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]},
+                    [
+                        'total_amount: Not a valid number (received "abc")',
+                        "line_items[0].quantity: Must be greater than or equal to 1 (received 0)",
+                        "Missing parameters: vendor_name",
+                    ],
+                ),
+                Invalid(
+                    {"vendor_name": "ACME", "total_amount": 1, "line_items": "A-1"},
+                    ['line_items: Not a valid list (received "A-1")'],
+                ),
+                Invalid(
+                    {"vendor_name": "ACME", "total_amount": 1, "line_items": [], "currency": "YEN"},
+                    ['currency: Must be one of: EUR, USD, GBP (received "YEN")'],
+                ),
+            ],
+            typo=("curency", "currency"),
+            instance=Invoice(vendor_name="ACME", total_amount=1, line_items=[Line("A-1", 2)]),
+            instance_json={
+                "vendor_name": "ACME",
+                "total_amount": 1.0,
+                "currency": "EUR",
+                "line_items": [{"sku": "A-1", "quantity": 2}],
+            },
+            corpus=corpus(),
+        )
