@@ -7,6 +7,7 @@
     toolparse call pkg.module:tool '{"q": 1}'  # execute a tool with arguments, print the outcome
     toolparse check pkg.module                 # every tool in a module: definitions and schemas
     toolparse demo                             # a short tour, with a scripted model
+    toolparse mcp pkg.module                   # serve a module's tools to an MCP client (stdio)
 
 ``pkg.module:name`` names a :class:`~toolparse.Function` (or anything ``@tool``
 accepts) importable from the current directory.
@@ -111,6 +112,24 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tools(target: str) -> list[Function]:
+    value = _load(target)
+    if isinstance(value, Function):
+        return [value]
+    return [v for v in vars(value).values() if isinstance(v, Function)]
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from .server import serve
+
+    tools = _tools(args.target)
+    if not tools:
+        print(f"toolparse: no tools found in {args.target}", file=sys.stderr)
+        return 1
+    serve(tools, name=args.name)
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from ._demo import main as demo
 
@@ -139,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("target", help="module or module:tool")
     p.set_defaults(run=_check)
     sub.add_parser("demo", help="a short tour with a scripted model").set_defaults(run=_demo)
+    p = sub.add_parser("mcp", help="serve a module's tools to an MCP client over stdio")
+    p.add_argument("target", help="module or module:tool")
+    p.add_argument("--name", default="toolparse", help="the server name shown to clients")
+    p.set_defaults(run=_mcp)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))

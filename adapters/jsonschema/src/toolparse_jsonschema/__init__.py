@@ -1,1 +1,24 @@
-"""toolparse adapter (under construction)."""
+"""toolparse adapter for raw JSON Schema, validated with the ``jsonschema`` library.
+
+Installing this distribution registers the adapter through the ``toolparse``
+entry point; ``args_schema=<a JSON Schema dict>`` then validates every call.
+:class:`JsonSchema` wraps a schema with options (``apply_defaults``, ``fast``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from toolparse import Adapter, hookimpl
+
+from ._source import JsonSchema
+
+__all__ = ["JsonSchema", "toolparse_register_adapters"]
+
+
+@hookimpl
+def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
+    """Register the JSON Schema adapter (``jsonschema`` is imported only now)."""
+    from ._adapter import JsonSchemaAdapter
+
+    register(JsonSchemaAdapter())

@@ -1,0 +1,488 @@
+"""The default converter: cattrs configured for the arguments an LLM sends.
+
+cattrs structures leniently by default (``str(123)`` into a ``str`` field,
+``int(True)`` into an ``int`` field, the characters of a string into a
+``list[str]``). Arguments come from a model that must learn its mistakes, so
+the converter built here refuses those coercions and says why in plain words
+(the :class:`Rejected` reason), and reads ISO 8601 strings into
+``datetime``/``date``.
+"""
+
+from __future__ import annotations
+
+import collections.abc as cabc
+import dataclasses
+import datetime as dt
+import functools
+import re
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.disambiguators import is_supported_union
+from cattrs.errors import IterableValidationError, IterableValidationNote
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from ._types import (
+    SETS,
+    NoneType,
+    describe,
+    is_array,
+    is_empty_tuple,
+    is_enum,
+    is_literal,
+    is_model,
+    json_kinds,
+    literal_values,
+    one_of,
+    union_members,
+    unwrap,
+)
+
+__all__ = [
+    "Rejected",
+    "configure_converter",
+    "default_converter",
+    "get_structure_hook",
+    "make_converter",
+    "parse_datetime",
+]
+
+
+class Rejected(ValueError):
+    """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def get_structure_hook(converter: cattrs.BaseConverter, cls: Any) -> Any:
+    """The converter's structure hook for ``cls`` (older cattrs has no public way)."""
+    getter = getattr(converter, "get_structure_hook", None)
+    if getter is not None:
+        return getter(cls)
+    return converter._structure_func.dispatch(cls)  # type: ignore[call-arg,misc]  # typed as an attribute, called as a method
+
+
+# -- scalars ------------------------------------------------------------------
+
+
+# Each hook takes the fast path in one call (cattrs calls it once per field);
+# a subclass of the type (an IntEnum is an int: cattrs finds these hooks by
+# class hierarchy) goes to _narrower.
+
+
+def _str(value: Any, tp: Any) -> str:
+    if type(value) is str and tp is str:
+        return value
+    result: str = _narrower(tp, str, value, _strict_str)
+    return result
+
+
+def _strict_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise Rejected("Input should be a valid string")
+
+
+def _int(value: Any, tp: Any) -> int:
+    if type(value) is int and tp is int:
+        return value
+    result: int = _narrower(tp, int, value, _strict_int)
+    return result
+
+
+def _strict_int(value: Any) -> int:
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    # 5.0 is an integer to JSON Schema (and to a JSON decoder it is a float);
+    # a fractional number would be truncated, so it is refused
+    if kind is float and value.is_integer():
+        return int(value)
+    raise Rejected("Input should be a valid integer")
+
+
+def _float(value: Any, tp: Any) -> float:
+    if type(value) is float and tp is float:
+        return value
+    result: float = _narrower(tp, float, value, _strict_float)
+    return result
+
+
+def _strict_float(value: Any) -> float:
+    kind = type(value)
+    if kind is float:
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return float(value)
+    raise Rejected("Input should be a valid number")
+
+
+def _bool(value: Any, tp: Any) -> bool:
+    if type(value) is bool and tp is bool:
+        return value
+    result: bool = _narrower(tp, bool, value, _strict_bool)
+    return result
+
+
+def _strict_bool(value: Any) -> bool:
+    if type(value) is bool:
+        return value
+    raise Rejected("Input should be a valid boolean")
+
+
+def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
+    if tp is kind:
+        return strict(value)
+    if is_enum(tp):
+        return _enum_hook(tp)(value, tp)
+    return tp(strict(value))
+
+
+# ISO 8601 / RFC 3339, for every Python version toolparse supports (3.10's
+# fromisoformat reads neither "Z" nor fractions of other than 3 or 6 digits)
+_DATETIME = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?"
+    r"(?:([Zz])|([+-])(\d\d):?(\d\d))?"
+)
+
+
+def parse_datetime(text: str) -> dt.datetime:
+    """Read an ISO 8601 date-time (``2024-05-01T14:30:00Z``; the offset may be left out)."""
+    match = _DATETIME.fullmatch(text)
+    if match is None:
+        raise ValueError(text)
+    year, month, day, hour, minute, second, fraction, zulu, sign, oh, om = match.groups()
+    tz: dt.tzinfo | None = None
+    if zulu:
+        tz = dt.timezone.utc
+    elif sign:
+        offset = dt.timedelta(hours=int(oh), minutes=int(om))
+        tz = dt.timezone(-offset if sign == "-" else offset)
+    micro = int((fraction or "0")[:6].ljust(6, "0"))
+    return dt.datetime(
+        int(year),
+        int(month),
+        int(day),
+        int(hour),
+        int(minute),
+        int(second or 0),
+        micro,
+        tz,
+    )
+
+
+def _datetime(value: Any, tp: Any) -> dt.datetime:
+    if isinstance(value, str) and tp is dt.datetime:
+        try:
+            return parse_datetime(value)
+        except ValueError:
+            pass
+    raise Rejected("Input should be a valid date-time (ISO 8601, e.g. 2024-05-01T14:30:00Z)")
+
+
+def _date(value: Any, tp: Any) -> dt.date:
+    if isinstance(value, str) and len(value) == 10 and tp is dt.date:
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise Rejected("Input should be a valid date (YYYY-MM-DD)")
+
+
+# -- choices ------------------------------------------------------------------
+
+
+def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
+    """Structure a JSON value into the choice whose value it is, type included.
+
+    ``pairs`` are (JSON value, result). Keys carry the value's type so that
+    ``True`` does not pass for ``1`` (they are equal in Python).
+    """
+    table = {(type(value), value): result for value, result in pairs}
+    reason = one_of([value for value, _ in pairs])
+
+    def structure(value: Any, _: Any) -> Any:
+        try:
+            return table[type(value), value]
+        except (KeyError, TypeError):  # TypeError: an unhashable value
+            raise Rejected(reason) from None
+
+    return structure
+
+
+def _literal_hook(tp: Any) -> Callable[[Any, Any], Any]:
+    return _choice_hook(list(zip(literal_values(tp), typing.get_args(tp), strict=False)))
+
+
+@functools.lru_cache(maxsize=256)
+def _enum_hook(tp: Any) -> Callable[[Any, Any], Any]:
+    return _choice_hook([(member.value, member) for member in tp])
+
+
+# -- arrays -------------------------------------------------------------------
+
+
+def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
+    """A factory of strict array hooks: only a JSON array (list) is an array.
+
+    cattrs would read any iterable (a string into its characters, an object
+    into its keys). Errors carry cattrs' own notes, so they are walked like
+    cattrs' own.
+    """
+
+    def factory(tp: Any) -> Callable[[Any, Any], Any]:
+        origin = typing.get_origin(tp) or tp
+        args = typing.get_args(tp)
+        if is_empty_tuple(tp):
+            return _fixed_tuple_hook(converter, tp, ())
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return _fixed_tuple_hook(converter, tp, args)
+        item = args[0] if args else Any
+        build: Callable[[list[Any]], Any]
+        if origin is tuple:
+            build = tuple
+        elif origin is frozenset:
+            build = frozenset
+        elif origin in SETS:
+            build = set
+        else:
+            build = list
+        if item is Any:
+
+            def structure_any(value: Any, _: Any) -> Any:
+                if type(value) is not list and type(value) is not tuple:
+                    raise Rejected("Input should be a valid array")
+                return build(list(value))
+
+            return structure_any
+        handler: list[Any] = []  # resolved on first use: a class may contain itself
+
+        def structure(value: Any, _: Any) -> Any:
+            if type(value) is not list and type(value) is not tuple:
+                raise Rejected("Input should be a valid array")
+            if not handler:
+                handler.append(get_structure_hook(converter, item))
+            hook = handler[0]
+            out = []
+            errors = []
+            for index, element in enumerate(value):
+                try:
+                    out.append(hook(element, item))
+                except Exception as exc:
+                    note = IterableValidationNote(
+                        f"Structuring {tp!r} @ index {index}", index, item
+                    )
+                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError(f"While structuring {tp!r}", errors, tp)
+            return build(out)
+
+        return structure
+
+    return factory
+
+
+def _fixed_tuple_hook(
+    converter: cattrs.BaseConverter, tp: Any, args: tuple[Any, ...]
+) -> Callable[[Any, Any], Any]:
+    size = len(args)
+    reason = f"Input should be {describe(tp)}"
+
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not list and type(value) is not tuple:
+            raise Rejected("Input should be a valid array")
+        if len(value) != size:
+            raise Rejected(reason)
+        out = []
+        errors = []
+        for index, (item, element) in enumerate(zip(args, value, strict=False)):
+            try:
+                out.append(get_structure_hook(converter, item)(element, item))
+            except Exception as exc:
+                note = IterableValidationNote(f"Structuring {tp!r} @ index {index}", index, item)
+                exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {tp!r}", errors, tp)
+        return tuple(out)
+
+    return structure
+
+
+# -- unions -------------------------------------------------------------------
+
+
+def _is_mixed_union(tp: Any) -> bool:
+    """A union cattrs has no hook for: not ``X | None``, not only classes."""
+    members = [m for m in union_members(tp) if m is not NoneType]
+    return len(members) > 1 and not is_supported_union(tp)
+
+
+def _union_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
+    """A factory of hooks for unions of scalars, arrays and classes.
+
+    Members are tried in order, the one whose Python type is exactly the
+    value's first (so ``5`` stays an ``int`` in ``float | int``), and only
+    those whose JSON kind fits the value. When exactly one member fits, its
+    own error stands (with its nested paths); otherwise the problem lists
+    what the union allows.
+    """
+
+    def factory(tp: Any) -> Callable[[Any, Any], Any]:
+        members = union_members(tp)
+        kinds = [(m, json_kinds(m)) for m in members]
+        reason = f"Input should be {describe(tp)}"
+
+        def structure(value: Any, _: Any) -> Any:
+            kind = type(value)
+            fitting = [m for m, allowed in kinds if kind in allowed]
+            fitting.sort(key=lambda m: unwrap(m) is not kind)
+            errors = []
+            for member in fitting:
+                if member is NoneType:
+                    return None
+                try:
+                    return get_structure_hook(converter, member)(value, member)
+                except Exception as exc:
+                    errors.append(exc)
+            if len(errors) == 1 and not isinstance(errors[0], Rejected):
+                raise errors[0]  # an object or an array: its own paths say more
+            raise Rejected(reason)
+
+        return structure
+
+    return factory
+
+
+# -- classes ------------------------------------------------------------------
+
+
+def field_keys(cls: type) -> dict[str, str]:
+    """The key each field is read from: the attrs alias (the ``__init__`` name)."""
+    if attrs.has(cls):
+        return {a.name: getattr(a, "alias", None) or a.name for a in attrs.fields(cls)}
+    return {f.name: f.name for f in dataclasses.fields(cls)}
+
+
+def _class_hooks(
+    converter: cattrs.Converter,
+) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    def overrides(cls: type, structuring: bool) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name, key in field_keys(cls).items():
+            hook = None
+            if structuring and attrs.has(cls):
+                hook = _instance_of_hook(converter, attrs.fields_dict(cls)[name])
+            if key != name or hook is not None:
+                found[name] = override(rename=key if key != name else None, struct_hook=hook)
+        return found
+
+    def structure_factory(cls: Any) -> Any:
+        if attrs.has(cls):
+            attrs.resolve_types(cls)
+        given = overrides(cls, True)
+        hook = make_dict_structure_fn(
+            cls,
+            converter,
+            _cattrs_forbid_extra_keys=converter.forbid_extra_keys,
+            _cattrs_detailed_validation=converter.detailed_validation,
+            **given,
+        )
+        if not hasattr(hook, "overrides"):  # cattrs < 24 does not record them
+            hook.overrides = given  # type: ignore[attr-defined]
+        return hook
+
+    def unstructure_factory(cls: Any) -> Any:
+        if attrs.has(cls):
+            attrs.resolve_types(cls)
+        return make_dict_unstructure_fn(cls, converter, **overrides(cls, False))
+
+    return structure_factory, unstructure_factory
+
+
+def _instance_of_hook(
+    converter: cattrs.BaseConverter, field: attrs.Attribute[Any]
+) -> Callable[[Any, Any], Any] | None:
+    """For a field with no type but an ``instance_of`` validator: structure as that type.
+
+    Without a type cattrs passes the value through untouched, and
+    ``instance_of(float)`` would then refuse the ``3`` JSON Schema calls a number.
+    """
+    if field.type is not None:
+        return None
+    from ._validators import instance_of_type
+
+    target = instance_of_type(field.validator)
+    if target is None:
+        return None
+    return lambda value, _: converter.structure(value, target)
+
+
+def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
+    """Configure ``converter`` the way toolparse's default converter is, and return it.
+
+    Registers strict hooks for ``str``, ``int``, ``float`` and ``bool`` (no
+    ``123 -> "123"``, no ``True -> 1``; an ``int`` is accepted for ``float``
+    and a number with no fractional part for ``int``), ``Literal`` and enums
+    matched by value and type, arrays only from JSON arrays, unions of scalars
+    tried member by member, ISO 8601 strings for ``datetime``/``date``, and
+    attrs fields read under their alias. Your own hooks registered afterwards
+    take precedence.
+    """
+    for kind, hook in (
+        (str, _str),
+        (int, _int),
+        (float, _float),
+        (bool, _bool),
+        (dt.datetime, _datetime),
+        (dt.date, _date),
+    ):
+        converter.register_structure_hook(kind, hook)
+    converter.register_unstructure_hook(dt.datetime, dt.datetime.isoformat)
+    converter.register_unstructure_hook(dt.date, dt.date.isoformat)
+    converter.register_structure_hook_factory(is_literal, _literal_hook)
+    converter.register_structure_hook_factory(is_enum, _enum_hook)
+    converter.register_structure_hook_factory(is_array, _array_hook(converter))
+    converter.register_structure_hook_factory(_is_mixed_union, _union_hook(converter))
+    structure, unstructure = _class_hooks(converter)
+    converter.register_structure_hook_factory(is_model, structure)
+    converter.register_unstructure_hook_factory(is_model, unstructure)
+    return converter
+
+
+def make_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
+    """A new converter configured like the default one (detailed validation on).
+
+    Start from it to add hooks of your own, then pass it with
+    :func:`toolparse_attrs.using`.
+    """
+    return configure_converter(
+        cattrs.Converter(
+            detailed_validation=True,
+            forbid_extra_keys=forbid_extra_keys,
+            # JSON has arrays, not sets
+            unstruct_collection_overrides={cabc.Set: list},
+        )
+    )
+
+
+_DEFAULTS: dict[bool, cattrs.Converter] = {}
+
+
+def default_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
+    """The shared default converter (one per setting, built on first use).
+
+    Sharing it means cattrs compiles each class's hook once per process.
+    """
+    converter = _DEFAULTS.get(forbid_extra_keys)
+    if converter is None:
+        converter = _DEFAULTS.setdefault(
+            forbid_extra_keys, make_converter(forbid_extra_keys=forbid_extra_keys)
+        )
+    return converter

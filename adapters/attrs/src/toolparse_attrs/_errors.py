@@ -1,0 +1,296 @@
+"""cattrs' exception trees (and attrs validators) to argument problems.
+
+With detailed validation cattrs raises a ``ClassValidationError`` for a class
+and an ``IterableValidationError`` for a list or a mapping, each holding the
+exceptions of its parts with a note naming the attribute, index or key. This
+module walks that tree alongside the arguments the model sent, so each
+problem gets the path and the value the model used (the key it sent, not the
+attribute name). attrs validators run in ``__init__`` and stop at the first
+failure; where one failed, the class's validators are run one by one so the
+model learns every problem at once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+from cattrs.errors import (
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+)
+
+from toolparse import NOT_GIVEN, ArgumentProblem
+
+from ._converter import Rejected, get_structure_hook
+from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
+from ._types import (
+    describe,
+    is_enum,
+    is_literal,
+    is_model,
+    json_kinds,
+    union_members,
+    unwrap,
+)
+from ._validators import message, run
+
+__all__ = ["ErrorReader"]
+
+Path = tuple[str | int, ...]
+_NOT_AN_OBJECT = "Input should be an object"
+
+
+class ErrorReader:
+    """Turns what structuring one class raised into :class:`ArgumentProblem` values."""
+
+    def __init__(self, fields: Fields) -> None:
+        self.fields = fields
+        self._hooks: dict[Any, Any] = {}
+
+    def problems(self, exc: BaseException, arguments: Any, cls: type) -> list[ArgumentProblem]:
+        """Every problem in ``exc``, raised structuring ``arguments`` into ``cls``."""
+        out: list[ArgumentProblem] = []
+        self._walk(exc, (), arguments, cls, out)
+        return out or [ArgumentProblem((), message(exc))]
+
+    def _walk(
+        self,
+        exc: BaseException,
+        path: Path,
+        raw: Any,
+        tp: Any,
+        out: list[ArgumentProblem],
+    ) -> None:
+        if isinstance(exc, ClassValidationError):
+            self._class(exc.cl, path, raw, out, exc)
+        elif isinstance(exc, IterableValidationError):
+            self._items(exc, path, raw, tp, out)
+        else:
+            origin = _model(tp)
+            if origin is not None and not isinstance(exc, Rejected):
+                # __init__ failed (a validator, a converter, __attrs_post_init__),
+                # or a converter without detailed validation raised as is
+                self._class(origin, path, raw, out, None, exc)
+            else:
+                out.append(_leaf(exc, path, raw, tp))
+
+    def _class(
+        self,
+        cls: type,
+        path: Path,
+        raw: Any,
+        out: list[ArgumentProblem],
+        exc: ClassValidationError | None,
+        init_error: BaseException | None = None,
+    ) -> None:
+        if not isinstance(raw, Mapping):
+            out.append(ArgumentProblem(path, _NOT_AN_OBJECT, raw))
+            return
+        start = len(out)
+        info = self.fields.info(cls)
+        by_name = info.by_name
+        failed: set[str] = set()
+        init_errors = [] if init_error is None else [init_error]
+        if exc is not None:
+            with_notes, without = exc.group_exceptions()
+            for sub, note in with_notes:
+                found = by_name.get(note.name)
+                key = found.key if found is not None else note.name
+                failed.add(note.name)
+                if isinstance(sub, KeyError) and key not in raw:
+                    out.append(ArgumentProblem.missing((*path, key)))
+                else:
+                    self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
+            for sub in without:
+                if isinstance(sub, ForbiddenExtraKeysError):
+                    out.extend(
+                        ArgumentProblem.unrecognized((*path, str(k)))
+                        for k in sorted(sub.extra_fields, key=str)
+                    )
+                else:
+                    init_errors.append(sub)
+        if any(isinstance(e, KeyError) for e in init_errors):
+            # a converter without detailed validation: the first missing key raised
+            absent = [f.key for f in info.fields if f.required and f.key not in raw]
+            out.extend(ArgumentProblem.missing((*path, key)) for key in absent)
+            if absent:
+                return
+        before = len(out)
+        checked = [
+            f.name for f in info.fields if f.validator is not None or f.converter is not None
+        ]
+        if (init_errors or not failed.issuperset(checked)) and checked and attrs.has(cls):
+            self._check(info, raw, path, failed, out)
+        if init_errors and len(out) == before:
+            out.append(ArgumentProblem(path, message(init_errors[0])))
+        if before > start and len(out) > before:
+            # validators ran last: put every problem back in field order
+            order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
+            depth = len(path)
+            out[start:] = sorted(
+                out[start:],
+                key=lambda p: order.get(p.path[depth], len(order)) if len(p.path) > depth else -1,
+            )
+
+    def _items(
+        self,
+        exc: IterableValidationError,
+        path: Path,
+        raw: Any,
+        tp: Any,
+        out: list[ArgumentProblem],
+    ) -> None:
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            index = note.index
+            if isinstance(raw, Mapping):
+                where = (*path, str(index))
+                if str(note).startswith("Structuring mapping key"):
+                    reason = _leaf(sub, where, index, note.type).reason
+                    out.append(ArgumentProblem(where, f"Invalid key: {reason}"))
+                else:
+                    self._walk(sub, where, raw.get(index, NOT_GIVEN), note.type, out)
+            else:
+                item = NOT_GIVEN
+                if (
+                    isinstance(raw, (list, tuple))
+                    and isinstance(index, int)
+                    and 0 <= index < len(raw)
+                ):
+                    item = raw[index]
+                self._walk(sub, (*path, index), item, note.type, out)
+        for sub in without:
+            out.append(_leaf(sub, path, raw, tp))
+
+    def _check(
+        self,
+        info: ClassInfo,
+        raw: Mapping[str, Any],
+        path: Path,
+        failed: set[str],
+        out: list[ArgumentProblem],
+    ) -> None:
+        """Run each field's attrs converter and validators on its own, keeping every failure.
+
+        The fields that could not be structured are left out; the instance the
+        validators see has every other field set, as in ``__init__``.
+        """
+        instance: Any = object.__new__(info.cls)
+        values: dict[str, Any] = {}
+        for f in info.fields:
+            if f.name in failed:
+                continue
+            value = self._value(f, raw)
+            if value is NO_DEFAULT:
+                continue
+            if f.converter is not None:
+                try:
+                    value = _convert(f, value, instance)
+                except Exception as exc:
+                    out.append(
+                        ArgumentProblem((*path, f.key), message(exc), raw.get(f.key, NOT_GIVEN))
+                    )
+                    continue
+            object.__setattr__(instance, f.name, value)
+            values[f.name] = value
+        partial = len(values) < len(info.fields)
+        for f in info.fields:
+            if f.validator is not None and f.name in values:
+                run(
+                    f.validator,
+                    instance,
+                    f.field,
+                    values[f.name],
+                    (*path, f.key),
+                    out,
+                    partial=partial,
+                    sent=raw.get(f.key, NOT_GIVEN),
+                )
+
+    def _value(self, f: FieldInfo, raw: Mapping[str, Any]) -> Any:
+        """The structured value of one field, or :data:`NO_DEFAULT` when there is none."""
+        if f.key in raw:
+            converter = self.fields.converter
+            try:
+                if f.hook is not None:
+                    return f.hook(raw[f.key], f.type)
+                if f.type is None:
+                    return raw[f.key]
+                hook = self._hooks.get(f.type)
+                if hook is None:
+                    hook = self._hooks[f.type] = get_structure_hook(converter, f.type)
+                return hook(raw[f.key], f.type)
+            except Exception:
+                return NO_DEFAULT  # reported where cattrs found it
+        default = f.default
+        if default is NO_DEFAULT:
+            return NO_DEFAULT
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            if default.takes_self:
+                return NO_DEFAULT
+            return default.factory()
+        return default
+
+
+def _convert(f: FieldInfo, value: Any, instance: Any) -> Any:
+    converter = f.converter
+    # attrs >= 24.1 wraps converters that want the instance or the field
+    if type(converter).__name__ == "Converter" and hasattr(converter, "takes_self"):
+        args: list[Any] = [value]
+        if converter.takes_self:
+            args.append(instance)
+        if converter.takes_field:
+            args.append(f.field)
+        return converter.converter(*args)
+    return converter(value)
+
+
+def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
+    """One problem for an exception with no structure below it."""
+    if isinstance(exc, Rejected):
+        return ArgumentProblem(path, exc.reason, raw)
+    words, kinds, choice, objects = _facts(tp)
+    if objects and isinstance(raw, Mapping):
+        return ArgumentProblem(path, "Input does not match any of the allowed objects", raw)
+    if words is not None and (choice or type(raw) not in kinds):
+        return ArgumentProblem(path, f"Input should be {words}", raw)
+    return ArgumentProblem(path, message(exc), raw)
+
+
+def _model(tp: Any) -> type | None:
+    """The attrs class or dataclass ``tp`` stands for (``None``: not one)."""
+    try:
+        return _cached_model(tp)
+    except TypeError:  # an unhashable annotation (Annotated metadata)
+        return _cached_model.__wrapped__(tp)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_model(tp: Any) -> type | None:
+    target = unwrap(tp)
+    origin = getattr(target, "__origin__", None) or target
+    return origin if is_model(origin) else None
+
+
+def _facts(tp: Any) -> tuple[str | None, frozenset[type], bool, bool]:
+    """What :func:`_leaf` needs to know of a type (typing introspection is slow)."""
+    try:
+        return _cached_facts(tp)
+    except TypeError:  # an unhashable annotation (Annotated metadata)
+        return _cached_facts.__wrapped__(tp)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_facts(tp: Any) -> tuple[str | None, frozenset[type], bool, bool]:
+    target = unwrap(tp)
+    members = [m for m in union_members(target) if m is not type(None)]
+    return (
+        describe(target),
+        json_kinds(target),
+        is_literal(target) or is_enum(target),
+        bool(members) and all(is_model(m) for m in members),
+    )

@@ -1,0 +1,148 @@
+"""The fields of a class as one converter reads them: key, type, default, checks."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from typing import Any
+
+import attrs
+import cattrs
+
+from ._converter import get_structure_hook
+
+__all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields"]
+
+
+class _NoDefault:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+#: A field without a default (it is required).
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldInfo:
+    """One field: the attribute, the key the model sends, what it holds."""
+
+    name: str
+    key: str
+    type: Any  #: the resolved annotation (``None``: not annotated)
+    default: Any  #: :data:`NO_DEFAULT`, a value, or an ``attrs.Factory``
+    field: Any  #: the ``attrs.Attribute`` or ``dataclasses.Field``
+    validator: Any = None
+    converter: Any = None
+    #: the structure hook the converter's class hook uses instead of the type's
+    hook: Any = None
+    metadata: typing.Mapping[Any, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def required(self) -> bool:
+        """Whether the model must send this field."""
+        return self.default is NO_DEFAULT
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassInfo:
+    """A class's fields in declaration order, by attribute name and by key."""
+
+    cls: type
+    fields: tuple[FieldInfo, ...]
+    description: str | None
+
+    @property
+    def by_name(self) -> dict[str, FieldInfo]:
+        """The fields by attribute name."""
+        return {f.name: f for f in self.fields}
+
+    @property
+    def checked(self) -> bool:
+        """Whether any field has a validator or an attrs converter."""
+        return any(f.validator is not None or f.converter is not None for f in self.fields)
+
+
+class Fields:
+    """Reads classes as one converter structures them (cached per class)."""
+
+    def __init__(self, converter: cattrs.BaseConverter) -> None:
+        self.converter = converter
+        self._cache: dict[type, ClassInfo] = {}
+
+    def info(self, cls: type) -> ClassInfo:
+        """The :class:`ClassInfo` of an attrs class or dataclass."""
+        found = self._cache.get(cls)
+        if found is None:
+            found = self._cache[cls] = self._read(cls)
+        return found
+
+    def _read(self, cls: type) -> ClassInfo:
+        try:
+            hook = get_structure_hook(self.converter, cls)
+        except Exception:
+            # cattrs cannot structure a field's type; the schema says which
+            # (and the parser, built next, fails with cattrs' own words)
+            hook = None
+        # the renames and omissions the converter's hook was generated with
+        overrides: dict[str, Any] = getattr(hook, "overrides", None) or {}
+        use_alias = bool(getattr(self.converter, "use_alias", False))
+        fields: list[FieldInfo] = []
+        if attrs.has(cls):
+            attrs.resolve_types(cls)
+            for a in attrs.fields(cls):
+                found = overrides.get(a.name)
+                if not a.init or (found is not None and found.omit):
+                    continue
+                alias = getattr(a, "alias", None) or a.name
+                key = found.rename if found is not None and found.rename else None
+                fields.append(
+                    FieldInfo(
+                        name=a.name,
+                        key=key or (alias if use_alias else a.name),
+                        type=a.type,
+                        default=NO_DEFAULT if a.default is attrs.NOTHING else a.default,
+                        field=a,
+                        validator=a.validator,
+                        converter=a.converter,
+                        metadata=a.metadata,
+                        hook=found.struct_hook if found is not None else None,
+                    )
+                )
+        else:
+            hints = typing.get_type_hints(cls, include_extras=True)
+            for f in dataclasses.fields(cls):
+                found = overrides.get(f.name)
+                if not f.init or (found is not None and found.omit):
+                    continue
+                default: Any = f.default
+                if f.default_factory is not dataclasses.MISSING:
+                    default = attrs.Factory(f.default_factory)
+                elif default is dataclasses.MISSING:
+                    default = NO_DEFAULT
+                key = found.rename if found is not None and found.rename else None
+                fields.append(
+                    FieldInfo(
+                        name=f.name,
+                        key=key or f.name,
+                        type=hints.get(f.name, f.type),
+                        default=default,
+                        field=f,
+                        metadata=f.metadata,
+                        hook=found.struct_hook if found is not None else None,
+                    )
+                )
+        return ClassInfo(cls, tuple(fields), _docstring(cls))
+
+
+def _docstring(cls: type) -> str | None:
+    """The class docstring, unless it is the one ``dataclasses`` makes up."""
+    doc = cls.__dict__.get("__doc__")
+    if not doc:
+        return None
+    if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
+        return None
+    return inspect.cleandoc(doc)

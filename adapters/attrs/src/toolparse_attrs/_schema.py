@@ -1,0 +1,282 @@
+"""attrs fields and type hints to JSON Schema (2020-12).
+
+cattrs has no JSON Schema of its own, so this module writes it, following
+what the converter reads: the key of each field (its alias), required means
+"no default", defaults exported when they are JSON, validators as keywords
+where JSON Schema has one. Each field and each type goes through the
+``toolparse_field_schema`` hook, so a plugin can describe what this module
+cannot.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import typing
+from typing import Any
+
+import attrs
+from cattrs.disambiguators import is_supported_union
+
+from toolparse.plugins import field_schema
+
+from ._fields import NO_DEFAULT, FieldInfo, Fields
+from ._types import (
+    MAPPINGS,
+    SEQUENCES,
+    SETS,
+    NoneType,
+    is_empty_tuple,
+    is_enum,
+    is_literal,
+    is_model,
+    literal_values,
+    union_members,
+    unwrap,
+)
+from ._validators import apply_keywords, instance_of_type
+
+__all__ = ["SchemaBuilder", "UnknownType"]
+
+_SIMPLE: dict[Any, dict[str, Any]] = {
+    bool: {"type": "boolean"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    str: {"type": "string"},
+    NoneType: {"type": "null"},
+    dt.datetime: {"type": "string", "format": "date-time"},
+    dt.date: {"type": "string", "format": "date"},
+}
+_JSON_TYPES = {
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    NoneType: "null",
+}
+#: factories whose value is known without calling anything the user wrote
+_EMPTY_FACTORIES: dict[Any, Any] = {
+    list: [],
+    dict: {},
+    set: [],
+    frozenset: [],
+    tuple: [],
+}
+
+
+class UnknownType(ValueError):
+    """A type with no JSON Schema (a definition error)."""
+
+
+class SchemaBuilder:
+    """Builds the JSON Schema of one class as one converter reads it.
+
+    :param fields: the field reader for the converter.
+    :param closed: whether the converter refuses unknown keys (then every
+        object says ``additionalProperties: false``).
+    """
+
+    def __init__(self, fields: Fields, *, closed: bool) -> None:
+        self.fields = fields
+        self.closed = closed
+        self._root: type | None = None
+        self._stack: list[type] = []
+        self._names: dict[type, str] = {}
+        self._defs: dict[str, dict[str, Any]] = {}
+
+    def build(self, cls: type) -> dict[str, Any]:
+        """The object schema of ``cls``."""
+        self._root = cls
+        schema = self._class(cls, closed=self.closed)
+        if self._defs:
+            schema["$defs"] = self._defs
+        return schema
+
+    # -- types --------------------------------------------------------------------
+
+    def type_schema(self, tp: Any, *, closed: bool | None = None) -> dict[str, Any]:
+        """The schema of a type annotation (after plugins had their say)."""
+        own = self._type(tp, self.closed if closed is None else closed)
+        placeholder: dict[str, Any] = {} if own is None else own
+        found = field_schema("attrs", tp, placeholder)
+        if own is None and found is placeholder:
+            raise UnknownType(
+                f"no JSON Schema for the type {tp!r}: give the field "
+                'metadata={"json_schema": {...}} or describe the type with a '
+                "toolparse_field_schema plugin (and register a structure hook "
+                "for it on your converter: toolparse_attrs.make_converter())"
+            )
+        return found
+
+    def _type(self, tp: Any, closed: bool) -> dict[str, Any] | None:
+        tp = unwrap(tp)
+        if tp is Any or tp is object:
+            return {}
+        if tp is None:
+            tp = NoneType
+        simple = _SIMPLE.get(tp)
+        if simple is not None:
+            return dict(simple)
+        if is_literal(tp) or is_enum(tp):
+            return _choices(literal_values(tp))
+        members = union_members(tp)
+        if members:
+            return self._union(tp, members)
+        origin = typing.get_origin(tp) or tp
+        args = typing.get_args(tp)
+        if is_model(origin):
+            return self._class(origin, closed=closed)
+        if origin is tuple:
+            if is_empty_tuple(tp):
+                return {"type": "array", "maxItems": 0}
+            if args and args[-1] is not Ellipsis:
+                return {
+                    "type": "array",
+                    "prefixItems": [self.type_schema(a) for a in args],
+                    "minItems": len(args),
+                    "maxItems": len(args),
+                }
+            return _array(self.type_schema(args[0]) if args else {})
+        if origin in SEQUENCES or origin in SETS:
+            schema = _array(self.type_schema(args[0]) if args else {})
+            if origin in SETS:
+                schema["uniqueItems"] = True
+            return schema
+        if origin in MAPPINGS:
+            return self._mapping(tp, args)
+        return None
+
+    def _union(self, tp: Any, members: tuple[Any, ...]) -> dict[str, Any]:
+        # in a union of classes, cattrs picks the class by the keys present;
+        # each class closed in the schema means the model sends exactly one shape
+        classes = is_supported_union(tp) and sum(m is not NoneType for m in members) > 1
+        branches: list[dict[str, Any]] = []
+        for member in members:
+            schema = self.type_schema(member, closed=True if classes else None)
+            sub = schema.get("anyOf") if len(schema) == 1 else None
+            branches.extend(sub if isinstance(sub, list) else [schema])
+        return {"anyOf": branches}
+
+    def _mapping(self, tp: Any, args: tuple[Any, ...]) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object"}
+        if not args:
+            return schema
+        key, value = args
+        key = unwrap(key)
+        if key is not str and key is not Any:
+            names = literal_values(key) if (is_literal(key) or is_enum(key)) else None
+            if names is None or not all(isinstance(n, str) for n in names):
+                raise ValueError(f"{tp!r}: JSON object keys are strings, so the keys must be str")
+            schema["propertyNames"] = {"enum": names}
+        if unwrap(value) is not Any:
+            schema["additionalProperties"] = self.type_schema(value)
+        return schema
+
+    # -- classes ------------------------------------------------------------------
+
+    def _class(self, cls: type, *, closed: bool) -> dict[str, Any]:
+        if cls in self._stack:
+            return self._ref(cls)
+        if cls in self._names and self._names[cls] in self._defs:
+            return {"$ref": f"#/$defs/{self._names[cls]}"}
+        self._stack.append(cls)
+        try:
+            info = self.fields.info(cls)
+            properties: dict[str, Any] = {}
+            required: list[str] = []
+            for f in info.fields:
+                properties[f.key] = self._field(f)
+                if f.required:
+                    required.append(f.key)
+        finally:
+            self._stack.pop()
+        schema: dict[str, Any] = {"type": "object"}
+        if info.description:
+            schema["description"] = info.description
+        schema["properties"] = properties
+        if required:
+            schema["required"] = required
+        if closed:
+            schema["additionalProperties"] = False
+        if cls in self._names and cls is not self._root:
+            # it refers to itself: it lives in $defs, under the name the refs use
+            self._defs[self._names[cls]] = schema
+            return {"$ref": f"#/$defs/{self._names[cls]}"}
+        return schema
+
+    def _ref(self, cls: type) -> dict[str, Any]:
+        if cls is self._root:
+            return {"$ref": "#"}
+        name = self._names.get(cls)
+        if name is None:
+            name = cls.__name__
+            taken = set(self._names.values())
+            n = 2
+            while name in taken:
+                name, n = f"{cls.__name__}{n}", n + 1
+            self._names[cls] = name
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _field(self, f: FieldInfo) -> dict[str, Any]:
+        tp = f.type
+        if tp is None:
+            tp = instance_of_type(f.validator) or Any
+        extra = f.metadata.get("json_schema")
+        try:
+            schema = _copy(self.type_schema(tp))
+        except UnknownType:
+            if not isinstance(extra, typing.Mapping):
+                raise
+            schema = {}  # the field says what it is
+        apply_keywords(f.validator, schema)
+        description = f.metadata.get("description")
+        if isinstance(description, str) and description:
+            schema["description"] = description
+        if not f.required:
+            default = self._default(f)
+            if default is not NO_DEFAULT:
+                schema["default"] = default
+        if isinstance(extra, typing.Mapping):
+            schema.update(_copy(dict(extra)))
+        result: dict[str, Any] = _copy(field_schema("attrs", f.field, schema))
+        return result
+
+    def _default(self, f: FieldInfo) -> Any:
+        value = f.default
+        if isinstance(value, attrs.Factory):  # type: ignore[arg-type]
+            if value.takes_self or value.factory not in _EMPTY_FACTORIES:
+                # calling the user's factory here could have effects (or give a
+                # value of this moment, such as now()): leave it unsaid
+                return NO_DEFAULT
+            return _copy(_EMPTY_FACTORIES[value.factory])
+        try:
+            text = json.dumps(self.fields.converter.unstructure(value), allow_nan=False)
+        except Exception:
+            # not JSON (or a hook of the converter refused it): no default shown
+            return NO_DEFAULT
+        return json.loads(text)
+
+
+def _array(items: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "array"}
+    if items:
+        schema["items"] = items
+    return schema
+
+
+def _choices(values: list[Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = {}
+    kinds = {_JSON_TYPES.get(type(v)) for v in values}
+    if len(kinds) == 1 and None not in kinds:
+        schema["type"] = kinds.pop()
+    schema["enum"] = values
+    return schema
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (a plugin may hand back shared dicts)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,358 @@
+"""Turning the ``jsonschema`` library's errors into argument problems.
+
+The library's own messages embed the whole offending instance (``{'a': 1, ...}
+is not of type 'array'``), which is noise for a model that must fix one value.
+So every keyword gets a short reason of its own, in plain words, and the value
+goes in the problem's ``received`` slot where the shared renderer cuts it.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
+
+from toolparse import NOT_GIVEN, ArgumentProblem
+
+__all__ = ["problems", "reason", "sort_key", "without_false_subschemas"]
+
+Path = tuple[str | int, ...]
+
+_TYPE_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean (true or false)",
+    "object": "an object",
+    "array": "an array",
+    "null": "null",
+}
+
+_FORMAT_WORDS = {
+    "date-time": 'a date-time like "2024-01-31T09:30:00Z" (RFC 3339)',
+    "date": 'a date like "2024-01-31"',
+    "time": 'a time like "09:30:00Z"',
+    "duration": 'a duration like "P3DT4H"',
+    "email": "an email address",
+    "idn-email": "an email address",
+    "hostname": "a host name",
+    "idn-hostname": "a host name",
+    "ipv4": 'an IPv4 address like "192.0.2.1"',
+    "ipv6": 'an IPv6 address like "2001:db8::1"',
+    "uri": 'an absolute URI like "https://example.com/page"',
+    "uri-reference": "a URI reference",
+    "iri": "an absolute IRI",
+    "iri-reference": "an IRI reference",
+    "uuid": 'a UUID like "123e4567-e89b-12d3-a456-426614174000"',
+    "uri-template": "a URI template",
+    "json-pointer": 'a JSON Pointer like "/a/0"',
+    "relative-json-pointer": "a relative JSON Pointer",
+    "regex": "a valid regular expression",
+}
+
+#: keywords whose name, when it is a property name, is not a keyword
+_NAME_HOLDERS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+#: keywords whose reason is worth the echo of a whole object
+_ECHO_OBJECTS = frozenset({"type", "enum", "const"})
+
+
+def sort_key(path: Sequence[str | int]) -> tuple[tuple[int, Any], ...]:
+    """Order paths: indexes before names at one level, a parent before its children."""
+    return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
+
+
+def problems(errors: Iterable[ValidationError]) -> list[ArgumentProblem]:
+    """Every problem in ``errors`` (from ``iter_errors``), ordered by path."""
+    found: list[ArgumentProblem] = []
+    for error in errors:
+        found.extend(_convert(error))
+    # stable: problems at one path keep the library's order, a oneOf's header
+    # line stays ahead of the lines of its closest option
+    found.sort(key=lambda p: sort_key(p.path))
+    return found
+
+
+def _json(value: Any, limit: int = 60) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _number(value: Any) -> str:
+    return _json(value, 40)
+
+
+def _received(error: ValidationError, keyword: str) -> Any:
+    if isinstance(error.instance, Mapping) and keyword not in _ECHO_OBJECTS:
+        return NOT_GIVEN
+    return error.instance
+
+
+def _convert(error: ValidationError) -> list[ArgumentProblem]:
+    path: Path = tuple(error.absolute_path)
+    keyword = error.validator
+    value = error.validator_value
+    instance = error.instance
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+
+    if keyword == "required":
+        return [
+            ArgumentProblem.missing((*path, name))
+            for name in value
+            if isinstance(instance, Mapping) and name not in instance
+        ]
+    if keyword in ("dependentRequired", "dependencies") and isinstance(instance, Mapping):
+        return [
+            ArgumentProblem.missing((*path, need), f'Field required when "{name}" is present')
+            for name, needs in value.items()
+            if name in instance and isinstance(needs, list)
+            for need in needs
+            if need not in instance
+        ]
+    if keyword == "additionalProperties" and isinstance(instance, Mapping):
+        return [ArgumentProblem.unrecognized((*path, name)) for name in _extras(instance, schema)]
+    if keyword == "unevaluatedProperties":
+        names = _quoted_names(error.message)
+        if value is False and names:
+            return [ArgumentProblem.unrecognized((*path, name)) for name in names]
+        if names:
+            return [
+                ArgumentProblem((*path, name), "is not allowed by the schema for other properties")
+                for name in names
+            ]
+    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
+        return _alternatives(error, path, keyword, value)
+    name = _property_name(error)
+    if name is not None:
+        return [
+            ArgumentProblem((*path, name), "property name " + reason(keyword, value, schema), name)
+        ]
+    return [ArgumentProblem(path, reason(keyword, value, schema), _received(error, keyword))]
+
+
+def _extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
+    """The names ``additionalProperties`` refused (not declared, not patterned)."""
+    declared = schema.get("properties") or {}
+    patterns = list(schema.get("patternProperties") or {})
+    extras = []
+    for name in instance:
+        if name in declared:
+            continue
+        if any(re.search(pattern, name) for pattern in patterns):
+            continue
+        extras.append(name)
+    return extras
+
+
+_QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")
+
+
+def _quoted_names(message: str) -> list[str]:
+    """The property names a message lists as Python string literals."""
+    inside = message[message.find("(") + 1 :] if "(" in message else ""
+    names: list[str] = []
+    for literal in _QUOTED.findall(inside):
+        try:
+            name = ast.literal_eval(literal)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(name, str):
+            names.append(name)
+    return names
+
+
+def _property_name(error: ValidationError) -> str | None:
+    """The offending name when ``error`` came from ``propertyNames``."""
+    if not isinstance(error.instance, str):
+        return None
+    schema_path = list(error.relative_schema_path)
+    for i in range(len(schema_path) - 1, -1, -1):
+        if schema_path[i] == "propertyNames" and (
+            i == 0 or schema_path[i - 1] not in _NAME_HOLDERS
+        ):
+            return error.instance
+    return None
+
+
+def _alternatives(
+    error: ValidationError, path: Path, keyword: str, options: list[Any]
+) -> list[ArgumentProblem]:
+    """A failed ``anyOf``/``oneOf``: one line, plus the closest option's problems."""
+    count = len(options)
+    received = _received(error, keyword)
+    if not error.context:
+        # oneOf with more than one option matching
+        return [
+            ArgumentProblem(
+                path,
+                f"matches more than one of the {count} options; it must match exactly one",
+                received,
+            )
+        ]
+    by_option: dict[int, list[ValidationError]] = {}
+    for sub in error.context:
+        index = sub.relative_schema_path[0] if sub.relative_schema_path else 0
+        by_option.setdefault(int(index), []).append(sub)
+    types = _only_types(path, by_option)
+    if types is not None:
+        return [ArgumentProblem(path, "must be " + " or ".join(types), received)]
+    index = min(by_option, key=lambda i: _distance(path, by_option[i]))
+    option = options[index] if index < count else None
+    label = f"option {index + 1}"
+    if isinstance(option, Mapping) and isinstance(option.get("title"), str):
+        label += f' ("{option["title"][:40]}")'
+    head = ArgumentProblem(
+        path, f"matches none of the {count} options; the closest is {label}", received
+    )
+    return [head, *(p for sub in by_option.get(index, []) for p in _convert(sub))]
+
+
+def _distance(path: Path, errors: list[ValidationError]) -> tuple[int, int, int]:
+    """How far an option is from the instance (smaller is closer).
+
+    An option whose type or discriminating constant does not match is far
+    whatever else; then the fewer problems the closer; ties go to the option
+    whose problems lie deeper (it matched more of the instance). Ties left go
+    to the first option.
+    """
+    mismatch = 0
+    for error in errors:
+        where = tuple(error.absolute_path)
+        if error.validator == "type" and where == path:
+            mismatch += 2
+        elif (
+            error.validator in ("const", "enum")
+            and where[: len(path)] == path
+            and len(where) == len(path) + 1
+        ):
+            mismatch += 1
+    depth = max((len(e.absolute_path) for e in errors), default=0)
+    return mismatch, len(errors), -depth
+
+
+def _only_types(path: Path, by_option: dict[int, list[ValidationError]]) -> list[str] | None:
+    """The type words when every option failed on ``type`` alone, at this very path."""
+    words: list[str] = []
+    for subs in by_option.values():
+        if len(subs) != 1 or subs[0].validator != "type" or tuple(subs[0].absolute_path) != path:
+            return None
+        for word in _type_words(subs[0].validator_value):
+            if word not in words:
+                words.append(word)
+    return words or None
+
+
+def _type_words(value: Any) -> list[str]:
+    kinds = value if isinstance(value, list) else [value]
+    return [_TYPE_WORDS.get(kind, f'of type "{kind}"') for kind in kinds]
+
+
+def _items(count: Any) -> str:
+    return f"{_number(count)} item" + ("" if count == 1 else "s")
+
+
+def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
+    """Plain words for one failed keyword."""
+    if keyword == "type":
+        return "must be " + " or ".join(_type_words(value))
+    if keyword == "enum":
+        shown = [_json(v, 40) for v in value[:10]] if isinstance(value, list) else []
+        more = ", ..." if isinstance(value, list) and len(value) > 10 else ""
+        return "must be one of: " + ", ".join(shown) + more
+    if keyword == "const":
+        return f"must be {_json(value)}"
+    if keyword == "minimum":
+        if schema.get("exclusiveMinimum") is True:  # draft 4
+            return f"must be greater than {_number(value)}"
+        return f"must be at least {_number(value)}"
+    if keyword == "maximum":
+        if schema.get("exclusiveMaximum") is True:  # draft 4
+            return f"must be less than {_number(value)}"
+        return f"must be at most {_number(value)}"
+    if keyword == "exclusiveMinimum":
+        return f"must be greater than {_number(value)}"
+    if keyword == "exclusiveMaximum":
+        return f"must be less than {_number(value)}"
+    if keyword == "multipleOf":
+        return f"must be a multiple of {_number(value)}"
+    if keyword == "minLength":
+        return f"must be at least {_number(value)} character{'' if value == 1 else 's'} long"
+    if keyword == "maxLength":
+        return f"must be at most {_number(value)} character{'' if value == 1 else 's'} long"
+    if keyword == "pattern":
+        return f"must match the pattern {_json(value, 80)}"
+    if keyword == "format":
+        return "must be " + _FORMAT_WORDS.get(value, f'a valid "{value}"')
+    if keyword == "minItems":
+        return f"must have at least {_items(value)}"
+    if keyword == "maxItems":
+        return f"must have at most {_items(value)}"
+    if keyword == "uniqueItems":
+        return "must not contain the same item twice"
+    if keyword == "contains":
+        return 'must contain an item that matches the "contains" schema'
+    if keyword == "minContains":
+        return f'must contain at least {_items(value)} matching the "contains" schema'
+    if keyword == "maxContains":
+        return f'must contain at most {_items(value)} matching the "contains" schema'
+    if keyword == "minProperties":
+        return f"must have at least {_number(value)} propert{'y' if value == 1 else 'ies'}"
+    if keyword == "maxProperties":
+        return f"must have at most {_number(value)} propert{'y' if value == 1 else 'ies'}"
+    if keyword in ("items", "additionalItems") and value is False:
+        prefix = schema.get("prefixItems") if keyword == "items" else schema.get("items")
+        return f"must have at most {_items(len(prefix) if isinstance(prefix, list) else 0)}"
+    if keyword == "unevaluatedItems":
+        return "has more items than the schema allows"
+    if keyword == "not":
+        if value == {}:
+            # a `false` schema, rewritten (see without_false_subschemas)
+            return "is not allowed here"
+        return f"must not match the schema {_json(value)}"
+    if keyword is None:
+        # a `false` schema: nothing is allowed here
+        return "is not allowed here"
+    return f'fails the "{keyword}" rule of the schema'
+
+
+#: keywords whose values (a mapping or a list) are subschemas the library
+#: descends into with a path of their own
+_DESCENDING = ("properties", "patternProperties", "prefixItems", "items")
+
+
+def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict[str, Any]:
+    """A copy of ``schema`` where a ``false`` property or item schema reads ``{"not": {}}``.
+
+    Both reject everything, but the library loses the property name (or item
+    index) of an error raised by a ``false`` subschema, and would report
+    ``properties: {"x": false}`` at the parent object. ``{"not": {}}`` keeps
+    the path. Only the schema used to explain errors is rewritten; the model
+    sees the schema as written.
+    """
+    copied: dict[str, Any] = copy.deepcopy(schema)
+    todo = [specification.create_resource(copied)]
+    while todo:
+        resource = todo.pop()
+        contents = resource.contents
+        if isinstance(contents, dict):
+            for keyword in _DESCENDING:
+                value = contents.get(keyword)
+                if isinstance(value, dict):
+                    for key, sub in value.items():
+                        if sub is False:
+                            value[key] = {"not": {}}
+                elif isinstance(value, list):
+                    for i, sub in enumerate(value):
+                        if sub is False:
+                            value[i] = {"not": {}}
+        todo.extend(resource.subresources())
+    return copied

@@ -1,0 +1,151 @@
+"""The pydantic adapter against pydantic itself and against pydantic-ai's tool-call path.
+
+    uv run --frozen --no-sync python benchmarks/run.py pydantic
+
+- valid arguments: ``fn.execute(args)`` with ``args_schema=Invoice`` against
+  ``Invoice.model_validate(args)`` plus a direct call of the body;
+- invalid arguments (three problems): ``fn.execute(bad)``, message included,
+  against a bare ``model_validate`` failure;
+- the same tool through pydantic-ai: ``ToolManager.handle_call`` on a
+  ``FunctionToolset`` (no model request), with the retry prompt text it sends
+  back; timed inside one event loop, since that path is async.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from pydantic import BaseModel, Field, ValidationError
+
+import toolparse as tp
+from harness import Row, interleaved, per_call_us
+
+
+class Line(BaseModel):
+    sku: str
+    quantity: int = Field(gt=0)
+
+
+class Invoice(BaseModel):
+    vendor_name: str
+    total_amount: float
+    currency: str = "EUR"
+    line_items: list[Line]
+
+
+VALID = {
+    "vendor_name": "ACME",
+    "total_amount": 12.5,
+    "line_items": [{"sku": "A-1", "quantity": 2}],
+}
+# three problems: a missing name, a wrong type, a nested constraint
+INVALID = {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]}
+
+
+def body(invoice: Invoice) -> str:
+    return "ok"
+
+
+def _raw_valid() -> object:
+    return body(Invoice.model_validate(VALID))
+
+
+def _raw_invalid() -> object:
+    try:
+        return body(Invoice.model_validate(INVALID))
+    except ValidationError as exc:
+        return exc
+
+
+def _async_per_call_us(
+    call: Callable[[], Awaitable[object]], number: int = 3000, repeat: int = 5
+) -> float:
+    """Best-of-``repeat`` time of one awaited call, inside one running loop."""
+
+    async def main() -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            for _ in range(number):
+                await call()
+            best = min(best, (time.perf_counter() - start) / number)
+        return best * 1e6
+
+    return asyncio.run(main())
+
+
+def _pydantic_ai_rows(fn: tp.Function) -> list[Row]:
+    try:
+        from pydantic_ai import RunContext
+        from pydantic_ai.exceptions import ToolRetryError
+        from pydantic_ai.messages import ToolCallPart
+        from pydantic_ai.models.test import TestModel
+        from pydantic_ai.tool_manager import ToolManager
+        from pydantic_ai.toolsets import FunctionToolset
+        from pydantic_ai.usage import RunUsage
+    except ImportError:  # pydantic-ai is optional for this comparison
+        return []
+
+    def create_invoice(invoice: Invoice) -> str:
+        return "ok"
+
+    async def prepare() -> ToolManager[None]:
+        toolset = FunctionToolset([create_invoice], max_retries=10**9)
+        ctx = RunContext(deps=None, model=TestModel(), usage=RunUsage())
+        return await ToolManager(toolset=toolset).for_run_step(ctx)
+
+    manager = asyncio.run(prepare())
+
+    def call(arguments: dict[str, object]) -> Callable[[], Awaitable[object]]:
+        async def run() -> object:
+            try:
+                return await manager.handle_call(
+                    ToolCallPart(tool_name="create_invoice", args=arguments)
+                )
+            except ToolRetryError as exc:
+                # what goes back to the model
+                return exc.tool_retry.model_response_str()
+
+        return run
+
+    rows = []
+    for label, arguments in (("invalid (3 problems)", INVALID), ("valid", VALID)):
+        ours = per_call_us(lambda a=arguments: fn.execute(a))  # type: ignore[misc]
+        theirs = _async_per_call_us(call(arguments))
+        rows.append(
+            Row(
+                f"pydantic: execute {label} vs pydantic-ai",
+                ours,
+                theirs,
+                "pydantic-ai ToolManager.handle_call",
+                target=0.2 if label.startswith("invalid") else None,
+            )
+        )
+    return rows
+
+
+def run() -> list[Row]:
+    fn = tp.Function("create_invoice", body, args_schema=Invoice)
+    assert fn.execute(VALID) == tp.Ok("ok")
+    bad = fn.execute(INVALID)
+    assert isinstance(bad, tp.Error)
+    assert isinstance(bad.exception, tp.InvalidArguments)
+    assert len(bad.exception.problems) == 3, bad
+
+    valid_ours, valid_raw = interleaved(lambda: fn.execute(VALID), _raw_valid)
+    invalid_ours, invalid_raw = interleaved(lambda: fn.execute(INVALID), _raw_invalid)
+    parse_ours, _ = interleaved(lambda: fn.parse_arguments(VALID), lambda: None, rounds=1)
+    return [
+        Row("pydantic: execute valid", valid_ours, valid_raw, "model_validate + body", target=1.2),
+        Row(
+            "pydantic: execute invalid (3 problems)",
+            invalid_ours,
+            invalid_raw,
+            "model_validate failure",
+            target=3.0,
+        ),
+        Row("pydantic: parse_arguments valid", parse_ours, valid_raw, "model_validate + body"),
+        *_pydantic_ai_rows(fn),
+    ]

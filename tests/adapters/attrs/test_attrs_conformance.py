@@ -1,0 +1,70 @@
+from typing import Any
+
+from tests.adapters.attrs.models import CORPUS, Invoice, LineItem
+from tests.adapters.conformance import AdapterConformance, ConformanceCase, Invalid
+
+
+def _check(parsed: Any) -> None:
+    assert isinstance(parsed, Invoice)
+    assert parsed.vendor_name == "ACME"
+    assert parsed.total_amount == 12.5
+    assert parsed.line_items == [LineItem("A-1", 2, 1.5)]
+    assert parsed.currency == "EUR"
+
+
+class TestAttrsConformance(AdapterConformance):
+    def case(self) -> ConformanceCase:
+        valid = {
+            "vendor_name": "ACME",
+            "total_amount": 12.5,
+            "line_items": [{"sku": "A-1", "quantity": 2, "unit_price": 1.5}],
+        }
+        return ConformanceCase(
+            adapter="attrs",
+            source=Invoice,
+            valid=valid,
+            check_parsed=_check,
+            invalid=[
+                Invalid(
+                    {**valid, "total_amount": "abc"},
+                    ['total_amount: Input should be a valid number (received "abc")'],
+                ),
+                Invalid(
+                    {k: v for k, v in valid.items() if k != "vendor_name"},
+                    ["Missing parameters: vendor_name"],
+                ),
+                Invalid(
+                    {**valid, "line_items": [{"sku": "A-1", "quantity": 0}]},
+                    [
+                        "line_items[0].quantity: Input should be greater than or equal to 1 (received 0)"
+                    ],
+                ),
+                Invalid(
+                    {"total_amount": -1, "line_items": [{"quantity": "2"}, 7]},
+                    [
+                        "Missing parameters: vendor_name",
+                        "total_amount: Input should be greater than or equal to 0 (received -1)",
+                        "line_items[0].sku: Field required",
+                        'line_items[0].quantity: Input should be a valid integer (received "2")',
+                        "line_items[1]: Input should be an object (received 7)",
+                    ],
+                ),
+                Invalid(
+                    {**valid, "vendor_name": 12, "currency": None},
+                    [
+                        "vendor_name: Input should be a valid string (received 12)",
+                        "currency: Input should be a valid string (received null)",
+                    ],
+                ),
+            ],
+            typo=("priorty", "priority"),
+            instance=Invoice("ACME", 3.0, [LineItem("A-1", 1)], priority=2),
+            instance_json={
+                "vendor_name": "ACME",
+                "total_amount": 3.0,
+                "line_items": [{"sku": "A-1", "quantity": 1, "unit_price": 0.0}],
+                "currency": "EUR",
+                "priority": 2,
+            },
+            corpus=CORPUS,
+        )
