@@ -5,7 +5,6 @@ import os
 import pytest
 from hypothesis import settings
 
-
 import toolparse as tp
 
 # CI explores a fixed set of examples, so a run is reproducible; locally every

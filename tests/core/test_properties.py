@@ -83,7 +83,9 @@ def test_any_text_as_arguments(text: str) -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(
-    names=st.lists(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True), min_size=1, max_size=5),
+    names=st.lists(
+        st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True), min_size=1, max_size=5
+    ),
     args=st.dictionaries(st.text(max_size=12), st.integers(), max_size=8),
 )
 def test_messages_stay_within_limits(names: list[str], args: dict[str, Any]) -> None:

@@ -55,14 +55,19 @@ def test_calls_answer_in_toolparse_voice() -> None:
     server = McpServer([weather()])
     ok = server.handle(rpc("tools/call", {"name": "weather", "arguments": {"city": "Oslo"}}))
     assert ok is not None
-    assert ok["result"] == {"content": [{"type": "text", "text": "sunny in Oslo (mcp-1)"}], "isError": False}
+    assert ok["result"] == {
+        "content": [{"type": "text", "text": "sunny in Oslo (mcp-1)"}],
+        "isError": False,
+    }
     bad = server.handle(rpc("tools/call", {"name": "weather", "arguments": {"cty": "Oslo"}}))
     assert bad is not None
     assert bad["result"]["isError"] is True
     assert 'cty (did you mean "city"?)' in bad["result"]["content"][0]["text"]
     missing = server.handle(rpc("tools/call", {"name": "wether"}))
     assert missing is not None
-    assert missing["result"]["content"][0]["text"].startswith("Tool call made to wether but tool not found.")
+    assert missing["result"]["content"][0]["text"].startswith(
+        "Tool call made to wether but tool not found."
+    )
 
 
 def test_protocol_errors() -> None:
