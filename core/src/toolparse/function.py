@@ -506,8 +506,12 @@ class Function:
             if not names:
                 return outcome
         known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
-        problems.extend(ArgumentProblem.unrecognized(n) for n in names if n not in known)
-        return invalid_arguments(problems, arguments=args, accepted=self._accepted, cause=cause)
+        new = [ArgumentProblem.unrecognized(n) for n in names if n not in known]
+        if not new and type(outcome) is Error and outcome[1].accepted == self._accepted:  # type: ignore[union-attr]
+            return outcome  # the adapter already said it all: no second rendering
+        return invalid_arguments(
+            [*problems, *new], arguments=args, accepted=self._accepted, cause=cause
+        )
 
     def _parse_sync(self, args: dict[str, Any], context: Any) -> ParseResult:
         if self._pre:
