@@ -507,7 +507,7 @@ class Function:
                 return outcome
         known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
         new = [ArgumentProblem.unrecognized(n) for n in names if n not in known]
-        if not new and type(outcome) is Error and outcome[1].accepted == self._accepted:  # type: ignore[union-attr]
+        if not new and type(outcome) is Error and outcome[1].accepted == self._accepted:
             return outcome  # the adapter already said it all: no second rendering
         return invalid_arguments(
             [*problems, *new], arguments=args, accepted=self._accepted, cause=cause
