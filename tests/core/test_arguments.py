@@ -117,16 +117,48 @@ def test_depth_beyond_the_decoder() -> None:
     )
 
 
-def test_depth_limit_on_mappings_with_a_parser() -> None:
+def deep_dict(depth: int) -> dict[str, Any]:
     value: dict[str, Any] = {}
     cur = value
-    for _ in range(300):
+    for _ in range(depth - 1):
         cur["a"] = {}
         cur = cur["a"]
-    fn = tp.Function("search", lambda a: "x", parse_args=lambda a: tp.ok())
-    result = fn.execute(value)
-    assert isinstance(result, tp.Error)
-    assert "nested too deeply" in result.message
+    return value
+
+
+def test_a_parser_that_recurses_too_deep_gets_the_depth_message() -> None:
+    def walk(value: Any) -> int:
+        return (
+            1 + max((walk(v) for v in value.values()), default=0) if isinstance(value, dict) else 0
+        )
+
+    fn = tp.Function("search", lambda a: "x", parse_args=lambda a: tp.ok({"depth": walk(a)}))
+    result = fn.execute(deep_dict(5000))
+    assert result == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 257; the limit is 256).",
+        result.exception,  # type: ignore[union-attr]
+    )
+    assert isinstance(result.exception, RecursionError)  # type: ignore[union-attr]
+
+    # a recursion error with arguments within the limit keeps the ordinary format
+    def boom(a: Any) -> Any:
+        return boom(a)
+
+    shallow = tp.Function("search", lambda a: "x", parse_args=boom).execute({"a": 1})
+    assert shallow.message.startswith("ERROR: (RecursionError)")  # type: ignore[union-attr]
+
+
+def test_a_mapping_is_handed_on_as_it_is() -> None:
+    # no walk over a mapping the caller built: the parser decides
+    seen: list[Any] = []
+    fn = tp.Function("search", lambda a: "x", parse_args=lambda a: seen.append(a) or tp.ok())
+    value = deep_dict(300)
+    assert fn.execute(value) == tp.Ok("x")
+    assert seen == [value]
+    # the same arguments as JSON text are refused before anything runs
+    assert fn.execute(json.dumps(value)) == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 257; the limit is 256)."
+    )
 
 
 def test_configurable_depth() -> None:

@@ -124,13 +124,21 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
             return Error(messages.invalid_json(tool, reason), exc)
         if not isinstance(value, dict):
             return Error(messages.not_an_object(tool, value))
-        if text.count("{") + text.count("[") <= limits.max_depth:
-            return value  # so few brackets cannot nest too deeply: skip the walk
+        # so few brackets cannot nest too deeply: skip the walk
+        if text.count("{") + text.count("[") > limits.max_depth:
+            deep = depth_over(value, limits.max_depth)
+            if deep:
+                return Error(messages.too_deep(tool, deep, limits.max_depth))
     elif isinstance(arguments, Mapping):
+        # a mapping is handed on as it is (the walk would cost more than most
+        # parsers); a parser that runs out of stack on it gets too_deep below
         value = dict(arguments)
     else:
         return Error(messages.not_an_object(tool, arguments))
-    deep = depth_over(value, limits.max_depth)  # type: ignore[arg-type]
-    if deep:
-        return Error(messages.too_deep(tool, deep, limits.max_depth))
     return value  # type: ignore[return-value]
+
+
+def recursion_error(tool: str, arguments: Mapping[Any, Any], limits: Limits) -> str | None:
+    """The message for a parser that ran out of stack, when the arguments are to blame."""
+    deep = depth_over(arguments, limits.max_depth)
+    return messages.too_deep(tool, deep, limits.max_depth) if deep else None

@@ -152,12 +152,12 @@ Outcome = Ok[Any] | Error | Interrupt
 
 def ok(value: T = None, processed_content: Any = None) -> Ok[T]:  # type: ignore[assignment]
     """Build an :class:`Ok`: ``ok()``, ``ok(parsed)`` or ``ok(content, processed)``."""
-    return Ok(value, processed_content)
+    return _new(Ok, (value, processed_content))
 
 
 def error(message: str) -> Error:
     """Build an :class:`Error` whose ``message`` goes back to the model as written."""
-    return Error(message)
+    return _new(Error, (message, None))
 
 
 def interrupt(display: str, data: Any = None) -> Interrupt:

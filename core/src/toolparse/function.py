@@ -17,7 +17,7 @@ from .adapter import (
     install_hint,
     required_names,
 )
-from .arguments import DEFAULT_LIMITS, Limits, decode
+from .arguments import DEFAULT_LIMITS, Limits, decode, recursion_error
 from .content import ContentPart
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
 from .errors import FunctionDefinitionError, NoAdapterError
@@ -141,6 +141,8 @@ class Function:
         "_async",
         "_body_arity",
         "_fast",
+        "_fastparse",
+        "_guard",
         "_merge",
         "_nulls",
         "_open",
@@ -197,6 +199,8 @@ class Function:
     _nulls: Callable[[dict[str, Any]], dict[str, Any]] | None
     _open: bool
     _fast: bool
+    _fastparse: bool
+    _guard: frozenset[str] | None
     _pre: bool
     _merge: bool
 
@@ -371,6 +375,16 @@ class Function:
             or (self._parse == "adapter" and unknown_arguments == "ignore"),
         )
         set_(self, "_merge", self._parse == "adapter" and bool(self._accepted))
+        # the names an accepted parse must stay within (None: nothing to check)
+        set_(self, "_guard", self._accepted_set if self._merge else None)
+        set_(
+            self,
+            "_fastparse",
+            self._parse != "check"
+            and not self._async
+            and not self._pre
+            and self._parser is not None,
+        )
         set_(
             self,
             "_fast",
@@ -527,7 +541,7 @@ class Function:
             else:
                 result = self._parser(args)
         except Exception as exc:
-            return Error(self._exception_text(exc), exc)
+            return self._parser_failed(exc, args)
         return self._after(result, args)
 
     async def _aparse(self, args: dict[str, Any], context: Any) -> ParseResult:
@@ -544,7 +558,7 @@ class Function:
             if inspect.isawaitable(result):
                 result = await result
         except Exception as exc:
-            return Error(self._exception_text(exc), exc)
+            return self._parser_failed(exc, args)
         return self._after(result, checked)  # type: ignore[arg-type]
 
     # -- execution ------------------------------------------------------------
@@ -576,6 +590,40 @@ class Function:
             if inspect.isawaitable(result):
                 return _run_sync(self._finish(result, args))  # type: ignore[no-any-return]
             return self._outcome(result)
+        if self._fastparse and type(arguments) is dict:
+            # the parser's hot path: a sync parser and body, a dict as sent,
+            # the steps of _parse_sync, _after and _call inlined
+            try:
+                if self._parser_arity == 2:
+                    result = self._parser(arguments, context)  # type: ignore[misc]
+                else:
+                    result = self._parser(arguments)  # type: ignore[misc]
+            except Exception as exc:
+                return self._parser_failed(exc, arguments)
+            guard = self._guard
+            if type(result) is Ok and (guard is None or guard.issuperset(arguments)):
+                value = result[0]
+                if value is None:
+                    value = arguments
+                try:
+                    if self._body_arity == 2:
+                        body = self.function(value, context)
+                    else:
+                        body = self.function(value)
+                except Exception as exc:
+                    return self._rescue(exc, value)
+                if type(body) is str:
+                    return _new(Ok, (body, None))
+                if inspect.isawaitable(body):
+                    return _run_sync(self._finish(body, value))  # type: ignore[no-any-return]
+                return self._outcome(body)
+            checked = self._after(result, arguments)
+            if type(checked) is Error:
+                return checked
+            called = self._call(checked[0], context)
+            if not isinstance(called, tuple):
+                called = _run_sync(self._finish(called, None))
+            return called  # type: ignore[no-any-return]
         if self._async:
             return _run_sync(self.aexecute(arguments, context))  # type: ignore[no-any-return]
         decoded = decode(arguments, self.name, self.limits)
@@ -583,11 +631,11 @@ class Function:
         if isinstance(decoded, Error):
             outcome = decoded
         elif self._parse == "check":
-            checked = self._before(decoded)
-            if isinstance(checked, Error):
-                outcome = checked
+            before = self._before(decoded)
+            if isinstance(before, Error):
+                outcome = before
             else:
-                outcome = self._call(Arguments(checked), context)
+                outcome = self._call(Arguments(before), context)
         else:
             parsed = self._parse_sync(decoded, context)
             outcome = parsed if type(parsed) is Error else self._call(parsed[0], context)
@@ -645,6 +693,14 @@ class Function:
             and self._accepted
         ):
             return Error(messages.key_error(exc.key, value, self._accepted), exc)
+        return Error(self._exception_text(exc), exc)
+
+    def _parser_failed(self, exc: Exception, arguments: dict[str, Any]) -> Error:
+        """A parser raised: too-deep arguments say so; anything else is rescued."""
+        if isinstance(exc, RecursionError):
+            text = recursion_error(self.name, arguments, self.limits)
+            if text is not None:
+                return Error(text, exc)
         return Error(self._exception_text(exc), exc)
 
     def _exception_text(self, exc: BaseException) -> str:

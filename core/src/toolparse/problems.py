@@ -137,7 +137,7 @@ def invalid_arguments(
     """
     problems = _dedupe(problems)
     arguments = arguments or {}
-    sent = messages.argument_keys(arguments)
+    sent = messages.argument_keys(arguments)  # for suggestions: never suggest a name sent
     missing: list[str] = []
     unknown: list[str] = []
     lines: list[str] = []
@@ -152,7 +152,7 @@ def invalid_arguments(
     if accepted:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
-    found = messages.suggestions(unknown, accepted, sent)
+    found = messages.suggestions(unknown, accepted, sent) if unknown else {}
     text = messages.invalid(lines, missing, found, accepted)
     exc = InvalidArguments(text, problems, arguments, accepted)
     if cause is not None:
@@ -161,10 +161,12 @@ def invalid_arguments(
 
 
 def _dedupe(problems: Iterable[ArgumentProblem]) -> list[ArgumentProblem]:
-    seen: set[ArgumentProblem] = set()
+    # the same place, reason and kind is the same problem, whatever was received
+    seen: set[tuple[Any, ...]] = set()
     out: list[ArgumentProblem] = []
     for problem in problems:
-        if problem not in seen:
-            seen.add(problem)
+        key = (problem.path, problem.reason, problem.kind)
+        if key not in seen:
+            seen.add(key)
             out.append(problem)
     return out
