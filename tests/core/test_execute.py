@@ -207,6 +207,7 @@ def test_schema_required_without_properties() -> None:
     assert "Required parameters: field" in result.message
     assert "Accepted parameters" not in result.message
     assert "Unrecognized parameters" not in result.message
+    assert isinstance(fn.execute({}), tp.Error)
 
 
 def path_schema(required: list[str], *names: str) -> dict[str, Any]:

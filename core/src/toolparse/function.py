@@ -140,6 +140,7 @@ class Function:
         "_adapter",
         "_async",
         "_body_arity",
+        "_all",
         "_fast",
         "_fastparse",
         "_guard",
@@ -198,6 +199,7 @@ class Function:
     _async: bool
     _nulls: Callable[[dict[str, Any]], dict[str, Any]] | None
     _open: bool
+    _all: frozenset[str] | None
     _fast: bool
     _fastparse: bool
     _guard: frozenset[str] | None
@@ -365,6 +367,7 @@ class Function:
         for field, value in assignments:
             set_(self, field, value)
         set_(self, "_open", not self._accepted_set)
+        set_(self, "_all", self._accepted_set or None)
         # work around the parser only where there is some: nulls to restore,
         # the required-key check, names to drop, or a policy to merge
         set_(
@@ -575,8 +578,14 @@ class Function:
         if (
             self._fast
             and type(arguments) is dict
-            and self._required_set.issubset(arguments)
-            and (self._open or self._accepted_set.issuperset(arguments))
+            and (
+                # every accepted name sent, no other: one comparison says it all
+                arguments.keys() == self._all
+                or (
+                    self._required_set.issubset(arguments)
+                    and (self._open or self._accepted_set.issuperset(arguments))
+                )
+            )
         ):
             args = Arguments(arguments)
             try:
