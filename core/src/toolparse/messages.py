@@ -264,21 +264,24 @@ def timed_out(tool: str, seconds: float) -> str:
 
 def value_text(value: object) -> str:
     """An echoed value: JSON, cut to 40 characters with ``...``."""
-    kind = type(value)
-    if kind is str:
+    if isinstance(value, str):
         # most echoed values are short plain strings: no need for the encoder
         if (
             len(value) <= MAX_VALUE_CHARS - 2
             and value.isprintable()
             and '"' not in value
             and "\\" not in value
-        ):  # type: ignore[arg-type, operator, attr-defined]
+        ):
             return f'"{value}"'
-    elif kind is int or kind is bool or value is None:
+    elif value is None or type(value) is int or type(value) is bool:
         text = (
             "null"
             if value is None
-            else ("true" if value is True else "false" if value is False else str(value))
+            else "true"
+            if value is True
+            else "false"
+            if value is False
+            else str(value)
         )
         return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
     try:
