@@ -9,12 +9,12 @@ from typing import Annotated, Any, Optional
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typing_extensions import TypedDict  # pydantic needs it before Python 3.12
-
 import toolparse as tp
 from toolparse import tool
 
 pydantic = pytest.importorskip("pydantic")
+# pydantic needs typing_extensions' TypedDict before Python 3.12 (and brings it along)
+TypedDict = pytest.importorskip("typing_extensions").TypedDict
 
 
 # -- the reference page's examples ---------------------------------------------------

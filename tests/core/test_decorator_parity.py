@@ -27,10 +27,10 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, Optional, Union
 
 import pytest
-from typing_extensions import TypedDict  # pydantic needs it before Python 3.12
-
 pytest.importorskip("pydantic")
 pytest.importorskip("langchain_core")
+# pydantic needs typing_extensions' TypedDict before Python 3.12 (and brings it along)
+from typing_extensions import TypedDict  # noqa: E402
 
 from langchain_core.tools import InjectedToolArg
 from langchain_core.tools import tool as lc_tool

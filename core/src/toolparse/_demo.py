@@ -257,9 +257,13 @@ def main() -> None:
     _say(
         "toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs."
     )
+    from .errors import NoAdapterError
+
     for scene, extra in _SCENES:
         try:
             scene()
-        except ImportError:
+        except (ImportError, NoAdapterError):
+            # the library may be installed (attrs comes with other packages)
+            # without its adapter: both mean the same extra is missing
             _say(f'\n(skipped: install it with pip install "toolparse[{extra}]")')
     _say()
