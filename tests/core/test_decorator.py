@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 import toolparse as tp
 from toolparse import tool
 
@@ -59,6 +60,8 @@ def test_reference_content_and_artifact() -> None:
 
 
 def test_reference_parse_docstring_schema() -> None:
+    pytest.importorskip("docstring_parser")  # toolparse[docstring]
+
     @tool(parse_docstring=True)
     def foo(bar: str, baz: int) -> str:
         """The foo.
@@ -742,6 +745,7 @@ def test_exceptions_become_errors_naming_the_function() -> None:
 
 
 def test_runnable_like_object() -> None:
+    pytest.importorskip("toolparse_jsonschema")  # its schema is a JSON Schema dict
     fn = tool("echo", Runnable(), description="Echo.")
     assert fn.name == "echo"
     if fn.adapter is None:  # pragma: no cover - the jsonschema adapter is missing

@@ -27,15 +27,15 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, Optional, Union
 
 import pytest
+
 pytest.importorskip("pydantic")
 pytest.importorskip("langchain_core")
 # pydantic needs typing_extensions' TypedDict before Python 3.12 (and brings it along)
-from typing_extensions import TypedDict  # noqa: E402
-
 from langchain_core.tools import InjectedToolArg
 from langchain_core.tools import tool as lc_tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
 
 import toolparse as tp
 
