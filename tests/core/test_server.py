@@ -108,12 +108,17 @@ def test_through_the_mcp_sdk_client(tmp_path: pathlib.Path) -> None:
             args=["-m", "toolparse.cli", "mcp", "mcp_tools_example"],
             cwd=str(tmp_path),
         )
-        async with stdio_client(params) as (read, write), mcp.ClientSession(read, write) as client:
-            init = await client.initialize()
-            tools = await client.list_tools()
-            good = await client.call_tool("weather", {"city": "Oslo"})
-            bad = await client.call_tool("weather", {"cty": "Oslo"})
-            return [init, tools, good, bad]
+        # the server's stderr goes to a file: pytest's captured stderr has no descriptor
+        with (tmp_path / "server.log").open("w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                mcp.ClientSession(read, write) as client,
+            ):
+                init = await client.initialize()
+                tools = await client.list_tools()
+                good = await client.call_tool("weather", {"city": "Oslo"})
+                bad = await client.call_tool("weather", {"cty": "Oslo"})
+                return [init, tools, good, bad]
 
     init, tools, good, bad = asyncio.run(session())
     assert init.server_info.name == "toolparse"

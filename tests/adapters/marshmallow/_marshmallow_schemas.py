@@ -148,11 +148,19 @@ Generated = Schema.from_dict(
 )
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class Caps(fields.String):
-    """A custom field: the nearest known parent (String) decides its mapping."""
+    """A custom field: the nearest known parent (String) decides its mapping.
+
+    It upper-cases ASCII letters only: ``str.upper`` can lengthen a string
+    ("ß" becomes "SS"), and a field that changes a value's length before its
+    validators run can disagree with the exported ``maxLength``.
+    """
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        return str(super()._deserialize(value, attr, data, **kwargs)).upper()
+        return str(super()._deserialize(value, attr, data, **kwargs)).translate(_ASCII_UPPER)
 
 
 class Custom(Schema):
