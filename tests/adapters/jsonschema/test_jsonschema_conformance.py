@@ -198,13 +198,6 @@ CORPUS: list[dict[str, Any]] = [
 ]
 
 
-def _closed(schema: dict[str, Any]) -> dict[str, Any]:
-    # An open schema lets the generator add any key, and under the default
-    # "report" policy a generated key that looks like a typo of a declared one
-    # ("A" for "at") is refused by design: close the top level for this check.
-    return {**schema, "additionalProperties": False}
-
-
 def _case(wrap: Any) -> ConformanceCase:
     def check_parsed(parsed: Any) -> None:
         # the body receives the arguments dict itself, untouched
@@ -220,7 +213,7 @@ def _case(wrap: Any) -> ConformanceCase:
         typo=("notes", "note"),
         instance={"order_id": 7, "status": "placed"},
         instance_json={"order_id": 7, "status": "placed"},
-        corpus=[wrap(_closed(schema)) for schema in CORPUS],
+        corpus=[wrap(schema) for schema in CORPUS],
     )
 
 
