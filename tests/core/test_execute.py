@@ -447,7 +447,7 @@ def test_key_error_on_another_mapping_keeps_the_original_format() -> None:
 def test_key_error_with_no_declared_parameters_keeps_the_original_format() -> None:
     result = tp.Function("t", lambda a: a["limit"]).execute({})
     assert isinstance(result, tp.Error)
-    assert result.message.startswith("ERROR: (ArgumentKeyError) 'limit' at ")
+    assert result.message.startswith("ERROR: (KeyError) 'limit' at ")
 
 
 def test_key_error_in_a_helper_reading_the_arguments_is_reinterpreted() -> None:

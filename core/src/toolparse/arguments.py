@@ -9,7 +9,7 @@ from typing import Any
 from . import messages
 from .contract import Error
 
-__all__ = ["Limits"]
+__all__ = ["ArgumentKeyError", "Arguments", "Limits"]
 
 
 class Limits:
@@ -142,3 +142,26 @@ def recursion_error(tool: str, arguments: Mapping[Any, Any], limits: Limits) -> 
     """The message for a parser that ran out of stack, when the arguments are to blame."""
     deep = depth_over(arguments, limits.max_depth)
     return messages.too_deep(tool, deep, limits.max_depth) if deep else None
+
+
+class ArgumentKeyError(KeyError):
+    """A tool body read an argument name that was not sent."""
+
+    def __init__(self, key: object, arguments: Mapping[Any, Any]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.arguments = arguments
+
+
+class Arguments(dict):  # type: ignore[type-arg]
+    """The dict a tool body receives when no parser is set.
+
+    A plain ``dict`` in every way, except that reading a missing key raises
+    :class:`ArgumentKeyError`, which lets the core tell "the model used the
+    wrong name" apart from a ``KeyError`` on some other mapping.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, key: object) -> Any:
+        raise ArgumentKeyError(key, self)

@@ -300,7 +300,7 @@ def execute_tool_calls(
     plugin_manager: PluginManager | None = None,
 ) -> list[ToolResult]:
     """Sync :func:`aexecute_tool_calls` (runs its own event loop)."""
-    from .function import _run_sync
+    from ._callables import _run_sync
 
     return _run_sync(  # type: ignore[no-any-return]
         aexecute_tool_calls(

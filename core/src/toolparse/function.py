@@ -9,7 +9,9 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import messages
+from ._callables import _arity, _is_async, _run_sync
 from ._nulls import null_restorer
+from ._resolution import _resolve
 from .adapter import (
     Adapter,
     UnknownArguments,
@@ -17,7 +19,7 @@ from .adapter import (
     install_hint,
     required_names,
 )
-from .arguments import DEFAULT_LIMITS, Limits, decode, recursion_error
+from .arguments import DEFAULT_LIMITS, ArgumentKeyError, Arguments, Limits, decode, recursion_error
 from .content import ContentPart
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
 from .errors import FunctionDefinitionError, NoAdapterError
@@ -32,74 +34,6 @@ __all__ = ["Function", "get_display_text"]
 _POLICIES = ("report", "reject", "ignore")
 _new = tuple.__new__  # builds an Ok without its Python-level __new__ (hot path)
 _JSON_SCALARS = (int, float, bool, type(None))
-
-
-class ArgumentKeyError(KeyError):
-    """A tool body read an argument name that was not sent."""
-
-    def __init__(self, key: object, arguments: Mapping[Any, Any]) -> None:
-        super().__init__(key)
-        self.key = key
-        self.arguments = arguments
-
-
-class Arguments(dict):  # type: ignore[type-arg]
-    """The dict a tool body receives when no parser is set.
-
-    A plain ``dict`` in every way, except that reading a missing key raises
-    :class:`ArgumentKeyError`, which lets the core tell "the model used the
-    wrong name" apart from a ``KeyError`` on some other mapping.
-    """
-
-    __slots__ = ()
-
-    def __missing__(self, key: object) -> Any:
-        raise ArgumentKeyError(key, self)
-
-
-def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
-    """How many positional arguments to pass ``fn``: 1 or 2 (0 on error)."""
-    if not callable(fn):
-        errors.append((field, f"must be callable, got {fn!r:.60}"))
-        return 0
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return 1  # builtins without a signature: call with the arguments only
-    positional = 0
-    required = 0
-    varargs = False
-    for p in sig.parameters.values():
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            positional += 1
-            required += p.default is p.empty
-        elif p.kind is p.VAR_POSITIONAL:
-            varargs = True
-        elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
-            errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
-            return 0
-    if required > 2 or (positional == 0 and not varargs):
-        errors.append(
-            (
-                field,
-                f"expected 1 (arguments) or 2 (arguments, context) parameters, has {required if required > 2 else positional}",
-            )
-        )
-        return 0
-    return 2 if positional >= 2 or varargs else 1
-
-
-def _is_async(fn: object) -> bool:
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
-    )
-
-
-def _accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
-    try:
-        return keyword in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 class Function:
@@ -765,79 +699,6 @@ class Function:
         if text is not None:
             return text
         return Error(messages.UNEXPECTED_RESPONSE)
-
-
-def _resolve(
-    pm: PluginManager,
-    source: Any,
-    policy: str,
-    want_parser: bool,
-    errors: list[tuple[str, str]],
-    pinned: str | Adapter | None = None,
-) -> tuple[Adapter | None, dict[str, Any] | None, Callable[..., Any] | None]:
-    """Find the adapter for ``args_schema`` and build its schema and parser once."""
-    adapter: Adapter | None
-    if isinstance(pinned, str):
-        adapter = pm.adapter(pinned)
-        if adapter is None:
-            known = ", ".join(a.name for a in pm.adapters())
-            errors.append(
-                ("adapter", f"no adapter named {pinned!r} is installed (installed: {known})")
-            )
-            return None, None, None
-    elif pinned is not None:
-        adapter = pinned
-    else:
-        try:
-            adapter = pm.select_adapter(source)
-        except Exception as exc:
-            errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
-            return None, None, None
-    if adapter is None:
-        errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
-        return None, None, None
-    from .plugins import resolving
-
-    token = resolving.set(pm)
-    try:
-        schema = _with_policy(adapter.json_schema, source, policy)
-        parser = _with_policy(adapter.parser, source, policy) if want_parser else None
-    except FunctionDefinitionError as exc:
-        errors.extend(("args_schema", f"{field}: {msg}") for field, msg in exc.errors)
-        return None, None, None
-    except Exception as exc:
-        errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
-        return None, None, None
-    finally:
-        resolving.reset(token)
-    if not isinstance(schema, dict):
-        errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
-        return None, None, None
-    return adapter, schema, parser
-
-
-def _with_policy(method: Callable[..., Any], source: Any, policy: str) -> Any:
-    if _accepts_keyword(method, "unknown_arguments"):
-        return method(source, unknown_arguments=policy)
-    return method(source)
-
-
-def _run_sync(awaitable: Awaitable[Any]) -> Any:
-    """Run a coroutine to completion from sync code, even inside a running loop."""
-    import asyncio  # only code with async tools pays for importing asyncio
-
-    async def _main() -> Any:
-        return await awaitable
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(_main())
-    # a loop is running in this thread: run ours in a worker thread instead
-    import concurrent.futures
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, _main()).result()
 
 
 def get_display_text(

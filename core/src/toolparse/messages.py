@@ -199,7 +199,10 @@ def exception(exc: BaseException) -> str:
         code = tb.tb_frame.f_code
         name = getattr(code, "co_qualname", code.co_name)
         where = f" at {os.path.basename(code.co_filename)}:{tb.tb_lineno}: {name}"
-    return f"ERROR: ({type(exc).__name__}) {exc}{where}"
+    name = type(exc).__name__
+    if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):
+        name = "KeyError"  # the arguments' own KeyError subclass is an implementation detail
+    return f"ERROR: ({name}) {exc}{where}"
 
 
 # -- the call itself -------------------------------------------------------------
