@@ -317,3 +317,21 @@ def test_an_adapter_that_fails_is_a_definition_error(pm: tp.PluginManager) -> No
     assert errs == [
         ("args_schema", "the broken adapter cannot use it: field 'x' has an unsupported type")
     ]
+
+
+def test_adapter_can_be_picked_by_name_or_object(pm: tp.PluginManager) -> None:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    first = tp.Function("t", lambda a: "x", args_schema=Point, plugin_manager=pm, adapter="plain")
+    assert first.adapter is pm.adapter("plain")
+    plain = pm.adapter("plain")
+    assert plain is not None
+    second = tp.Function("t", lambda a: "x", args_schema=Point, plugin_manager=pm, adapter=plain)
+    assert second.adapter is plain
+    errs = errors_of("t", body, args_schema=Point, plugin_manager=pm, adapter="nope")
+    assert errs == [("adapter", "no adapter named 'nope' is installed (installed: plain)")]
+    assert errors_of("t", body, adapter="plain") == [("adapter", "is only used with args_schema")]
