@@ -738,7 +738,7 @@ def test_exceptions_become_errors_naming_the_function() -> None:
     assert outcome.message.startswith(
         "ERROR: (ZeroDivisionError) division by zero at test_decorator.py:"
     )
-    assert outcome.message.endswith(".divide")  # the user's function, not a wrapper
+    assert outcome.message.endswith("divide")  # the user's function, not a wrapper
 
 
 # -- runnables ---------------------------------------------------------------------------------

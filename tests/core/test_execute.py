@@ -4,6 +4,7 @@ exception rescue, KeyError reinterpretation) plus the unknown-argument policy.""
 from __future__ import annotations
 
 import datetime
+import sys
 from typing import Any
 
 import pytest
@@ -132,7 +133,11 @@ def test_innermost_frame_is_named() -> None:
     assert result.message.startswith(
         "ERROR: (ValueError) amount must be positive at test_execute.py:"
     )
-    assert result.message.endswith(": test_innermost_frame_is_named.<locals>.helper")
+    # the qualified name where Python records it (3.11+), else the plain name
+    name = (
+        "test_innermost_frame_is_named.<locals>.helper" if sys.version_info >= (3, 11) else "helper"
+    )
+    assert result.message.endswith(f": {name}")
 
 
 def test_tool_error_goes_back_as_written() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Any
 
 import pytest
@@ -76,7 +77,8 @@ def test_raising_parser() -> None:
     result = fn.execute({})
     assert isinstance(result, tp.Error)
     assert result.message.startswith("ERROR: (ValueError) boom at test_parse_args.py:")
-    assert result.message.endswith(": test_raising_parser.<locals>.parser")
+    name = "test_raising_parser.<locals>.parser" if sys.version_info >= (3, 11) else "parser"
+    assert result.message.endswith(f": {name}")
     assert isinstance(result.exception, ValueError)
     assert seen == []
 

@@ -2,6 +2,7 @@
 
 import dataclasses
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -234,6 +235,10 @@ def test_dataclass_through_using() -> None:
     assert "A point" not in str(schema(toolparse_attrs.using(Bare)))  # no made-up docstring
 
 
+@pytest.mark.skipif(
+    sys.version_info < (3, 11),
+    reason="Python 3.10's get_type_hints leaves a quoted name inside list[...] unresolved",
+)
 def test_recursive_class() -> None:
     s = schema(Node)
     assert s["properties"]["children"]["items"] == {"$ref": "#"}
