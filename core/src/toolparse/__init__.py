@@ -5,6 +5,8 @@ Everything public is importable from here: ``import toolparse as tp``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .adapter import EMPTY, Adapter, SignatureParam
 from .arguments import Limits
 from .calls import ToolCall, ToolResult, aexecute_tool_calls, execute_tool_calls
@@ -18,6 +20,9 @@ from .hookspecs import hookimpl
 from .params import FunctionParam
 from .plugins import PluginManager, make_plugin_manager, plugin_manager
 from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
+
+if TYPE_CHECKING:  # type checkers see the lazily imported submodule as an attribute
+    from . import providers as providers
 
 __version__ = "0.1.0"
 
