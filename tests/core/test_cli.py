@@ -85,3 +85,14 @@ def test_demo_runs_end_to_end() -> None:
     assert 'Unrecognized parameters: file_path (did you mean "path"?)' in out
     assert "Tool call made to divde but tool not found." in out
     assert "Traceback" not in out
+
+
+def test_mcp_needs_tools(tools_module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mcp", "json"]) == 1
+    assert "no tools found in json" in capsys.readouterr().err
+
+
+def test_call_wraps_a_plain_function(tools_module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("toolparse_pydantic")  # @tool infers with pydantic when installed
+    assert main(["call", f"{tools_module}:not_a_tool"]) == 0
+    assert capsys.readouterr().out == "Ok\n1\n"
