@@ -176,3 +176,9 @@ def test_limit_messages() -> None:
     assert messages.timed_out("search", 5) == "The tool search did not finish within 5 seconds."
     assert messages.timed_out("search", 1) == "The tool search did not finish within 1 second."
     assert messages.timed_out("search", 0.5) == "The tool search did not finish within 0.5 seconds."
+
+
+def test_value_text_takes_a_limit() -> None:
+    assert messages.value_text("x" * 10, limit=8) == '"xxxx...'
+    assert messages.value_text([1, 2, 3], limit=60) == "[1, 2, 3]"
+    assert messages.value_text(10**20, limit=10) == "1000000..."

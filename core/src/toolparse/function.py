@@ -78,7 +78,6 @@ class Function:
         "_fast",
         "_fastparse",
         "_guard",
-        "_merge",
         "_nulls",
         "_open",
         "_parse",
@@ -138,7 +137,6 @@ class Function:
     _fastparse: bool
     _guard: frozenset[str] | None
     _pre: bool
-    _merge: bool
 
     def __init__(
         self,
@@ -311,16 +309,17 @@ class Function:
             or self._parse == "check"
             or (self._parse == "adapter" and unknown_arguments == "ignore"),
         )
-        set_(self, "_merge", self._parse == "adapter" and bool(self._accepted))
-        # the names an accepted parse must stay within (None: nothing to check)
-        set_(self, "_guard", self._accepted_set if self._merge else None)
+        # the names an adapter's accepted parse must stay within (None: no
+        # policy to apply around the parser, e.g. your own parse_args)
+        set_(
+            self,
+            "_guard",
+            self._accepted_set if self._parse == "adapter" and self._accepted else None,
+        )
         set_(
             self,
             "_fastparse",
-            self._parse != "check"
-            and not self._async
-            and not self._pre
-            and self._parser is not None,
+            self._parse != "check" and not self._async and not self._pre,
         )
         set_(
             self,
@@ -428,7 +427,8 @@ class Function:
             outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
         else:
             return Error(f"parse_args returned unexpected shape: {result!r:.200}")
-        if not self._merge or (self._accepted_set.issuperset(args) and kind is Ok):
+        guard = self._guard
+        if guard is None or (kind is Ok and guard.issuperset(args)):
             return outcome
         return self._merge_policy(outcome, args)
 

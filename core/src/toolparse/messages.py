@@ -19,6 +19,7 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "did_you_mean",
     "similarity",
+    "value_text",
 ]
 
 MAX_MESSAGE_CHARS = 2000
@@ -265,17 +266,22 @@ def timed_out(tool: str, seconds: float) -> str:
 # -- rendering adapter problems ------------------------------------------------
 
 
-def value_text(value: object) -> str:
-    """An echoed value: JSON, cut to 40 characters with ``...``."""
+def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
+    """An echoed value: JSON, cut to ``limit`` characters (40 by default) with ``...``.
+
+    Adapters use it for values they quote in a reason, too, so every echoed
+    value reads the same way.
+    """
     if isinstance(value, str):
         # most echoed values are short plain strings: no need for the encoder
         if (
-            len(value) <= MAX_VALUE_CHARS - 2
+            len(value) <= limit - 2
             and value.isprintable()
             and '"' not in value
             and "\\" not in value
         ):
             return f'"{value}"'
+        text = ""
     elif value is None or type(value) is int or type(value) is bool:
         text = (
             "null"
@@ -286,17 +292,17 @@ def value_text(value: object) -> str:
             if value is False
             else str(value)
         )
-        return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
+    else:
+        text = ""
+    if not text:
         try:
-            text = repr(value)
-        except RecursionError:  # a value nested past the stack: say what it is
-            text = f"<a deeply nested {type(value).__name__}>"
-    if len(text) > MAX_VALUE_CHARS:
-        text = text[: MAX_VALUE_CHARS - 3] + "..."
-    return text
+            text = json.dumps(value, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            try:
+                text = repr(value)
+            except RecursionError:  # a value nested past the stack: say what it is
+                text = f"<a deeply nested {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def path_text(path: Sequence[str | int]) -> str:

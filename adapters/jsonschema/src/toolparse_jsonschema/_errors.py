@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.messages import value_text
 
 __all__ = ["problems", "reason", "sort_key", "without_false_subschemas"]
 
@@ -80,11 +80,8 @@ def problems(errors: Iterable[ValidationError]) -> list[ArgumentProblem]:
 
 
 def _json(value: Any, limit: int = 60) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    # a value quoted in a reason reads like every echoed value
+    return value_text(value, limit)
 
 
 def _number(value: Any) -> str:
