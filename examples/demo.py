@@ -4,7 +4,7 @@ Run it with ``uv run python examples/demo.py`` (or ``toolparse demo`` once insta
 The scenes live in ``toolparse/_demo.py``.
 """
 
-from toolparse._demo import main
+from toolparse.cli._demo import main
 
 if __name__ == "__main__":
     main()

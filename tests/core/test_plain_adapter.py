@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-from toolparse._plain import PlainAdapter
+from toolparse.plain import PlainAdapter
 
 if sys.version_info >= (3, 11):
     from typing import NotRequired, Required, TypedDict

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 
 from .adapter import EMPTY, Adapter, SignatureParam
 from .arguments import Limits
-from .calls import ToolCall, ToolResult, aexecute_tool_calls, execute_tool_calls
-from .content import ContentPart, ImagePart, TextPart
+from .calls import aexecute_tool_calls, execute_tool_calls
 from .context import Context
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
 from .decorator import tool
@@ -20,6 +19,7 @@ from .hookspecs import hookimpl
 from .params import FunctionParam
 from .plugins import PluginManager, make_plugin_manager, plugin_manager
 from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
+from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 
 if TYPE_CHECKING:  # type checkers see the lazily imported submodule as an attribute
     from . import providers as providers

@@ -12,7 +12,7 @@ from .hookspecs import hookimpl
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
     """Register the built-in adapter for plain Python types."""
-    from ._plain import PlainAdapter
+    from .plain._adapter import PlainAdapter
 
     register(PlainAdapter())
 

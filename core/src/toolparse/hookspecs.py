@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from .adapter import Adapter
-    from .calls import ToolCall, ToolResult
     from .function import Function
+    from .results import ToolCall, ToolResult
 
 __all__ = ["hookimpl", "hookspec"]
 

@@ -14,8 +14,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
-from .calls import ToolCall, execute_tool_calls
+from .calls import execute_tool_calls
 from .function import Function
+from .results import ToolCall
 
 __all__ = ["PROTOCOL_VERSIONS", "McpServer"]
 

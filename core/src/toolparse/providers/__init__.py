@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from ..calls import ToolCall, ToolResult
     from ..function import Function
     from ..plugins import PluginManager
+    from ..results import ToolCall, ToolResult
 
 __all__ = [
     "Provider",

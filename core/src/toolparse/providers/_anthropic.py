@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..calls import ToolCall, ToolResult
-from ..content import ContentPart, ImagePart, TextPart
+from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     NameRule,
     cache_control,

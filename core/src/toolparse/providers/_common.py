@@ -8,8 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._nulls import resolve_ref
-from ..calls import ToolResult
-from ..content import ContentPart, ImagePart, TextPart
+from ..results import ContentPart, ImagePart, TextPart, ToolResult
 
 if TYPE_CHECKING:
     from ..function import Function

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..calls import ToolCall, ToolResult
-from ..content import ImagePart, TextPart
+from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     NameRule,
     check_unique,

@@ -6,8 +6,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..calls import ToolCall, ToolResult
-from ..content import ImagePart, TextPart
+from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     NameRule,
     check_unique,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..adapter import Adapter, install_hint
+from ..errors import FunctionDefinitionError, NoAdapterError
 from ._callables import _accepts_keyword
-from .adapter import Adapter, install_hint
-from .errors import FunctionDefinitionError, NoAdapterError
 
 if TYPE_CHECKING:
-    from .plugins import PluginManager
+    from ..plugins import PluginManager
 
 __all__: list[str] = []
 
@@ -44,7 +44,7 @@ def _resolve(
     if adapter is None:
         errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
         return None, None, None
-    from .plugins import resolving
+    from ..plugins import resolving
 
     token = resolving.set(pm)
     try:

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._plain_types import (
+from ..contract import Ok, ParseResult
+from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
+from ._types import (
     AnyNode,
     ChoiceNode,
     CustomNode,
@@ -30,8 +32,6 @@ from ._plain_types import (
     TupleNode,
     UnionNode,
 )
-from .contract import Ok, ParseResult
-from .problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
 
 __all__ = ["compile_parser"]
 

@@ -8,26 +8,26 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import messages
-from ._callables import _arity, _is_async, _run_sync
-from ._nulls import null_restorer
-from ._resolution import _resolve
-from .adapter import (
+from .. import messages
+from .._nulls import null_restorer
+from ..adapter import (
     Adapter,
     UnknownArguments,
     accepted_names,
     install_hint,
     required_names,
 )
-from .arguments import DEFAULT_LIMITS, ArgumentKeyError, Arguments, Limits, decode, recursion_error
-from .content import ContentPart
-from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
-from .errors import FunctionDefinitionError, NoAdapterError
-from .params import FunctionParam
-from .problems import ArgumentProblem, InvalidArguments, invalid_arguments
+from ..arguments import DEFAULT_LIMITS, ArgumentKeyError, Arguments, Limits, decode, recursion_error
+from ..contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
+from ..errors import FunctionDefinitionError, NoAdapterError
+from ..params import FunctionParam
+from ..problems import ArgumentProblem, InvalidArguments, invalid_arguments
+from ..results import ContentPart
+from ._callables import _arity, _is_async, _run_sync
+from ._resolution import _resolve
 
 if TYPE_CHECKING:
-    from .plugins import PluginManager
+    from ..plugins import PluginManager
 
 __all__ = ["Function", "get_display_text"]
 
@@ -216,7 +216,7 @@ class Function:
             errors.append(("adapter", "is only used with args_schema"))
         if args_schema is not None and len(styles) == 1:
             if pm is None:
-                from .plugins import plugin_manager as default_pm
+                from ..plugins import plugin_manager as default_pm
 
                 pm = default_pm()
             chosen, schema, parser = _resolve(
@@ -679,7 +679,7 @@ class Function:
         """Content the model can read: text, parts, a ToolResult, or JSON text."""
         if isinstance(value, str):
             return value
-        from .calls import ToolResult
+        from ..results import ToolResult
 
         if isinstance(value, ToolResult):
             return value
@@ -693,7 +693,7 @@ class Function:
         if self._pm is not None:
             text = self._pm.serialize(value)
         else:
-            from .plugins import plugin_manager
+            from ..plugins import plugin_manager
 
             text = plugin_manager().serialize(value)
         if text is not None:

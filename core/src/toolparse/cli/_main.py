@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .function import Function
+from ..function import Function
 
 __all__ = ["main"]
 
@@ -46,7 +46,7 @@ def _function(target: str) -> Function:
     if isinstance(value, Function):
         return value
     if callable(value):
-        from .decorator import tool
+        from ..decorator import tool
 
         made = tool(value)
         assert isinstance(made, Function)
@@ -55,7 +55,7 @@ def _function(target: str) -> Function:
 
 
 def _plugins(args: argparse.Namespace) -> int:
-    from .plugins import plugin_manager
+    from ..plugins import plugin_manager
 
     pm = plugin_manager()
     for name, plugin in pm.list_name_plugin():
@@ -68,7 +68,7 @@ def _plugins(args: argparse.Namespace) -> int:
 def _schema(args: argparse.Namespace) -> int:
     fn = _function(args.target)
     if args.provider:
-        from . import providers
+        from .. import providers
 
         print(json.dumps(providers.to_tool(fn, args.provider), indent=2))
     else:
@@ -87,7 +87,7 @@ def _call(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .errors import FunctionDefinitionError
+    from ..errors import FunctionDefinitionError
 
     try:
         value = _load(args.target)
@@ -120,7 +120,7 @@ def _tools(target: str) -> list[Function]:
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    from .server import serve
+    from ..server import serve
 
     tools = _tools(args.target)
     if not tools:
@@ -168,7 +168,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ImportError, AttributeError) as exc:
         print(f"toolparse: cannot load {getattr(args, 'target', '')}: {exc}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":  # pragma: no cover - python -m toolparse.cli
-    raise SystemExit(main())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import FunctionDefinitionError
+from ..errors import FunctionDefinitionError
 
 __all__ = ["INSTALL_HINT", "Docstring", "parse_docstring"]
 

@@ -12,8 +12,9 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .calls import ToolCall, execute_tool_calls
-from .function import Function
+from ..calls import execute_tool_calls
+from ..function import Function
+from ..results import ToolCall
 
 _WIDTH = 96
 
@@ -39,7 +40,7 @@ def _replay(tools: list[Function], turns: list[list[ToolCall]]) -> None:
 
 
 def _plain_scene() -> None:
-    from .params import FunctionParam
+    from ..params import FunctionParam
 
     _box("Declared parameters, no library: the required-key check and 'did you mean'")
 
@@ -220,7 +221,7 @@ def _broken_calls_scene() -> None:
 
 def _export_scene() -> None:
     _box("The same tools, exported for a provider")
-    from .params import FunctionParam
+    from ..params import FunctionParam
 
     tool = Function(
         "get_weather",
@@ -232,7 +233,7 @@ def _export_scene() -> None:
         ],
     )
     try:
-        from . import providers
+        from .. import providers
 
         for name in ("openai", "anthropic"):
             _say(f"\n{name}:")
@@ -257,7 +258,7 @@ def main() -> None:
     _say(
         "toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs."
     )
-    from .errors import NoAdapterError
+    from ..errors import NoAdapterError
 
     for scene, extra in _SCENES:
         try:

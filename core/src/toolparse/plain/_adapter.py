@@ -17,11 +17,11 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._plain_parse import compile_parser
-from ._plain_schema import object_schema
-from ._plain_types import ObjectNode, analyse, is_plain_dataclass, is_typeddict
-from .adapter import EMPTY, SignatureParam, UnknownArguments
-from .contract import ParseResult
+from ..adapter import EMPTY, SignatureParam, UnknownArguments
+from ..contract import ParseResult
+from ._parse import compile_parser
+from ._schema import object_schema
+from ._types import ObjectNode, analyse, is_plain_dataclass, is_typeddict
 
 __all__ = ["PlainAdapter"]
 
@@ -56,7 +56,7 @@ class PlainAdapter:
             return False
 
     def _tree(self, source: type) -> ObjectNode:
-        from .plugins import resolving
+        from ..plugins import resolving
 
         pm = resolving.get()
         last = self._last

@@ -11,7 +11,7 @@ import enum
 import math
 from typing import Any
 
-from ._plain_types import (
+from ._types import (
     AnyNode,
     ChoiceNode,
     CustomNode,
@@ -155,7 +155,7 @@ class _Writer:
         return {"$ref": f"#/$defs/{name}"}
 
     def record(self, node: ObjectNode) -> dict[str, Any]:
-        from .plugins import field_schema
+        from ..plugins import field_schema
 
         schema: dict[str, Any] = {"type": "object"}
         if node.description:

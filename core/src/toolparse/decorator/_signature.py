@@ -15,8 +15,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from .adapter import EMPTY, SignatureParam
-from .context import is_context
+from ..adapter import EMPTY, SignatureParam
+from ..context import is_context
 
 __all__ = ["FunctionSignature", "annotation_description", "is_context_annotation", "read_signature"]
 

@@ -15,17 +15,17 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from ..adapter import SignatureParam, UnknownArguments, keywords
+from ..contract import Error, Interrupt, Ok
+from ..errors import FunctionDefinitionError
+from ..function import Function
+from ..problems import ArgumentProblem, invalid_arguments
 from ._signature import FunctionSignature, read_signature
-from .adapter import SignatureParam, UnknownArguments, keywords
-from .contract import Error, Interrupt, Ok
-from .errors import FunctionDefinitionError
-from .function import Function
-from .problems import ArgumentProblem, invalid_arguments
 
 if TYPE_CHECKING:
-    from .adapter import Adapter
-    from .arguments import Limits
-    from .plugins import PluginManager
+    from ..adapter import Adapter
+    from ..arguments import Limits
+    from ..plugins import PluginManager
 
 __all__ = ["tool"]
 
@@ -437,7 +437,7 @@ def _given(description: str | None, fallback: str | None) -> str | None:
 def _resolve_pm(opts: _Options) -> PluginManager:
     if opts.plugin_manager is not None:
         return opts.plugin_manager
-    from .plugins import plugin_manager
+    from ..plugins import plugin_manager
 
     return plugin_manager()
 
@@ -613,7 +613,7 @@ def _keywords_of(adapter: Adapter | None) -> Callable[[Any], dict[str, Any]]:
 
 def _artifact(name: str, result: Any) -> Any:
     """``(content, artifact)`` as ``Ok(content, artifact)``."""
-    from .calls import ToolResult
+    from ..results import ToolResult
 
     if isinstance(result, (Ok, Error, Interrupt, ToolResult)):
         return result  # the result vocabulary speaks for itself

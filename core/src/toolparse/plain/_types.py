@@ -17,7 +17,7 @@ import types
 import typing
 from typing import Any
 
-from .errors import FunctionDefinitionError
+from ..errors import FunctionDefinitionError
 
 __all__ = [
     "AnyNode",
@@ -440,7 +440,7 @@ class _Reader:
         return DictNode(self.read(args[1], where))
 
     def _custom(self, tp: Any, where: str) -> Node:
-        from .plugins import field_schema  # plugins are loaded by now
+        from ..plugins import field_schema  # plugins are loaded by now
 
         empty: dict[str, Any] = {}
         schema = field_schema("plain", tp, empty)

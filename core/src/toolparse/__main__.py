@@ -1,0 +1,5 @@
+"""``python -m toolparse``: the same as the ``toolparse`` command."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""The ``toolparse`` command (also ``python -m toolparse``)."""
+
+from ._main import main
+
+__all__ = ["main"]

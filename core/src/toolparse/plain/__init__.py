@@ -1,0 +1,8 @@
+"""The built-in adapter for plain annotations: dataclasses, TypedDicts, signatures.
+
+It registers through the same hook a third-party adapter uses (see ``_defaults``).
+"""
+
+from ._adapter import PlainAdapter
+
+__all__ = ["PlainAdapter"]
