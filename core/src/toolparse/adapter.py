@@ -14,6 +14,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 __all__ = [
     "EMPTY",
     "Adapter",
+    "Compiled",
+    "FieldSchema",
     "Parser",
     "SignatureParam",
     "UnknownArguments",
@@ -73,6 +75,42 @@ class SignatureParam:
             f"SignatureParam({self.name!r}, {self.annotation!r}, "
             f"default={self.default!r}, description={self.description!r})"
         )
+
+
+#: The field-schema hook as an adapter receives it: ``field_schema(field, schema)``
+#: returns the JSON Schema for one field after plugins had their say (the adapter
+#: passes what it would emit; the answer may be the same dict).
+FieldSchema = Callable[[object, dict[str, Any]], dict[str, Any]]
+
+
+class Compiled:
+    """What an adapter's one compile step returns for one source.
+
+    :param schema: the JSON Schema (an object schema) the model is shown.
+    :param parser: the parser (the contract of ``parse_args``), or ``None``
+        when none was asked for.
+    :param accepted: every top-level argument name, in the order the model
+        should read them; ``None``: the core takes them from ``schema``.
+    :param required: the required top-level names; ``None``: from ``schema``.
+    """
+
+    __slots__ = ("accepted", "parser", "required", "schema")
+
+    def __init__(
+        self,
+        schema: dict[str, Any],
+        parser: Parser | None = None,
+        *,
+        accepted: Sequence[str] | None = None,
+        required: Sequence[str] | None = None,
+    ) -> None:
+        self.schema = schema
+        self.parser = parser
+        self.accepted = None if accepted is None else tuple(accepted)
+        self.required = None if required is None else tuple(required)
+
+    def __repr__(self) -> str:
+        return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"
 
 
 @runtime_checkable

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,22 @@ class PluginManager(pluggy.PluginManager):
         )
         return chosen
 
+    def field_schema_for(self, adapter: str) -> Callable[[object, dict[str, Any]], dict[str, Any]]:
+        """The field-schema hook bound to this manager, as an adapter's compile step gets it.
+
+        ``hook(field, schema)`` returns ``schema`` itself when no plugin
+        implements ``toolparse_field_schema`` (the common case costs nothing).
+        """
+        caller = self.hook.toolparse_field_schema
+        if not caller.get_hookimpls():
+            return _unchanged
+
+        def hook(field: object, schema: dict[str, Any]) -> dict[str, Any]:
+            found = caller(adapter=adapter, field=field, schema=schema)
+            return dict(found) if found is not None else schema
+
+        return hook
+
     def serialize(self, value: object) -> str | None:
         """Ask the adapters, in order, to turn a returned model into JSON text."""
         for adapter in self.adapters():
@@ -148,6 +164,10 @@ class PluginManager(pluggy.PluginManager):
             self.register(ep.load(), name=name)
             count += 1
         return count
+
+
+def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
+    return schema
 
 
 def _default_plugins(pm: PluginManager) -> None:

@@ -219,9 +219,10 @@ class Function:
                 from ..plugins import plugin_manager as default_pm
 
                 pm = default_pm()
-            chosen, schema, parser = _resolve(
-                pm, args_schema, unknown_arguments, parse_args is None, errors, pinned
-            )
+            found = _resolve(pm, args_schema, unknown_arguments, parse_args is None, errors, pinned)
+            if found is not None:
+                chosen, compiled = found
+                schema, parser = compiled.schema, compiled.parser
         if errors:
             subject = f"tool {name!r}"
             if any(msg.startswith("no installed adapter") for _, msg in errors):

@@ -1,11 +1,16 @@
-"""Resolving a tool's ``args_schema``: choosing the adapter, building its schema and parser once."""
+"""Resolving a tool's ``args_schema``: choosing the adapter and compiling the source once.
+
+An adapter with the one-step form (``compile``) gets the tool's policy and the
+field-schema hook as explicit arguments. The two-method form of earlier
+releases (``json_schema`` + ``parser``) keeps working through :func:`_two_step`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import Adapter, install_hint
+from ..adapter import Adapter, Compiled, install_hint
 from ..errors import FunctionDefinitionError, NoAdapterError
 from ._callables import _accepts_keyword
 
@@ -22,8 +27,8 @@ def _resolve(
     want_parser: bool,
     errors: list[tuple[str, str]],
     pinned: str | Adapter | None = None,
-) -> tuple[Adapter | None, dict[str, Any] | None, Callable[..., Any] | None]:
-    """Find the adapter for ``args_schema`` and build its schema and parser once."""
+) -> tuple[Adapter, Compiled] | None:
+    """Find the adapter for ``args_schema`` and compile it once (``None``: see ``errors``)."""
     adapter: Adapter | None
     if isinstance(pinned, str):
         adapter = pm.adapter(pinned)
@@ -32,7 +37,7 @@ def _resolve(
             errors.append(
                 ("adapter", f"no adapter named {pinned!r} is installed (installed: {known})")
             )
-            return None, None, None
+            return None
     elif pinned is not None:
         adapter = pinned
     else:
@@ -40,28 +45,48 @@ def _resolve(
             adapter = pm.select_adapter(source)
         except Exception as exc:
             errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
-            return None, None, None
+            return None
     if adapter is None:
         errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
-        return None, None, None
+        return None
+    try:
+        compile_ = getattr(adapter, "compile", None)
+        if compile_ is not None:
+            compiled = compile_(
+                source,
+                unknown_arguments=policy,
+                field_schema=pm.field_schema_for(adapter.name),
+                parser=want_parser,
+            )
+        else:
+            compiled = _two_step(pm, adapter, source, policy, want_parser)
+    except FunctionDefinitionError as exc:
+        errors.extend(("args_schema", f"{field}: {msg}") for field, msg in exc.errors)
+        return None
+    except Exception as exc:
+        errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
+        return None
+    if not isinstance(compiled, Compiled) or not isinstance(compiled.schema, dict):
+        errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
+        return None
+    return adapter, compiled
+
+
+def _two_step(
+    pm: PluginManager, adapter: Adapter, source: Any, policy: str, want_parser: bool
+) -> Compiled:
+    """The shim for adapters written against the two-method form."""
+    # such adapters reach the field-schema hook through toolparse.plugins.field_schema,
+    # which reads the manager resolving this tool from a context variable
     from ..plugins import resolving
 
     token = resolving.set(pm)
     try:
         schema = _with_policy(adapter.json_schema, source, policy)
         parser = _with_policy(adapter.parser, source, policy) if want_parser else None
-    except FunctionDefinitionError as exc:
-        errors.extend(("args_schema", f"{field}: {msg}") for field, msg in exc.errors)
-        return None, None, None
-    except Exception as exc:
-        errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
-        return None, None, None
     finally:
         resolving.reset(token)
-    if not isinstance(schema, dict):
-        errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
-        return None, None, None
-    return adapter, schema, parser
+    return Compiled(schema, parser)
 
 
 def _with_policy(method: Callable[..., Any], source: Any, policy: str) -> Any:
