@@ -386,12 +386,26 @@ def test_classes_defined_in_a_function_may_refer_to_themselves() -> None:
     )
 
 
-def test_schema_is_cached_between_json_schema_and_parser() -> None:
-    adapter = PlainAdapter()
-    adapter.json_schema(Plain)
-    tree = adapter._last
-    adapter.parser(Plain)
-    assert adapter._last is tree
+def test_a_definition_reads_the_source_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolparse.plain import _adapter
+
+    reads: list[object] = []
+    real = _adapter.analyse
+
+    def counting(source: type, hook: Any) -> Any:
+        reads.append(source)
+        return real(source, hook)
+
+    monkeypatch.setattr(_adapter, "analyse", counting)
+    fn = function(Plain)
+    assert reads == [Plain]
+    # schema and parser come from that one reading, with the names alongside
+    compiled = ADAPTER.compile(Plain, unknown_arguments="report", field_schema=None, parser=True)
+    assert compiled.schema == fn.json_schema()
+    assert compiled.accepted == tuple(fn.accepted_param_names())
+    assert compiled.required == tuple(fn.required_param_names())
+    assert compiled.parser is not None
+    assert len(reads) == 2
 
 
 # -- definition errors ---------------------------------------------------------

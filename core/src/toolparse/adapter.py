@@ -13,18 +13,55 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
     "EMPTY",
+    "JSON_TYPES",
+    "POLICIES",
+    "UUID_PATTERN",
     "Adapter",
     "Compiled",
     "FieldSchema",
     "Parser",
     "SignatureParam",
     "UnknownArguments",
+    "check_policy",
     "install_hint",
     "keywords",
+    "new_outcome",
 ]
 
 #: The ``unknown_arguments`` policies.
 UnknownArguments = Literal["report", "reject", "ignore"]
+
+#: Every ``unknown_arguments`` policy, in the order messages list them.
+POLICIES: tuple[UnknownArguments, ...] = ("report", "reject", "ignore")
+
+#: The JSON Schema type name of each Python type a JSON leaf value decodes to.
+JSON_TYPES: Mapping[type, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+#: A UUID in its canonical form, for a ``pattern`` next to ``format: uuid``
+#: (``format`` is an annotation that validators need not check; libraries also
+#: take other spellings, but this is the form a model writes most reliably).
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+#: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
+#: ``Ok.__new__``: what a parser returns on every valid call, so it is worth the speed.
+new_outcome = tuple.__new__
+
+
+def check_policy(unknown_arguments: object) -> UnknownArguments:
+    """Return ``unknown_arguments`` when it is one of :data:`POLICIES`, else raise ``ValueError``."""
+    if unknown_arguments not in POLICIES:
+        raise ValueError(
+            f"unknown_arguments must be one of {', '.join(map(repr, POLICIES))}, "
+            f"got {unknown_arguments!r:.40}"
+        )
+    return unknown_arguments  # type: ignore[return-value]
+
 
 #: A parser: ``parser(arguments)`` or ``parser(arguments, context)``, sync or async.
 Parser = Callable[..., Any]
@@ -117,8 +154,28 @@ class Compiled:
 class Adapter(Protocol):
     """The interface every adapter implements.
 
-    Required: :attr:`name`, :meth:`accepts`, :meth:`json_schema`, :meth:`parser`.
-    Optional (looked up with ``getattr``):
+    Required: :attr:`name` and :meth:`accepts`, then one of two forms.
+
+    The one-step form (what the built-in adapters use) is one method::
+
+        def compile(self, source, *, unknown_arguments, field_schema, parser) -> Compiled
+
+    called once per tool, at definition: it reads the source once and returns
+    the schema, the parser (when ``parser`` is true; ``parse_args`` wins
+    otherwise) and the accepted and required names together. ``unknown_arguments``
+    is the tool's policy (one of :data:`POLICIES`), so the adapter can make its
+    library forbid or drop extra keys at every level; ``field_schema`` is the
+    ``toolparse_field_schema`` hook bound to the tool's plugin manager
+    (:data:`FieldSchema`), which an adapter writing its own JSON Schema calls
+    for every field.
+
+    The two-method form of earlier releases, :meth:`json_schema` and
+    :meth:`parser` (each may take a keyword-only ``unknown_arguments``), keeps
+    working: the core calls both, and such an adapter reaches the field-schema
+    hook through ``toolparse.plugins.field_schema``.
+
+    Whatever the adapter does, the core applies the policy to the top-level
+    names itself. Optional (looked up with ``getattr``):
 
     - ``serialize(value) -> str | None``: JSON text for a model instance a
       tool body returned (``None``: not one of mine);
@@ -129,11 +186,9 @@ class Adapter(Protocol):
       parameters are the model's fields is called with, for a value the
       parser produced (default: :func:`keywords`).
 
-    ``json_schema`` and ``parser`` may take a keyword-only ``unknown_arguments``
-    (``"report"``, ``"reject"`` or ``"ignore"``): the core passes the tool's
-    policy when their signature has it, so an adapter can make its library
-    forbid or drop extra keys at every level. Whatever the adapter does, the
-    core applies the policy to the top-level names itself.
+    ``accepts`` runs for every tool definition against every adapter, so it
+    imports nothing: it decides from the source's type (and, for a library's
+    own classes, whether that library is in ``sys.modules`` at all).
     """
 
     #: Short name, the one users pass as ``@tool(adapter=...)`` ("pydantic").
@@ -211,7 +266,8 @@ def keywords(value: object) -> dict[str, Any]:
     """Turn a parsed value into keyword arguments (the default for adapters).
 
     A mapping is copied; a dataclass or attrs instance gives its fields by
-    attribute name; any other object its ``vars()``.
+    attribute name; any other object its instance attributes (``vars()``, and
+    the filled ``__slots__`` of a slotted class).
     """
     if isinstance(value, Mapping):
         return {str(k): v for k, v in value.items()}
@@ -221,4 +277,11 @@ def keywords(value: object) -> dict[str, Any]:
     attrs = getattr(type(value), "__attrs_attrs__", None)
     if attrs is not None:
         return {a.name: getattr(value, a.name) for a in attrs}
-    return dict(vars(value))
+    found: dict[str, Any] = dict(getattr(value, "__dict__", ()))
+    for klass in reversed(type(value).__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            # a slot never assigned has no value to pass; __dict__/__weakref__ are not fields
+            if slot not in ("__dict__", "__weakref__") and hasattr(value, slot):
+                found[slot] = getattr(value, slot)
+    return found

@@ -4,9 +4,10 @@ It needs no third-party library. It is registered through the same hook a
 plugin uses (see ``_defaults``), so an adapter registered later (pydantic,
 attrs) is asked first and takes dataclasses over when installed.
 
-The type mapping lives in ``_plain_types`` (annotations read once into a node
-tree), ``_plain_schema`` (the tree as JSON Schema) and ``_plain_parse`` (the
-tree compiled into a strict parser).
+The type mapping lives in ``_nodes`` and ``_types`` (annotations read once
+into a node tree), ``_schema`` (the tree as JSON Schema) and ``_parse`` (the
+tree compiled into a strict parser); :meth:`PlainAdapter.compile` reads the
+source once and hands the one tree to both.
 """
 
 from __future__ import annotations
@@ -17,11 +18,19 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..adapter import EMPTY, SignatureParam, UnknownArguments
+from ..adapter import (
+    EMPTY,
+    Compiled,
+    FieldSchema,
+    SignatureParam,
+    UnknownArguments,
+    check_policy,
+)
 from ..contract import ParseResult
+from ._nodes import is_plain_dataclass, is_typeddict
 from ._parse import compile_parser
 from ._schema import object_schema
-from ._types import ObjectNode, analyse, is_plain_dataclass, is_typeddict
+from ._types import analyse
 
 __all__ = ["PlainAdapter"]
 
@@ -43,11 +52,6 @@ class PlainAdapter:
 
     name = "plain"
 
-    def __init__(self) -> None:
-        # json_schema() and parser() are called back to back for one tool:
-        # read the annotations once for both
-        self._last: tuple[object, object, ObjectNode] | None = None
-
     def accepts(self, source: object) -> bool:
         """Accept a TypedDict class or a (non-pydantic) dataclass class."""
         try:
@@ -55,26 +59,56 @@ class PlainAdapter:
         except Exception:  # an exotic metaclass must not break adapter selection
             return False
 
-    def _tree(self, source: type) -> ObjectNode:
-        from ..plugins import resolving
+    def compile(
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
+        parser: bool = True,
+    ) -> Compiled:
+        """Read ``source`` once: its object schema (closed at every level) and strict parser.
 
-        pm = resolving.get()
-        last = self._last
-        if last is not None and last[0] is source and last[1] is pm:
-            return last[2]
-        tree = analyse(source)
-        self._last = (source, pm, tree)
-        return tree
+        The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a
+        TypedDict. ``field_schema`` is asked about every field and every type
+        the adapter has no rule for (``None``: no plugin has a say).
+        """
+        policy = check_policy(unknown_arguments)
+        hook = _unchanged if field_schema is None else field_schema
+        tree = analyse(source, hook)
+        schema = object_schema(tree, hook)
+        return Compiled(
+            schema,
+            compile_parser(tree, policy) if parser else None,
+            accepted=[f.name for f in tree.fields],
+            required=[f.name for f in tree.fields if f.required],
+        )
 
-    def json_schema(self, source: Any) -> dict[str, Any]:
-        """Return the object schema: fields in order, closed at every level."""
-        return object_schema(self._tree(source))
+    def json_schema(
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
+    ) -> dict[str, Any]:
+        """The object schema alone (see :meth:`compile`)."""
+        return self.compile(
+            source, unknown_arguments=unknown_arguments, field_schema=field_schema, parser=False
+        ).schema
 
     def parser(
-        self, source: Any, *, unknown_arguments: UnknownArguments = "report"
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
     ) -> Callable[[dict[str, Any]], ParseResult]:
-        """Return the strict parser: ``Ok(instance)``, ``Ok(dict)`` for a TypedDict."""
-        return compile_parser(self._tree(source), unknown_arguments)
+        """The strict parser alone (see :meth:`compile`)."""
+        compiled = self.compile(
+            source, unknown_arguments=unknown_arguments, field_schema=field_schema
+        )
+        assert compiled.parser is not None
+        return compiled.parser  # type: ignore[no-any-return]
 
     def serialize(self, value: object) -> str | None:
         """JSON text for a dataclass instance (enums by value); ``None`` otherwise."""
@@ -113,6 +147,10 @@ class PlainAdapter:
             specs.append((param.name, param.annotation, spec))
         cls = dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
         return cls
+
+
+def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
+    return schema
 
 
 def _enum_value(value: object) -> Any:

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..adapter import JSON_TYPES
+from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
-from ._types import (
+from ._nodes import (
     AnyNode,
     ChoiceNode,
     CustomNode,
@@ -37,7 +39,6 @@ __all__ = ["compile_parser"]
 
 Converter = Callable[[Any], Any]
 
-_new = tuple.__new__  # builds an Ok without its Python-level __new__ (hot path)
 _MISSING: Any = object()
 
 
@@ -78,15 +79,7 @@ def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
 
 # -- what a node accepts, in words and in JSON types ----------------------------------
 
-_KIND_NAMES: dict[type, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-    list: "array",
-    dict: "object",
-}
+_KIND_NAMES: dict[type, str] = {**JSON_TYPES, list: "array", dict: "object"}
 _ARTICLE = {
     "integer": "an integer",
     "array": "an array",

@@ -1,4 +1,4 @@
-"""JSON Schema for a plain-type node tree (see ``_plain_types``).
+"""JSON Schema for a plain-type node tree (see ``_nodes``).
 
 Nested classes are written inline, which is what models read most reliably;
 only a class that contains itself (directly or through others) goes to
@@ -11,7 +11,8 @@ import enum
 import math
 from typing import Any
 
-from ._types import (
+from ..adapter import JSON_TYPES, FieldSchema
+from ._nodes import (
     AnyNode,
     ChoiceNode,
     CustomNode,
@@ -27,18 +28,14 @@ from ._types import (
 
 __all__ = ["object_schema"]
 
-_JSON_TYPES: dict[type, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-}
 
+def object_schema(root: ObjectNode, field_schema: FieldSchema) -> dict[str, Any]:
+    """Write the parameters schema of a dataclass or TypedDict node tree.
 
-def object_schema(root: ObjectNode) -> dict[str, Any]:
-    """Write the parameters schema of a dataclass or TypedDict node tree."""
-    writer = _Writer(_recursive(root))
+    Every property goes through ``field_schema`` (the ``toolparse_field_schema``
+    hook) with what this writer would emit.
+    """
+    writer = _Writer(_recursive(root), field_schema)
     schema = writer.record(root)
     if writer.defs:
         schema["$defs"] = writer.defs
@@ -88,8 +85,9 @@ def _recursive(root: ObjectNode) -> set[ObjectNode]:
 
 
 class _Writer:
-    def __init__(self, recursive: set[ObjectNode]) -> None:
+    def __init__(self, recursive: set[ObjectNode], field_schema: FieldSchema) -> None:
         self.recursive = recursive
+        self.field_schema = field_schema
         self.defs: dict[str, Any] = {}
         self.names: dict[ObjectNode, str] = {}
 
@@ -155,8 +153,6 @@ class _Writer:
         return {"$ref": f"#/$defs/{name}"}
 
     def record(self, node: ObjectNode) -> dict[str, Any]:
-        from ..plugins import field_schema
-
         schema: dict[str, Any] = {"type": "object"}
         if node.description:
             schema["description"] = node.description
@@ -169,7 +165,7 @@ class _Writer:
                 default = _json_default(f.default)
                 if default is not _NO_DEFAULT:
                     prop["default"] = default
-            properties[f.name] = field_schema("plain", f.annotation, prop)
+            properties[f.name] = self.field_schema(f.annotation, prop)
         schema["properties"] = properties
         required = [f.name for f in node.fields if f.required]
         if required:
@@ -182,7 +178,7 @@ class _Writer:
 
 def _choice(node: ChoiceNode) -> dict[str, Any]:
     values = [value for value, _ in node.choices]
-    kinds = {_JSON_TYPES[type(value)] for value in values}
+    kinds = {JSON_TYPES[type(value)] for value in values}
     schema: dict[str, Any] = {}
     if len(kinds) == 1:
         schema["type"] = kinds.pop()

@@ -1,9 +1,8 @@
-"""Plain Python annotations, read once into a small tree of nodes.
+"""Plain Python annotations, read once into a tree of nodes (see ``_nodes``).
 
-The built-in adapter reads a dataclass or TypedDict (and every annotation
-inside it) into the nodes below exactly once; the JSON Schema writer
-(``_plain_schema``) and the parser compiler (``_plain_parse``) both walk that
-tree, so they cannot disagree about what a type means.
+Types no rule here covers go to the ``toolparse_field_schema`` hook the
+adapter's compile step was given; what it describes passes through
+unvalidated, anything else is a definition error naming the field.
 """
 
 from __future__ import annotations
@@ -11,222 +10,43 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import enum
-import inspect
 import sys
 import types
 import typing
 from typing import Any
 
+from ..adapter import JSON_TYPES, FieldSchema
 from ..errors import FunctionDefinitionError
+from ._nodes import (
+    SCALARS,
+    AnyNode,
+    ChoiceNode,
+    CustomNode,
+    DescribedNode,
+    DictNode,
+    FieldInfo,
+    ListNode,
+    Node,
+    ObjectNode,
+    ScalarNode,
+    TupleNode,
+    UnionNode,
+    is_plain_dataclass,
+    is_typeddict,
+)
 
-__all__ = [
-    "AnyNode",
-    "ChoiceNode",
-    "CustomNode",
-    "DescribedNode",
-    "DictNode",
-    "FieldInfo",
-    "ListNode",
-    "Node",
-    "ObjectNode",
-    "ScalarNode",
-    "TupleNode",
-    "UnionNode",
-    "analyse",
-    "is_plain_dataclass",
-    "is_typeddict",
-]
-
-#: JSON Schema ``type`` names of the scalar Python types.
-SCALARS: dict[Any, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-}
+__all__ = ["analyse"]
 
 _SEQUENCES = (list, collections.abc.Sequence, collections.abc.MutableSequence)
 _MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
-_JSON_LEAVES = (str, int, float, bool, type(None))
-
-
-class Node:
-    """One annotation, understood."""
-
-    __slots__ = ()
-
-
-class AnyNode(Node):
-    """``typing.Any`` (or ``object``): no constraint."""
-
-    __slots__ = ()
-
-
-class ScalarNode(Node):
-    """``str``, ``int``, ``float``, ``bool`` or ``None``."""
-
-    __slots__ = ("kind", "type")
-
-    def __init__(self, py_type: type) -> None:
-        self.type = py_type
-        #: the JSON Schema type name
-        self.kind = SCALARS[py_type]
-
-
-class ListNode(Node):
-    """``list[T]``, ``Sequence[T]`` or ``tuple[T, ...]`` (``as_tuple``)."""
-
-    __slots__ = ("as_tuple", "item")
-
-    def __init__(self, item: Node, *, as_tuple: bool = False) -> None:
-        self.item = item
-        self.as_tuple = as_tuple
-
-
-class TupleNode(Node):
-    """``tuple[A, B]``: a JSON array of exactly these items."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items: list[Node]) -> None:
-        self.items = items
-
-
-class DictNode(Node):
-    """``dict[str, T]``: a JSON object with arbitrary keys."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Node) -> None:
-        self.value = value
-
-
-class ChoiceNode(Node):
-    """``Literal[...]`` or an ``Enum`` subclass: one of fixed JSON values.
-
-    ``choices`` pairs each JSON value with the Python value the parser
-    returns for it (the value itself for a literal, the member for an enum).
-    """
-
-    __slots__ = ("choices", "enum")
-
-    def __init__(self, choices: list[tuple[Any, Any]], enum_cls: type | None) -> None:
-        self.choices = choices
-        self.enum = enum_cls
-
-
-class UnionNode(Node):
-    """``Union[...]``, ``A | B``, ``Optional[T]``: the members in order."""
-
-    __slots__ = ("members",)
-
-    def __init__(self, members: list[Node]) -> None:
-        self.members = members
-
-
-class DescribedNode(Node):
-    """``Annotated[T, "description"]`` anywhere but directly on a field."""
-
-    __slots__ = ("description", "node")
-
-    def __init__(self, node: Node, description: str) -> None:
-        self.node = node
-        self.description = description
-
-
-class CustomNode(Node):
-    """A type only a ``toolparse_field_schema`` plugin could describe.
-
-    The plugin's schema is exported; the value passes through unvalidated.
-    """
-
-    __slots__ = ("annotation", "schema")
-
-    def __init__(self, annotation: object, schema: dict[str, Any]) -> None:
-        self.annotation = annotation
-        self.schema = schema
-
-
-class FieldInfo:
-    """One field of a dataclass or TypedDict."""
-
-    __slots__ = (
-        "annotation",
-        "default",
-        "description",
-        "has_default",
-        "name",
-        "node",
-        "required",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        annotation: object,
-        node: Node,
-        *,
-        required: bool,
-        description: str | None,
-        has_default: bool = False,
-        default: Any = None,
-    ) -> None:
-        self.name = name
-        self.annotation = annotation
-        self.node = node
-        self.required = required
-        self.description = description
-        #: a plain default value (not a factory), which the schema may show
-        self.has_default = has_default
-        self.default = default
-
-
-class ObjectNode(Node):
-    """A dataclass (instantiated when parsed) or a TypedDict (kept a dict).
-
-    The same class anywhere in one tree is one node, so a recursive class is
-    a cycle in the tree; ``fields`` is filled in after the node is made.
-    """
-
-    __slots__ = ("cls", "description", "fields", "is_dataclass")
-
-    def __init__(self, cls: type, *, is_dataclass: bool) -> None:
-        self.cls = cls
-        self.is_dataclass = is_dataclass
-        self.fields: list[FieldInfo] = []
-        self.description = _class_doc(cls, generated=is_dataclass)
-
-
-# -- recognising sources -------------------------------------------------------
-
-
-def is_typeddict(obj: object) -> bool:
-    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
-    return (
-        isinstance(obj, type)
-        and issubclass(obj, dict)
-        and hasattr(obj, "__required_keys__")
-        and hasattr(obj, "__total__")
-    )
-
-
-def is_plain_dataclass(obj: object) -> bool:
-    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
-    return (
-        isinstance(obj, type)
-        and dataclasses.is_dataclass(obj)
-        and not hasattr(obj, "__pydantic_fields__")
-    )
-
-
-# -- reading annotations ---------------------------------------------------------
+_JSON_LEAVES = tuple(JSON_TYPES)
 
 
 class _Reader:
     """State of one analysis: the class nodes made so far and the problems."""
 
-    def __init__(self) -> None:
+    def __init__(self, field_schema: FieldSchema) -> None:
+        self.field_schema = field_schema
         self.objects: dict[type, ObjectNode] = {}
         self.errors: list[tuple[str, str]] = []
         # TypedDict qualifiers, from typing and from an imported backport
@@ -440,10 +260,8 @@ class _Reader:
         return DictNode(self.read(args[1], where))
 
     def _custom(self, tp: Any, where: str) -> Node:
-        from ..plugins import field_schema  # plugins are loaded by now
-
         empty: dict[str, Any] = {}
-        schema = field_schema("plain", tp, empty)
+        schema = self.field_schema(tp, empty)
         if schema is not empty:
             return CustomNode(tp, schema)
         if isinstance(tp, (str, typing.ForwardRef)):
@@ -464,13 +282,15 @@ class _Reader:
         return AnyNode()
 
 
-def analyse(source: type) -> ObjectNode:
+def analyse(source: type, field_schema: FieldSchema) -> ObjectNode:
     """Read a dataclass or TypedDict class into its node tree.
 
-    Raises :class:`~toolparse.FunctionDefinitionError` naming every field
+    ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every
+    type no rule here covers (it answers with the schema it was given when no
+    plugin knows the type). Raises :class:`~toolparse.FunctionDefinitionError` naming every field
     whose type the adapter cannot describe or parse.
     """
-    reader = _Reader()
+    reader = _Reader(field_schema)
     root = reader.record(source)
     if reader.errors:
         raise FunctionDefinitionError(reader.errors)
@@ -496,15 +316,6 @@ def _is_json_leaf(value: object) -> bool:
     if isinstance(value, enum.Enum):
         return False
     return type(value) in _JSON_LEAVES
-
-
-def _class_doc(cls: type, *, generated: bool) -> str | None:
-    doc = cls.__dict__.get("__doc__")
-    if not isinstance(doc, str) or not doc.strip():
-        return None
-    if generated and doc.startswith(f"{cls.__name__}("):
-        return None  # the signature @dataclass writes when there is no docstring
-    return inspect.cleandoc(doc)
 
 
 def _type_name(tp: object) -> str:
