@@ -24,7 +24,7 @@ from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 if TYPE_CHECKING:  # type checkers see the lazily imported submodule as an attribute
     from . import providers as providers
 
-__version__ = "0.1.0"
+__version__: str  # the installed distribution's version, read on first use (__getattr__)
 
 
 def __getattr__(name: str) -> object:
@@ -33,6 +33,17 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(".providers", __name__)
+    if name == "__version__":
+        # one source: core/pyproject.toml. importlib.metadata is imported on first use only, as
+        # it costs more than the rest of ``import toolparse``
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("toolparse")
+        except PackageNotFoundError:  # a source tree on sys.path, never installed
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
     raise AttributeError(f"module 'toolparse' has no attribute {name!r}")
 
 
