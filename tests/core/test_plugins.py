@@ -15,13 +15,26 @@ from toolparse import plugins
 
 
 class FakeEntryPoint:
-    def __init__(self, name: str, plugin: object) -> None:
+    """An installed entry point, as pluggy reads it (pluggy's own tests fake them so)."""
+
+    def __init__(self, name: str, plugin: object, group: str = "toolparse") -> None:
         self.name = name
-        self.group = "toolparse"
+        self.group = group
+        self.value = f"{name}_plugin"
         self._plugin = plugin
 
     def load(self) -> object:
+        if isinstance(self._plugin, BaseException):
+            raise self._plugin
         return self._plugin
+
+
+class FakeDistribution:
+    def __init__(self, name: str, entry_points: list[FakeEntryPoint]) -> None:
+        # email.message.Message reads keys case-insensitively; pluggy asks for "name"
+        self.metadata = {"Name": name, "name": name}
+        self.version = "1.2.3"
+        self.entry_points = entry_points
 
 
 def make_adapter(name: str, accepted: object, schema: dict[str, Any] | None = None) -> Any:
@@ -52,13 +65,18 @@ def adapter_plugin(*adapters: Any) -> object:
 
 @pytest.fixture
 def fake_entry_points(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """Entry-point name -> plugin (or the exception its import raises), one distribution each."""
     installed: dict[str, object] = {}
 
-    def entry_points(*, group: str) -> list[FakeEntryPoint]:
-        assert group == "toolparse"
-        return [FakeEntryPoint(name, plugin) for name, plugin in installed.items()]
+    def distributions() -> list[FakeDistribution]:
+        # an unrelated group in the first distribution, which loading must skip
+        other = FakeDistribution("other", [FakeEntryPoint("x", object(), group="pytest11")])
+        return [other] + [
+            FakeDistribution(f"toolparse-{name}", [FakeEntryPoint(name, plugin)])
+            for name, plugin in installed.items()
+        ]
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(importlib.metadata, "distributions", distributions)
     monkeypatch.delenv(plugins.DISABLE_AUTOLOAD, raising=False)
     monkeypatch.delenv(plugins.LOAD_PLUGINS, raising=False)
     return installed
@@ -129,6 +147,188 @@ def test_blocked_plugin_is_not_loaded(fake_entry_points: dict[str, object]) -> N
     pm = tp.make_plugin_manager(load_entry_points=False)
     pm.set_blocked("alpha")
     assert pm.load_entry_points() == 0
+
+
+def test_pluggy_loads_entry_points_and_records_their_distributions(
+    fake_entry_points: dict[str, object],
+) -> None:
+    alpha = adapter_plugin(make_adapter("alpha", "m"))
+    fake_entry_points["alpha"] = alpha
+    pm = tp.make_plugin_manager()
+    assert [(plugin, dist.project_name) for plugin, dist in pm.list_plugin_distinfo()] == [
+        (alpha, "toolparse-alpha")
+    ]
+    assert pm.plugin_distributions() == [
+        plugins.PluginDistribution("alpha", "toolparse-alpha", "1.2.3", "alpha_plugin")
+    ]
+    # a plugin unregistered at run time is no longer listed
+    pm.unregister(alpha)
+    assert pm.plugin_distributions() == []
+
+
+def test_a_plugin_that_fails_to_import_is_named_and_skipped(
+    fake_entry_points: dict[str, object],
+) -> None:
+    fake_entry_points["alpha"] = adapter_plugin(make_adapter("alpha", "m"))
+    fake_entry_points["broken"] = ModuleNotFoundError("No module named 'missinglib'")
+    fake_entry_points["zeta"] = adapter_plugin(make_adapter("zeta", "z"))
+    with pytest.warns(
+        plugins.PluginLoadWarning,
+        match=r"'broken' \(toolparse-broken 1\.2\.3, entry point broken_plugin\) failed to "
+        r"import.*ModuleNotFoundError: No module named 'missinglib'",
+    ):
+        pm = tp.make_plugin_manager()
+    # the plugins around it loaded, and tools that do not need it work
+    assert [a.name for a in pm.adapters()] == ["zeta", "alpha", "plain"]
+    fn = tp.Function("t", lambda a: a, args_schema="m", plugin_manager=pm)
+    assert fn.execute({"x": 1}) == tp.Ok('{"by": "alpha", "x": 1}')
+    (failed,) = pm.failed_plugins()
+    assert failed.name == "broken"
+    assert failed.error == "ModuleNotFoundError: No module named 'missinglib'"
+    assert [(d.name, d.error) for d in pm.plugin_distributions()] == [
+        ("alpha", None),
+        ("broken", failed.error),
+        ("zeta", None),
+    ]
+    # a tool whose source nothing else takes names it in its definition error
+    with pytest.raises(tp.NoAdapterError, match=r"plugin 'broken' .* failed to import: Module"):
+        tp.Function("t", lambda a: a, args_schema="unknown-model", plugin_manager=pm)
+    with pytest.raises(tp.FunctionDefinitionError, match=r"no adapter named 'broken'.*failed"):
+        tp.Function("t", lambda a: a, args_schema="m", adapter="broken", plugin_manager=pm)
+    # the name stays free: the plugin can be registered by hand once fixed
+    assert not pm.is_blocked("broken")
+
+
+def test_a_failed_plugin_is_named_only_for_the_sources_it_would_take(
+    fake_entry_points: dict[str, object],
+) -> None:
+    fake_entry_points["marshmallow"] = ImportError("cannot import name 'Schema'")
+    with pytest.warns(plugins.PluginLoadWarning):
+        pm = tp.make_plugin_manager()
+    marshmallow_like = type("S", (), {"__module__": "marshmallow.schema"})
+    with pytest.raises(tp.NoAdapterError, match=r"'marshmallow' .* failed to import"):
+        tp.Function("t", lambda a: a, args_schema=marshmallow_like, plugin_manager=pm)
+    pydantic_like = type("M", (), {"__module__": "pydantic.main"})
+    with pytest.raises(tp.NoAdapterError) as info:
+        tp.Function("t", lambda a: a, args_schema=pydantic_like, plugin_manager=pm)
+    assert "marshmallow" not in str(info.value)
+
+
+def test_load_plugins_naming_a_broken_plugin_warns_once(
+    fake_entry_points: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_entry_points["broken"] = RuntimeError("boom")
+    monkeypatch.setenv("TOOLPARSE_LOAD_PLUGINS", "broken")
+    with pytest.warns(plugins.PluginLoadWarning, match="RuntimeError: boom") as caught:
+        pm = tp.make_plugin_manager()
+    assert len(caught) == 1
+    assert [f.name for f in pm.failed_plugins()] == ["broken"]
+
+
+def test_two_adapters_of_one_name_are_an_error(pm: tp.PluginManager) -> None:
+    pm.register(adapter_plugin(make_adapter("twin", "a")), name="first-plugin")
+    pm.register(adapter_plugin(make_adapter("twin", "b")), name="second-plugin")
+    with pytest.raises(
+        plugins.PluginError,
+        match="two adapters are named 'twin': one from the plugin 'second-plugin', "
+        "one from 'first-plugin'",
+    ):
+        pm.adapters()
+    with pytest.raises(tp.FunctionDefinitionError, match="two adapters are named 'twin'"):
+        tp.Function("t", lambda a: a, args_schema="a", plugin_manager=pm)
+
+
+def test_an_adapter_of_the_two_method_form_still_works(pm: tp.PluginManager) -> None:
+    seen: list[tuple[str, str]] = []
+
+    class Money:
+        pass
+
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_field_schema(self, adapter: str, field: object, schema: Any) -> Any:
+            return {"type": "string", "pattern": "^[0-9]+$"} if field is Money else None
+
+    class OldStyle:
+        """Written against the two-method form: no compile, the hook reached by the function."""
+
+        name = "old"
+
+        def accepts(self, source: object) -> bool:
+            return source == "old-model"
+
+        def json_schema(self, source: Any, *, unknown_arguments: str = "report") -> Any:
+            seen.append(("json_schema", unknown_arguments))
+            return {
+                "type": "object",
+                "properties": {"amount": plugins.field_schema("old", Money, {})},
+                "required": ["amount"],
+            }
+
+        def parser(self, source: Any, *, unknown_arguments: str = "report") -> Any:
+            seen.append(("parser", unknown_arguments))
+            return lambda a: tp.ok({"parsed": a["amount"]})
+
+    pm.register(Plugin())
+    pm.register(adapter_plugin(OldStyle()))
+    fn = tp.Function(
+        "t",
+        lambda a: a["parsed"],
+        args_schema="old-model",
+        unknown_arguments="reject",
+        plugin_manager=pm,
+    )
+    assert seen == [("json_schema", "reject"), ("parser", "reject")]
+    assert fn.json_schema()["properties"] == {"amount": {"type": "string", "pattern": "^[0-9]+$"}}
+    assert fn.required_param_names() == ["amount"]
+    assert fn.execute({"amount": "12"}) == tp.Ok("12")
+    result = fn.execute({"amount": "12", "extra": 1})
+    assert isinstance(result, tp.Error)
+    assert "Unrecognized parameters: extra" in result.message
+    # outside a definition the function falls back on the default manager
+    assert plugins.resolving.get() is None
+
+
+def test_an_adapter_of_the_one_step_form_gets_policy_and_hook(pm: tp.PluginManager) -> None:
+    calls: list[dict[str, Any]] = []
+
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_field_schema(self, adapter: str, field: object, schema: Any) -> Any:
+            return {"type": "integer", "minimum": 0} if field == "count" else None
+
+    class OneStep:
+        name = "onestep"
+
+        def accepts(self, source: object) -> bool:
+            return source == "one-model"
+
+        def compile(self, source: Any, **options: Any) -> tp.adapter.Compiled:
+            calls.append(options)
+            hook = options["field_schema"]
+            schema = {"type": "object", "properties": {"n": hook("count", {})}}
+            return tp.adapter.Compiled(
+                schema, lambda a: tp.ok(a["n"] * 2), accepted=["n"], required=["n"]
+            )
+
+        def json_schema(self, source: Any) -> Any:
+            raise AssertionError("the one-step form is preferred")
+
+        parser = json_schema
+
+    pm.register(Plugin())
+    pm.register(adapter_plugin(OneStep()))
+    fn = tp.Function("t", lambda n: n, args_schema="one-model", plugin_manager=pm)
+    assert [sorted(c) for c in calls] == [["field_schema", "parser", "unknown_arguments"]]
+    assert calls[0]["unknown_arguments"] == "report"
+    assert calls[0]["parser"] is True
+    assert fn.json_schema()["properties"] == {"n": {"type": "integer", "minimum": 0}}
+    assert fn.execute({"n": 2}) == tp.Ok("4")
+    # with parse_args the adapter is not asked for a parser
+    tp.Function(
+        "t", lambda a: a, args_schema="one-model", parse_args=lambda a: tp.ok(), plugin_manager=pm
+    )
+    assert calls[1]["parser"] is False
 
 
 def test_runtime_registration_and_unregistration(pm: tp.PluginManager) -> None:

@@ -1,4 +1,8 @@
-"""The core's own defaults, registered through the same hooks a plugin uses."""
+"""The core's own defaults, registered through the same hooks a plugin uses.
+
+The built-in adapter and the providers are imported when first collected (not
+a cycle: neither imports the plugin manager), so ``import toolparse`` stays light.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,13 @@ from typing import Any
 from .adapter import Adapter
 from .hookspecs import hookimpl
 
+__all__: list[str] = []
+
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
     """Register the built-in adapter for plain Python types."""
-    from .plain._adapter import PlainAdapter
+    from .plain import PlainAdapter  # on first use: most programs never need it at import
 
     register(PlainAdapter())
 
@@ -20,7 +26,7 @@ def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
 @hookimpl
 def toolparse_register_providers(register: Callable[[Any], None]) -> None:
     """Register the built-in provider formats."""
-    from .providers import builtin_providers
+    from .providers import builtin_providers  # on first use, like the adapter
 
     for provider in builtin_providers():
         register(provider)

@@ -2,13 +2,18 @@
 
 ``plugin_manager()`` builds the default manager lazily on first use, with the
 core's own defaults registered like any plugin and then every installed
-distribution's ``toolparse`` entry points. Two environment variables control
-loading:
+distribution's ``toolparse`` entry points, loaded by pluggy (which records the
+distribution of each, for :meth:`PluginManager.plugin_distributions`). Two
+environment variables control loading:
 
 - ``TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD``: set (to anything but ``""``/``0``) to
   load no entry points.
 - ``TOOLPARSE_LOAD_PLUGINS=name,name``: load only these entry points (an empty
   value loads none). It wins over the switch above.
+
+A plugin that fails to import is named in a :class:`PluginLoadWarning` and
+skipped; tools that do not need it work, and the definition error of a tool
+whose ``args_schema`` nothing else accepts names it again.
 """
 
 from __future__ import annotations
@@ -17,20 +22,57 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
-from . import hookspecs
+from . import _defaults, hookspecs
 
 if TYPE_CHECKING:
+    import importlib.metadata
+
     from .adapter import Adapter
 
-__all__ = ["PluginManager", "field_schema", "make_plugin_manager", "plugin_manager"]
+__all__ = [
+    "PluginDistribution",
+    "PluginError",
+    "PluginLoadWarning",
+    "PluginManager",
+    "field_schema",
+    "make_plugin_manager",
+    "plugin_manager",
+]
 
 ENTRY_POINT_GROUP = "toolparse"
 DISABLE_AUTOLOAD = "TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD"
 LOAD_PLUGINS = "TOOLPARSE_LOAD_PLUGINS"
+
+
+class PluginError(Exception):
+    """The installed plugins contradict each other (two adapters of one name)."""
+
+
+class PluginLoadWarning(UserWarning):
+    """An installed plugin failed to import and was skipped."""
+
+
+class PluginDistribution(NamedTuple):
+    """One installed plugin and the distribution that provides it."""
+
+    #: the entry point's name (the plugin's name in the manager)
+    name: str
+    #: the distribution's name, as ``pip`` spells it
+    distribution: str
+    #: the distribution's version
+    version: str
+    #: the entry point's target (``"toolparse_pydantic"``)
+    entry_point: str
+    #: why it failed to import (``"ModuleNotFoundError: ..."``), ``None`` when it loaded
+    error: str | None = None
+
+    def describe(self) -> str:
+        """``'name' (distribution version, entry point target)``, for messages."""
+        return f"{self.name!r} ({self.distribution} {self.version}, entry point {self.entry_point})"
 
 
 class PluginManager(pluggy.PluginManager):
@@ -45,6 +87,7 @@ class PluginManager(pluggy.PluginManager):
         self.add_hookspecs(hookspecs)
         self._adapters: tuple[Adapter, ...] | None = None
         self._providers: dict[str, Any] | None = None
+        self._failed: list[PluginDistribution] = []
         #: whether any plugin observes executions (read on the execution path)
         self.observed = False
 
@@ -68,16 +111,30 @@ class PluginManager(pluggy.PluginManager):
     # -- adapters ------------------------------------------------------------
 
     def adapters(self) -> tuple[Adapter, ...]:
-        """Every registered adapter, the one to ask first first."""
+        """Every registered adapter, the one to ask first first.
+
+        Raises :class:`PluginError` when two adapters share a name: which one
+        ``adapter=`` would pick would otherwise depend on loading order.
+        """
         if self._adapters is None:
             found: list[Adapter] = []
+            owners: dict[str, str] = {}
             # get_hookimpls() lists implementations in call order reversed
             # (tryfirst/trylast applied), so walking it backwards and putting
             # each plugin's adapters last-registered-first gives the ask order.
             for impl in reversed(self.hook.toolparse_register_adapters.get_hookimpls()):
                 mine: list[Adapter] = []
                 impl.function(register=mine.append)
-                found.extend(reversed(mine))
+                for adapter in reversed(mine):
+                    other = owners.get(adapter.name)
+                    if other is not None:
+                        raise PluginError(
+                            f"two adapters are named {adapter.name!r}: one from the plugin "
+                            f"{other!r}, one from {impl.plugin_name!r}; adapter names must be "
+                            f"unique (load one of them only, with {LOAD_PLUGINS} or set_blocked)"
+                        )
+                    owners[adapter.name] = impl.plugin_name
+                    found.append(adapter)
             self._adapters = tuple(found)
         return self._adapters
 
@@ -140,40 +197,151 @@ class PluginManager(pluggy.PluginManager):
     def load_entry_points(self, names: Sequence[str] | None = None) -> int:
         """Register the installed ``toolparse`` entry points; return how many.
 
-        With ``names``, only those; a name no distribution provides is a
-        warning. Entry points load in name order so that which plugin is asked
-        first does not depend on how the distributions happen to be listed.
+        pluggy's own ``load_setuptools_entrypoints`` does the loading, so
+        ``list_plugin_distinfo()`` and :meth:`plugin_distributions` know the
+        distribution of each. With ``names``, only those, in that order; a
+        name no distribution provides is a warning. Without, all of them,
+        registered in name order so that which plugin is asked first does not
+        depend on how the distributions happen to be listed. An entry point
+        that fails to import is skipped with a :class:`PluginLoadWarning`
+        naming it (see :meth:`failed_plugins`).
         """
-        from importlib.metadata import entry_points  # only when plugins load
-
-        available = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-        wanted = sorted(available) if names is None else list(names)
+        if names is None:
+            before = len(self.list_plugin_distinfo())
+            self._load(None)
+            loaded = [plugin for plugin, _ in self.list_plugin_distinfo()[before:]]
+            self._in_name_order(loaded)
+            return len(loaded)
         count = 0
-        for name in wanted:
-            ep = available.get(name)
-            if ep is None:
+        for name in names:
+            found = self._load(name)
+            count += found
+            known = self.has_plugin(name) or self.is_blocked(name)
+            if not found and not known and not any(f.name == name for f in self._failed):
+                installed = sorted({ep.name for _, ep in _entry_points(None)})
                 warnings.warn(
                     f"{LOAD_PLUGINS} names {name!r}, but no installed distribution "
                     f"provides a toolparse plugin of that name "
-                    f"(installed: {', '.join(sorted(available)) or 'none'})",
+                    f"(installed: {', '.join(installed) or 'none'})",
                     stacklevel=2,
                 )
-                continue
-            if self.get_plugin(name) is not None or self.is_blocked(name):
-                continue
-            self.register(ep.load(), name=name)
-            count += 1
         return count
+
+    def _load(self, name: str | None) -> int:
+        """Load through pluggy; an entry point that fails is recorded, blocked for the retry."""
+        before = len(self.list_plugin_distinfo())
+        skipped: list[str] = []
+        try:
+            while True:
+                try:
+                    self.load_setuptools_entrypoints(ENTRY_POINT_GROUP, name)
+                    break
+                except Exception as exc:
+                    # pluggy stops at the entry point that raised: the first one
+                    # (in its order) that is neither registered nor blocked yet
+                    culprit = next(
+                        (
+                            pair
+                            for pair in _entry_points(name)
+                            if not self.has_plugin(pair[1].name)
+                            and not self.is_blocked(pair[1].name)
+                        ),
+                        None,
+                    )
+                    if culprit is None:
+                        raise
+                    self._record_failure(*culprit, exc)
+                    self.set_blocked(culprit[1].name)
+                    skipped.append(culprit[1].name)
+        finally:
+            for blocked in skipped:
+                self.unblock(blocked)
+        return len(self.list_plugin_distinfo()) - before
+
+    def _record_failure(
+        self,
+        dist: importlib.metadata.Distribution,
+        ep: importlib.metadata.EntryPoint,
+        exc: BaseException,
+    ) -> None:
+        failure = PluginDistribution(
+            ep.name,
+            _dist_name(dist),
+            str(dist.version),
+            ep.value,
+            f"{type(exc).__name__}: {exc}",
+        )
+        self._failed = [f for f in self._failed if f.name != ep.name]
+        self._failed.append(failure)
+        warnings.warn(
+            f"the toolparse plugin {failure.describe()} failed to import and is skipped: "
+            f"{failure.error}; tools that need it will fail to define",
+            PluginLoadWarning,
+            stacklevel=4,
+        )
+
+    def _in_name_order(self, loaded: list[object]) -> None:
+        """Register ``loaded`` again, sorted by name, when pluggy's order was another."""
+        named = [(self.get_name(plugin) or "", plugin) for plugin in loaded]
+        ordered = sorted(named, key=lambda pair: pair[0])
+        if ordered == named:
+            return
+        for _, plugin in named:
+            super().unregister(plugin)
+        for name, plugin in ordered:
+            super().register(plugin, name)
+        self._changed()
+
+    def failed_plugins(self) -> list[PluginDistribution]:
+        """The installed plugins that failed to import, each with its error."""
+        return list(self._failed)
+
+    def plugin_distributions(self) -> list[PluginDistribution]:
+        """Every plugin loaded from an entry point, and every one that failed, by name.
+
+        What ``toolparse plugins`` lists: entry point, distribution, version,
+        and the import error of a plugin that failed.
+        """
+        found = [
+            PluginDistribution(
+                self.get_name(plugin) or "",
+                _dist_name(dist),
+                str(dist.version),
+                _target(dist, self.get_name(plugin) or ""),
+            )
+            for plugin, dist in self.list_plugin_distinfo()
+            if self.is_registered(plugin)
+        ]
+        return sorted([*found, *self._failed], key=lambda info: info.name)
+
+
+def _entry_points(
+    name: str | None,
+) -> list[tuple[importlib.metadata.Distribution, importlib.metadata.EntryPoint]]:
+    """The group's entry points in the order pluggy walks them (distribution order)."""
+    import importlib.metadata  # only when plugins load, like pluggy itself
+
+    return [
+        (dist, ep)
+        for dist in importlib.metadata.distributions()
+        for ep in dist.entry_points
+        if ep.group == ENTRY_POINT_GROUP and (name is None or ep.name == name)
+    ]
+
+
+def _dist_name(dist: Any) -> str:
+    return str(dist.metadata["Name"] or getattr(dist, "name", "") or "?")
+
+
+def _target(dist: Any, name: str) -> str:
+    for ep in dist.entry_points:
+        if ep.group == ENTRY_POINT_GROUP and ep.name == name:
+            return str(ep.value)
+    return "?"
 
 
 def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
     return schema
-
-
-def _default_plugins(pm: PluginManager) -> None:
-    from . import _defaults
-
-    pm.register(_defaults, name="toolparse.defaults")
 
 
 def make_plugin_manager(*, load_entry_points: bool = True) -> PluginManager:
@@ -184,7 +352,7 @@ def make_plugin_manager(*, load_entry_points: bool = True) -> PluginManager:
     own manager this way with ``load_entry_points=False``.
     """
     pm = PluginManager()
-    _default_plugins(pm)
+    pm.register(_defaults, name="toolparse.defaults")
     if load_entry_points:
         names = os.environ.get(LOAD_PLUGINS)
         if names is not None:
@@ -206,22 +374,20 @@ def plugin_manager() -> PluginManager:
     return _default
 
 
-#: the plugin manager resolving a tool's ``args_schema`` right now (set by
-#: Function while it asks an adapter for the schema and parser)
+#: the plugin manager resolving a tool's ``args_schema`` right now, for adapters
+#: of the two-method form only (set around their ``json_schema`` and ``parser``)
 resolving: ContextVar[PluginManager | None] = ContextVar("toolparse_resolving", default=None)
 
 
 def field_schema(adapter: str, field: object, schema: dict[str, Any]) -> dict[str, Any]:
-    """The JSON Schema for one field, after plugins had their say.
+    """The JSON Schema for one field, after plugins had their say (two-method adapters).
 
-    Adapters that write JSON Schema themselves call this for every field with
-    what they would emit; a plugin implementing ``toolparse_field_schema`` may
-    answer with a better schema for fields it knows. Uses the plugin manager
-    resolving the current tool (else the default one).
+    An adapter of the one-step form gets this hook as ``compile``'s
+    ``field_schema`` argument instead. One of the two-method form, writing
+    JSON Schema itself, calls this for every field with what it would emit; a
+    plugin implementing ``toolparse_field_schema`` may answer with a better
+    schema for fields it knows. Uses the plugin manager resolving the current
+    tool (else the default one).
     """
     pm = resolving.get() or plugin_manager()
-    impls = pm.hook.toolparse_field_schema.get_hookimpls()
-    if not impls:
-        return schema
-    found = pm.hook.toolparse_field_schema(adapter=adapter, field=field, schema=schema)
-    return dict(found) if found is not None else schema
+    return pm.field_schema_for(adapter)(field, schema)

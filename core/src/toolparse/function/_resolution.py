@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..adapter import Adapter, Compiled, install_hint
 from ..errors import FunctionDefinitionError, NoAdapterError
+from ..plugins import resolving
 from ._callables import _accepts_keyword
 
 if TYPE_CHECKING:
@@ -35,7 +36,11 @@ def _resolve(
         if adapter is None:
             known = ", ".join(a.name for a in pm.adapters())
             errors.append(
-                ("adapter", f"no adapter named {pinned!r} is installed (installed: {known})")
+                (
+                    "adapter",
+                    f"no adapter named {pinned!r} is installed (installed: {known})"
+                    + _failed(pm, pinned),
+                )
             )
             return None
     elif pinned is not None:
@@ -47,7 +52,8 @@ def _resolve(
             errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
             return None
     if adapter is None:
-        errors.append(("args_schema", NoAdapterError.describe(source, install_hint(source))))
+        hint = install_hint(source)
+        errors.append(("args_schema", NoAdapterError.describe(source, hint) + _failed(pm, hint)))
         return None
     try:
         compile_ = getattr(adapter, "compile", None)
@@ -72,14 +78,23 @@ def _resolve(
     return adapter, compiled
 
 
+def _failed(pm: PluginManager, wanted: str | None) -> str:
+    """Name the plugins that failed to import and may be the one this source needs."""
+    failed = pm.failed_plugins()
+    if wanted is not None:
+        # the plugin for a known library is named like its extra (or its distribution)
+        failed = [f for f in failed if wanted in (f.name, f.distribution.partition("-")[2])]
+    return "".join(
+        f"; the plugin {f.describe()} is installed but failed to import: {f.error}" for f in failed
+    )
+
+
 def _two_step(
     pm: PluginManager, adapter: Adapter, source: Any, policy: str, want_parser: bool
 ) -> Compiled:
     """The shim for adapters written against the two-method form."""
     # such adapters reach the field-schema hook through toolparse.plugins.field_schema,
-    # which reads the manager resolving this tool from a context variable
-    from ..plugins import resolving
-
+    # which reads the manager resolving this tool from this context variable
     token = resolving.set(pm)
     try:
         schema = _with_policy(adapter.json_schema, source, policy)
