@@ -29,7 +29,7 @@ from pydantic import (
 from tests.adapters.conformance import FORBIDDEN_IN_MESSAGES
 
 import toolparse as tp
-from toolparse_pydantic import _adapter as adapter_module
+from toolparse_pydantic import _parser, _schema
 from toolparse_pydantic._adapter import PydanticAdapter
 from toolparse_pydantic._schema import DECIMAL_PATTERN, UUID_PATTERN
 
@@ -51,7 +51,7 @@ from ._pydantic_models import (
 )
 
 ADAPTER = PydanticAdapter()
-NESTED_REJECT = adapter_module._VALIDATE_EXTRA
+NESTED_REJECT = _parser.VALIDATE_EXTRA
 
 
 def function(source: Any, **kwargs: Any) -> tp.Function:
@@ -185,7 +185,8 @@ def test_validators_are_built_once_per_function(monkeypatch: pytest.MonkeyPatch)
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a TypeAdapter was built on the call path")
 
-    monkeypatch.setattr(adapter_module, "TypeAdapter", refuse)
+    monkeypatch.setattr(_parser, "TypeAdapter", refuse)
+    monkeypatch.setattr(_schema, "TypeAdapter", refuse)
     assert fns[0].execute({"vendor_name": "a", "total_amount": 1, "line_items": []}) == tp.Ok(
         "done"
     )

@@ -1,7 +1,9 @@
 """toolparse adapter for marshmallow: a ``Schema`` as a tool's ``args_schema``.
 
-This module holds the plugin's hook implementations only; the adapter and
-marshmallow itself are imported when the adapters are first collected.
+Installing ``toolparse[marshmallow]`` registers :class:`MarshmallowAdapter`
+through the ``toolparse`` entry point. Importing this package (and collecting
+its adapter) imports no marshmallow: that happens when a tool with a
+marshmallow ``args_schema`` is defined.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ from typing import Any
 
 from toolparse import hookimpl
 
-__all__ = ["toolparse_register_adapters"]
+from ._adapter import MarshmallowAdapter
+
+__all__ = ["MarshmallowAdapter", "toolparse_register_adapters"]
 
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
     """Register the marshmallow adapter."""
-    from ._adapter import MarshmallowAdapter
-
     register(MarshmallowAdapter())

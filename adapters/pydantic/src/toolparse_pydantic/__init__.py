@@ -1,8 +1,9 @@
 """toolparse adapter for pydantic: models, TypedDicts and dataclasses as tool arguments.
 
 Installing ``toolparse[pydantic]`` registers :class:`PydanticAdapter` through
-the ``toolparse`` entry point; nothing needs importing. This module holds the
-hook implementation only; pydantic is imported when adapters are collected.
+the ``toolparse`` entry point; nothing needs importing. Importing this package
+(and collecting its adapter) imports no pydantic: that happens when a tool
+with a pydantic ``args_schema`` is defined.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from typing import Any
 
 from toolparse import hookimpl
 
-__all__ = ["toolparse_register_adapters"]
+from ._adapter import PydanticAdapter
+
+__all__ = ["PydanticAdapter", "toolparse_register_adapters"]
 
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
     """Register the pydantic adapter."""
-    from ._adapter import PydanticAdapter
-
     register(PydanticAdapter())

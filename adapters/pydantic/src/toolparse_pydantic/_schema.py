@@ -10,12 +10,26 @@ object with declared properties is closed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
-__all__ = ["DECIMAL_PATTERN", "UUID_PATTERN", "Generator", "clean", "from_v1", "object_schema"]
+from toolparse.adapter import UUID_PATTERN
+
+if TYPE_CHECKING:
+    from ._adapter import Kind
+
+__all__ = [
+    "DECIMAL_PATTERN",
+    "UUID_PATTERN",
+    "Generator",
+    "build",
+    "clean",
+    "from_v1",
+    "object_schema",
+]
 
 #: The strings pydantic's ``Decimal`` accepts, in the plain ASCII form a model
 #: sends (pydantic also takes ``1_000`` and other Unicode digits; those are
@@ -43,11 +57,6 @@ _MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 _MAP = frozenset({"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"})
 
 
-#: A UUID in its canonical form (pydantic also takes it without dashes, in
-#: braces or as a URN; the schema asks for the form a model writes most reliably).
-UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-
-
 class Generator(GenerateJsonSchema):
     """pydantic's schema generator, with patterns where a format alone says too little.
 
@@ -73,6 +82,49 @@ class Generator(GenerateJsonSchema):
         if schema.get("version") is None and "pattern" not in out:
             out["pattern"] = UUID_PATTERN
         return out
+
+
+def build(source: Any, kind: Kind, *, reject: bool) -> dict[str, Any]:
+    """The tool's schema for ``source``: pydantic's own, generated once, made fit.
+
+    Under ``reject`` the schema is closed at every level where the parser can
+    forbid extra keys at every level (pydantic 2.12 and later, not ``v1``
+    models), and at the top level always.
+    """
+    from ._parser import VALIDATE_EXTRA
+
+    if kind == "v1":
+        raw = from_v1(source.schema(by_alias=True, ref_template="#/$defs/{model}"))
+    elif kind == "model":
+        raw = source.model_json_schema(by_alias=True, schema_generator=Generator)
+    else:
+        adapter = source if kind == "adapter" else TypeAdapter(source)
+        raw = adapter.json_schema(by_alias=True, schema_generator=Generator)
+    schema = clean(_inline_top(raw), close=reject and kind != "v1" and VALIDATE_EXTRA)
+    what = getattr(source, "__qualname__", None) or repr(source)
+    object_schema(schema, what)
+    if reject:
+        schema["additionalProperties"] = False
+    return schema  # type: ignore[no-any-return]
+
+
+def _inline_top(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline a top-level ``$ref`` (pydantic writes one for a recursive model).
+
+    Older pydantic versions write it as ``allOf: [{"$ref": ...}]``.
+    """
+    ref = schema.get("$ref")
+    one = schema.get("allOf")
+    if ref is None and isinstance(one, list) and len(one) == 1 and isinstance(one[0], dict):
+        ref = one[0].get("$ref")
+    defs = schema.get("$defs")
+    prefix = "#/$defs/"
+    if isinstance(ref, str) and ref.startswith(prefix) and isinstance(defs, dict):
+        target = defs.get(ref[len(prefix) :])
+        if isinstance(target, dict):
+            rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
+            return {**target, **rest}
+    return schema
 
 
 def clean(schema: Any, *, close: bool) -> Any:

@@ -1,0 +1,93 @@
+"""The parser: pydantic's validator, built once per tool, its errors as problems."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError
+
+from toolparse import Error, Ok, invalid_arguments
+from toolparse.adapter import new_outcome as _new
+
+from . import _errors
+
+if TYPE_CHECKING:
+    from ._adapter import Kind
+
+__all__ = ["VALIDATE_EXTRA", "make_parser", "serialize"]
+
+#: pydantic 2.12 and later can forbid extra keys for one validation call, at
+#: every level; older versions only through each model's own config
+VALIDATE_EXTRA = "extra" in inspect.signature(TypeAdapter.validate_python).parameters
+
+
+def make_parser(
+    source: Any, kind: Kind, policy: str, accepted: tuple[str, ...]
+) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
+    """A parser validating with pydantic, built once for ``source``."""
+    if kind == "v1":
+        # already imported by whoever defined the model
+        from pydantic.v1 import ValidationError as V1ValidationError
+
+        return _make(source.parse_obj, V1ValidationError, _v1_problems, accepted)
+    validate: Any  # pydantic-core's validate_python, or TypeAdapter's
+    if kind == "model":
+        if not getattr(source, "__pydantic_complete__", True):
+            source.model_rebuild()
+        # the validator itself: model_validate is a Python-level wrapper around it
+        validate = source.__pydantic_validator__.validate_python
+    else:
+        validate = (source if kind == "adapter" else TypeAdapter(source)).validate_python
+    if policy == "reject" and VALIDATE_EXTRA:
+        validate = partial(validate, extra="forbid")
+    return _make(validate, ValidationError, _v2_problems, accepted)
+
+
+def serialize(value: object, base: type) -> str | None:
+    """JSON text for a pydantic model (``base`` is ``BaseModel``) or pydantic dataclass."""
+    try:
+        if isinstance(value, base):
+            return str(value.model_dump_json())  # type: ignore[attr-defined]
+        serializer = getattr(type(value), "__pydantic_serializer__", None)
+        if serializer is not None and dataclasses.is_dataclass(value):
+            # a pydantic dataclass: its own serializer, built with the class
+            return str(serializer.to_json(value).decode())
+        from ._adapter import _loaded
+
+        v1 = _loaded("pydantic.v1.main", "BaseModel")
+        if v1 is not None and isinstance(value, v1):
+            return str(value.json())
+    except (PydanticSerializationError, TypeError, ValueError):
+        return None  # the core then says the tool returned something it cannot show
+    return None
+
+
+def _v2_problems(exc: Any, arguments: Any) -> list[Any]:
+    return _errors.problems(exc.errors(include_url=False, include_context=False), arguments)
+
+
+def _v1_problems(exc: Any, arguments: Any) -> list[Any]:
+    return _errors.problems_v1(exc.errors(), arguments)
+
+
+def _make(
+    validate: Callable[[Any], Any],
+    error_type: type[Exception],
+    to_problems: Callable[[Any, Any], list[Any]],
+    accepted: tuple[str, ...],
+) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
+    def parse(arguments: dict[str, Any]) -> Ok[Any] | Error:
+        try:
+            value = validate(arguments)
+        except error_type as exc:
+            return invalid_arguments(
+                to_problems(exc, arguments), arguments=arguments, accepted=accepted, cause=exc
+            )
+        return _new(Ok, (value, None))
+
+    return parse
