@@ -1,0 +1,306 @@
+"""toolparse Functions as LangChain tools, and LangChain tools as Functions.
+
+``pip install "toolparse[langchain]"``. :func:`to_langchain` gives a
+``langchain_core`` :class:`~langchain_core.tools.BaseTool` that runs the Function
+with toolparse's validation: a rejected call comes back as a ``ToolMessage``
+with ``status="error"`` and toolparse's message, never as an exception into the
+graph, so LangGraph's ``ToolNode`` and ``create_react_agent`` hand the model
+something it can act on. :func:`from_langchain` goes the other way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForToolRun,
+    CallbackManagerForToolRun,
+)
+from langchain_core.messages import ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import BaseModel
+
+from ..contract import error, ok
+from ..function import Function
+from ..results import ContentPart, ImagePart, TextPart
+from ._common import Reply, export, functions_of, image_url, interrupt_unavailable, is_async, reply
+
+try:  # LangGraph is optional: without it an Interrupt is a documented error result
+    from langgraph.types import interrupt as _graph_interrupt
+except ImportError:  # pragma: no cover - LangGraph is installed in the test environment
+    _graph_interrupt = None  # type: ignore[assignment]
+
+try:
+    from langgraph.runtime import get_runtime as _get_runtime
+except ImportError:  # pragma: no cover - LangGraph before the runtime API, or not installed
+    _get_runtime = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["ToolparseTool", "from_langchain", "to_langchain"]
+
+
+class ToolparseTool(BaseTool):
+    """A toolparse :class:`~toolparse.Function` as a LangChain tool.
+
+    Built by :func:`to_langchain`. ``args_schema`` is the Function's exported
+    JSON Schema, so ``bind_tools`` and ``convert_to_openai_tool`` offer the
+    model exactly what toolparse validates. The arguments reach toolparse as
+    the model sent them; what comes back:
+
+    - accepted: ``(content, artifact)``, the artifact being the
+      ``processed_content`` the body kept for the application;
+    - rejected, or the body failed: with a tool call id, a ``ToolMessage``
+      with ``status="error"`` and toolparse's message; without one, a
+      ``ToolException`` (answered with the message, as ``handle_tool_error``
+      says);
+    - an interrupt: LangGraph's ``interrupt()`` inside a graph; the value it
+      is resumed with reaches the body again as ``context["resume"]``.
+    """
+
+    function: Function
+    """The Function this tool runs."""
+
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: Any = True
+
+    def _to_args_and_kwargs(
+        self, tool_input: str | dict[str, Any], tool_call_id: str | None = None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        # the arguments go to toolparse untouched (no langchain-side validation)
+        # and the call id with them: the body's context needs it
+        return (tool_input, tool_call_id), {}
+
+    def _run(
+        self,
+        tool_input: str | dict[str, Any] | None = None,
+        tool_call_id: str | None = None,
+        *,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | None = None,
+    ) -> tuple[Any, Any]:
+        context = _context(tool_call_id, config)
+        answer = reply(self.function.execute(tool_input, context))
+        while answer.kind == "interrupt":
+            resumed = _resume(answer)
+            if resumed is _NO_GRAPH:
+                break
+            context = {**context, "resume": resumed}
+            answer = reply(self.function.execute(tool_input, context))
+        return self._finish(answer, tool_call_id)
+
+    async def _arun(
+        self,
+        tool_input: str | dict[str, Any] | None = None,
+        tool_call_id: str | None = None,
+        *,
+        config: RunnableConfig,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+    ) -> tuple[Any, Any]:
+        if not is_async(self.function):
+            # a sync body runs in langchain's executor, off the event loop
+            done: tuple[Any, Any] = await super()._arun(
+                tool_input, tool_call_id, config=config, run_manager=run_manager
+            )
+            return done
+        context = _context(tool_call_id, config)
+        answer = reply(await self.function.aexecute(tool_input, context))
+        while answer.kind == "interrupt":
+            resumed = _resume(answer)
+            if resumed is _NO_GRAPH:
+                break
+            context = {**context, "resume": resumed}
+            answer = reply(await self.function.aexecute(tool_input, context))
+        return self._finish(answer, tool_call_id)
+
+    def _finish(self, answer: Reply, tool_call_id: str | None) -> tuple[Any, Any]:
+        if answer.kind == "ok":
+            return _blocks(answer.content), answer.artifact
+        text = answer.content if isinstance(answer.content, str) else ""
+        artifact = None
+        if answer.kind == "interrupt":
+            artifact = {"display": text, "data": answer.artifact}
+            text = interrupt_unavailable(self.function.name, text)
+        if tool_call_id is None:
+            raise ToolException(text)
+        message = ToolMessage(
+            content=text,
+            tool_call_id=tool_call_id,
+            name=self.name,
+            status="error",
+            artifact=artifact,
+        )
+        return message, None
+
+
+_NO_GRAPH = object()
+
+
+def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]:
+    context: dict[str, Any] = {"tool_call_id": tool_call_id, "config": config}
+    if _get_runtime is not None:
+        try:
+            runtime = _get_runtime()
+        except (RuntimeError, KeyError):  # not inside a LangGraph run
+            runtime = None
+        if runtime is not None:
+            context["runtime"] = runtime
+    return context
+
+
+def _resume(answer: Reply) -> Any:
+    """Pause the graph with LangGraph's ``interrupt()``; the value it is resumed with."""
+    if _graph_interrupt is None:
+        return _NO_GRAPH
+    try:
+        return _graph_interrupt({"display": answer.content, "data": answer.artifact})
+    except (RuntimeError, KeyError):
+        # called outside a graph run (get_config fails), or in a run with no
+        # interrupt support (no scratchpad): nobody can answer here
+        return _NO_GRAPH
+
+
+def _blocks(content: str | list[ContentPart]) -> str | list[str | dict[str, Any]]:
+    """Content parts as LangChain content blocks (text, and images as ``image_url``)."""
+    if isinstance(content, str):
+        return content
+    blocks: list[str | dict[str, Any]] = []
+    for part in content:
+        if isinstance(part, TextPart):
+            blocks.append({"type": "text", "text": part.text})
+        elif isinstance(part, ImagePart):
+            blocks.append({"type": "image_url", "image_url": {"url": image_url(part)}})
+    return blocks
+
+
+@overload
+def to_langchain(source: Function, *, strict: bool | None = None) -> ToolparseTool: ...
+@overload
+def to_langchain(
+    source: Iterable[Function], *, strict: bool | None = None
+) -> list[ToolparseTool]: ...
+def to_langchain(
+    source: object, *, strict: bool | None = None
+) -> ToolparseTool | list[ToolparseTool]:
+    """A Function as a LangChain tool; a Toolset (or any iterable of Functions) as a list.
+
+    :param source: a :class:`~toolparse.Function`, a :class:`~toolparse.Toolset`
+        or an iterable of Functions.
+    :param strict: export the schema in strict mode; ``None`` uses each
+        Function's own ``strict``.
+    :returns: a :class:`ToolparseTool` (a ``BaseTool``) per Function. Its
+        ``name`` is the Function's name under the OpenAI alias rule (a name
+        such as ``math.factorial`` becomes a valid one); ``description``,
+        ``return_direct`` and the exported schema come from the Function.
+    """
+    functions, single = functions_of(source)
+    tools = [_to_tool(fn, strict) for fn in functions]
+    return tools[0] if single else tools
+
+
+def _to_tool(function: Function, strict: bool | None) -> ToolparseTool:
+    exported = export(function, strict)
+    return ToolparseTool(
+        name=exported.name,
+        description=exported.description,
+        args_schema=exported.parameters,
+        return_direct=function.return_direct,
+        function=function,
+    )
+
+
+def from_langchain(tool: BaseTool) -> Function:
+    """A LangChain tool as a toolparse :class:`~toolparse.Function`.
+
+    The tool's argument model (the schema the model is shown, injected
+    arguments left out) becomes the Function's ``args_schema``: a pydantic model
+    through the pydantic adapter, a JSON Schema dict through the jsonschema
+    adapter. The body invokes the tool with a tool call (the context's
+    ``tool_call_id`` and ``config`` are passed on); a ``ToolMessage`` with
+    ``status="error"`` becomes an :class:`~toolparse.Error`, an artifact the
+    ``processed_content``.
+    """
+    schema: Any = tool.tool_call_schema
+    if isinstance(schema, dict):
+        # the description is the Function's own; it is not repeated in the schema
+        schema = {k: v for k, v in schema.items() if k != "description"}
+    elif not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        schema = schema.schema()  # a pydantic.v1 model: its JSON Schema
+    native_async = type(tool)._arun is not BaseTool._arun or getattr(tool, "coroutine", None)
+
+    def call(arguments: Any, context: Any) -> dict[str, Any]:
+        ids = context if isinstance(context, Mapping) else {}
+        return {
+            "type": "tool_call",
+            "name": tool.name,
+            "id": ids.get("tool_call_id") or "toolparse",
+            "args": _plain(arguments),
+        }
+
+    def config(context: Any) -> Any:
+        return context.get("config") if isinstance(context, Mapping) else None
+
+    if native_async:
+
+        async def abody(arguments: Any, context: Any) -> Any:
+            return _outcome(await tool.ainvoke(call(arguments, context), config(context)))
+
+        body: Any = abody
+    else:
+
+        def body(arguments: Any, context: Any) -> Any:
+            return _outcome(tool.invoke(call(arguments, context), config(context)))
+
+    return Function(
+        tool.name,
+        body,
+        description=tool.description or None,
+        args_schema=schema,
+        return_direct=tool.return_direct,
+    )
+
+
+def _plain(arguments: Any) -> dict[str, Any]:
+    """Parsed arguments as the dict a LangChain tool validates again."""
+    if isinstance(arguments, BaseModel):
+        return arguments.model_dump(by_alias=True, exclude_unset=True)
+    return dict(arguments)
+
+
+def _outcome(result: Any) -> Any:
+    """What a LangChain tool answered, in toolparse's vocabulary."""
+    if not isinstance(result, ToolMessage):
+        return result
+    content = result.content
+    if getattr(result, "status", "success") == "error":
+        return error(content if isinstance(content, str) else _text(content))
+    value: Any = content if isinstance(content, str) else _parts(content)
+    return ok(value, result.artifact) if result.artifact is not None else value
+
+
+def _text(blocks: list[Any]) -> str:
+    return "".join(
+        b if isinstance(b, str) else str(b.get("text", ""))
+        for b in blocks
+        if isinstance(b, (str, dict))
+    )
+
+
+def _parts(blocks: list[Any]) -> Any:
+    """LangChain content blocks as content parts, when every block has one."""
+    parts: list[ContentPart] = []
+    for block in blocks:
+        if isinstance(block, str):
+            parts.append(TextPart(block))
+        elif isinstance(block, dict) and block.get("type") == "text":
+            parts.append(TextPart(str(block.get("text", ""))))
+        elif isinstance(block, dict) and block.get("type") == "image_url":
+            url = block.get("image_url")
+            url = url.get("url") if isinstance(url, dict) else url
+            parts.append(ImagePart(str(url), url=True))
+        else:
+            return blocks  # a block toolparse has no part for: sent on as JSON
+    return parts

@@ -1,0 +1,111 @@
+"""toolparse Functions as OpenAI Agents SDK tools.
+
+``pip install "toolparse[openai-agents]"``. :func:`to_openai_agents` gives an
+``agents`` :class:`~agents.FunctionTool` whose ``on_invoke_tool`` parses the
+model's raw JSON text with toolparse: a rejected call is answered with
+toolparse's message as the tool output (the SDK's own path answers every
+failure with one fixed sentence), so the model can fix its call in one turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any, overload
+
+from agents import FunctionTool
+from agents.tool_context import ToolContext
+
+from ..function import Function
+from ..results import ContentPart, ImagePart, TextPart
+from ._common import export, functions_of, image_url, interrupt_unavailable, is_async, reply
+
+try:  # structured tool outputs (text and image items) are newer than FunctionTool
+    from agents import ToolOutputImage, ToolOutputText
+except ImportError:  # pragma: no cover - older SDKs: content parts go back as text
+    ToolOutputImage = ToolOutputText = None  # type: ignore[assignment, misc]
+
+__all__ = ["to_openai_agents"]
+
+
+@overload
+def to_openai_agents(
+    source: Function, *, strict: bool | None = None, needs_approval: Any = False
+) -> FunctionTool: ...
+@overload
+def to_openai_agents(
+    source: Iterable[Function], *, strict: bool | None = None, needs_approval: Any = False
+) -> list[FunctionTool]: ...
+def to_openai_agents(
+    source: object, *, strict: bool | None = None, needs_approval: Any = False
+) -> FunctionTool | list[FunctionTool]:
+    """A Function as a ``FunctionTool``; a Toolset (or iterable of Functions) as a list.
+
+    :param source: a :class:`~toolparse.Function`, a :class:`~toolparse.Toolset`
+        or an iterable of Functions.
+    :param strict: export the schema in strict mode (``strict_json_schema``);
+        ``None`` uses each Function's own ``strict``.
+    :param needs_approval: passed to ``FunctionTool`` (the SDK's
+        human-in-the-loop: the call waits for ``RunState.approve()`` before the
+        tool runs).
+
+    The body's context is a dict with ``context`` (the object given to
+    ``Runner.run``), ``tool_call_id`` and ``run_context`` (the SDK's
+    ``ToolContext``). A tool that interrupts cannot pause the SDK's run once
+    it is running: the model is told that the call needs a person (use
+    ``needs_approval`` to ask before the tool runs).
+    """
+    functions, single = functions_of(source)
+    tools = [_to_tool(fn, strict, needs_approval) for fn in functions]
+    return tools[0] if single else tools
+
+
+def _to_tool(function: Function, strict: bool | None, needs_approval: Any) -> FunctionTool:
+    exported = export(function, strict)
+    name = function.name
+    run_async = is_async(function)
+
+    async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> Any:
+        context = {
+            "context": ctx.context,
+            "tool_call_id": getattr(ctx, "tool_call_id", None),
+            "run_context": ctx,
+        }
+        if run_async:
+            outcome = await function.aexecute(arguments, context)
+        else:
+            # as the SDK runs its own sync tools: in a worker thread, off the loop
+            outcome = await asyncio.to_thread(function.execute, arguments, context)
+        answer = reply(outcome)
+        if answer.kind == "ok":
+            return _output(answer.content)
+        if answer.kind == "interrupt":
+            return interrupt_unavailable(name, str(answer.content))
+        return answer.content
+
+    options: dict[str, Any] = {}
+    if needs_approval is not False:
+        options["needs_approval"] = needs_approval
+    return FunctionTool(
+        name=exported.name,
+        description=exported.description,
+        params_json_schema=exported.parameters,
+        on_invoke_tool=on_invoke_tool,
+        strict_json_schema=exported.strict,
+        **options,
+    )
+
+
+def _output(content: str | list[ContentPart]) -> Any:
+    """Content parts as the SDK's tool output items (text and images)."""
+    if isinstance(content, str):
+        return content
+    if ToolOutputText is None:  # pragma: no cover - older SDKs
+        return "".join(p.text for p in content if isinstance(p, TextPart))
+    items: list[Any] = []
+    for part in content:
+        if isinstance(part, TextPart):
+            items.append(ToolOutputText(text=part.text))
+        elif isinstance(part, ImagePart):
+            items.append(ToolOutputImage(image_url=image_url(part)))
+    return items
