@@ -8,8 +8,9 @@ import sys
 # run as a script from any directory: the repository root makes `tests.mcp` importable
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
-import toolparse.mcp  # noqa: E402
-from tests.mcp.tools import TOOLS  # noqa: E402
+from tests.mcp.tools import TOOLS
+
+import toolparse.mcp
 
 if __name__ == "__main__":
     toolparse.mcp.serve(TOOLS, name="stdio-tools")

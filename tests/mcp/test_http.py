@@ -10,12 +10,12 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from tests.mcp.http_server import serving
+from tests.mcp.tools import TOOLS
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from tests.mcp.http_server import serving
-from tests.mcp.tools import TOOLS
+from mcp import Client
 
 
 def run(url: str, body: Any, mode: str = "auto") -> Any:
@@ -121,9 +121,7 @@ def test_200_concurrent_calls_are_each_answered_once_and_right(stateless: bool) 
 
     with serving(tmcp.asgi_app(tools, stateless=stateless)) as url:
         elapsed = run(url, body)
-    assert {label: texts for label, texts in answers.items()} == {
-        label: [f"{kinds[tool]} {label}"] for tool, label in plan
-    }
+    assert dict(answers) == {label: [f"{kinds[tool]} {label}"] for tool, label in plan}
     assert runs == collections.Counter({label: 1 for _, label in plan})
     # 100 slow calls, 0.2 s each: they overlap instead of queueing (20 s one by one)
     assert elapsed < 15

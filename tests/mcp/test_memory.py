@@ -9,15 +9,14 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from mcp import Client, MCPError
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.message import SessionMessage
+from tests.mcp.connect import memory_session
+from tests.mcp.tools import TOOLS, Forecast
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-
-from tests.mcp.connect import memory_session
-from tests.mcp.tools import TOOLS, Forecast
+from mcp import Client, MCPError
 
 Run = Callable[[Callable[[Any], Awaitable[Any]]], Any]
 
