@@ -21,6 +21,7 @@ META_CONTEXT_KEY = "mcp_meta"
 
 async def _all_tools(session: Any) -> list[types.Tool]:
     import mcp_types as types
+
     from mcp import Client
 
     tools: list[types.Tool] = []
@@ -46,23 +47,23 @@ def outcome_of(result: types.CallToolResult) -> Outcome:
     ``_meta`` → ``Interrupt(display, data)``; otherwise ``Ok(content)``, with
     ``structuredContent`` as the ``processed_content`` for the application.
     """
+    import mcp_types as types
+
     parts: list[ContentPart] = []
     for block in result.content:
-        kind = getattr(block, "type", None)
-        if kind == "text":
-            parts.append(TextPart(block.text))  # type: ignore[union-attr]
-        elif kind == "image":
-            parts.append(ImagePart(block.data, block.mime_type))  # type: ignore[union-attr]
-        elif kind == "resource_link":
-            uri = str(block.uri)  # type: ignore[union-attr]
-            mime = getattr(block, "mime_type", None) or "application/octet-stream"
+        if isinstance(block, types.TextContent):
+            parts.append(TextPart(block.text))
+        elif isinstance(block, types.ImageContent):
+            parts.append(ImagePart(block.data, block.mime_type))
+        elif isinstance(block, types.ResourceLink):
+            mime = block.mime_type or "application/octet-stream"
             if mime.startswith("image/"):
-                parts.append(ImagePart(uri, mime, url=True))
+                parts.append(ImagePart(str(block.uri), mime, url=True))
             else:
-                parts.append(TextPart(uri))
+                parts.append(TextPart(str(block.uri)))
         else:
             # audio, embedded resources: the model reads what they are, not their bytes
-            parts.append(TextPart(f"[{kind} content]"))
+            parts.append(TextPart(f"[{getattr(block, 'type', 'other')} content]"))
     text_only = all(isinstance(p, TextPart) for p in parts)
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     if result.is_error:

@@ -46,8 +46,9 @@ def output_schema(function: Function) -> dict[str, Any] | None:
     A schema the Function declares (``options={"output_schema": ...}``) is
     already in its MCP export. Otherwise a return annotation that is a model
     (a pydantic model, a dataclass or a TypedDict) gives one, in the shape the
-    core serialises such a value (field names, not aliases). Computed once,
-    when the server is built.
+    core serialises such a value (field names, not aliases; pydantic's
+    serialisation schema, else the schema of the toolparse adapter that takes
+    the type). Computed once, when the server is built.
     """
     declared = (function.options or {}).get("output_schema")
     if isinstance(declared, Mapping):
@@ -58,6 +59,14 @@ def output_schema(function: Function) -> dict[str, Any] | None:
         return None  # an annotation that cannot be resolved describes nothing
     if not _is_model(annotation):
         return None
+    schema = _pydantic_schema(annotation)
+    if schema is None:
+        schema = _adapter_schema(function, annotation)
+    return schema if schema is not None and schema.get("type") == "object" else None
+
+
+def _pydantic_schema(annotation: Any) -> dict[str, Any] | None:
+    """The serialisation schema pydantic gives (the mcp SDK depends on pydantic)."""
     try:
         from pydantic import TypeAdapter
 
@@ -65,8 +74,24 @@ def output_schema(function: Function) -> dict[str, Any] | None:
             mode="serialization", by_alias=False
         )
     except Exception:
-        return None  # a type pydantic cannot describe: the result stays text only
-    return schema if schema.get("type") == "object" else None
+        return None  # e.g. a typing.TypedDict before Python 3.12
+    return schema
+
+
+def _adapter_schema(function: Function, annotation: Any) -> dict[str, Any] | None:
+    """The schema of the toolparse adapter that takes ``annotation``, if any."""
+    pm = function._pm
+    if pm is None:
+        from ..plugins import plugin_manager
+
+        pm = plugin_manager()
+    for adapter in pm.adapters():
+        try:
+            if adapter.accepts(annotation):
+                return dict(adapter.json_schema(annotation))
+        except Exception:
+            continue  # an adapter that cannot describe it: ask the next one
+    return None
 
 
 def structured_content(result: ToolResult) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
+from .. import messages
 from ..calls import aexecute_tool_calls
 from ..function import Function
 from ..results import ToolCall, ToolResult
@@ -130,17 +131,21 @@ def make_server(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
         entry = table.get(params.name)
-        request_id = ctx.request_id
         call_context = {**base, CONTEXT_KEY: _request(ctx)}
         if entry is None:
             # unknown: the core's message names the closest tools
-            call = ToolCall(str(request_id), params.name, params.arguments)
-            (result,) = await aexecute_tool_calls(functions, [call], call_context)
-            return _message(provider, result, False)
-        fn = entry.function
-        call = ToolCall(str(request_id), fn.name, params.arguments)
-        (result,) = await aexecute_tool_calls([fn], [call], call_context, timeout=timeout)
-        return _message(provider, result, entry.structured)
+            call = ToolCall(str(ctx.request_id), params.name, params.arguments)
+            known, structured = functions, False
+        else:
+            call = ToolCall(str(ctx.request_id), entry.function.name, params.arguments)
+            known, structured = [entry.function], entry.structured
+        try:
+            (result,) = await aexecute_tool_calls(known, [call], call_context, timeout=timeout)
+        except Exception as exc:
+            # execute never raises; should it, the client still gets a result,
+            # never the exception's text as a protocol error
+            result = ToolResult(call.id, call.name, messages.exception(exc), is_error=True)
+        return _message(provider, result, structured)
 
     async def no_resources(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
