@@ -1,8 +1,12 @@
 """toolparse adapter for attrs classes, structured by cattrs.
 
-This module holds the plugin's hook implementation; the adapter and the
-public helpers live in their own modules and are imported on first use, so
-loading the plugin does not import cattrs.
+Installing ``toolparse[attrs]`` registers :class:`AttrsAdapter` through the
+``toolparse`` entry point. Importing this package (and collecting its adapter)
+imports neither attrs nor cattrs: that happens when a tool with an attrs
+``args_schema`` is defined. :func:`using` (an :class:`AttrsSource`) hands a
+class to the adapter with your own converter; :func:`make_converter` and
+:func:`configure_converter` build one with toolparse's strict JSON rules (they
+import cattrs on first use).
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from toolparse import hookimpl
 
+from ._adapter import AttrsAdapter
+from ._source import AttrsSource, using
+
 if TYPE_CHECKING:
     from ._converter import configure_converter, make_converter
-    from ._source import AttrsSource, using
 
 __all__ = [
+    "AttrsAdapter",
     "AttrsSource",
     "configure_converter",
     "make_converter",
@@ -24,19 +31,13 @@ __all__ = [
     "using",
 ]
 
-_LAZY = {
-    "AttrsSource": "._source",
-    "using": "._source",
-    "configure_converter": "._converter",
-    "make_converter": "._converter",
-}
+# imported on first use: they need cattrs
+_LAZY = {"configure_converter": "._converter", "make_converter": "._converter"}
 
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
     """Register the attrs adapter."""
-    from ._adapter import AttrsAdapter
-
     register(AttrsAdapter())
 
 

@@ -1,26 +1,37 @@
-"""The attrs adapter: attrs classes described as JSON Schema, structured by cattrs."""
+"""The attrs adapter: attrs classes described as JSON Schema, structured by cattrs.
+
+This module imports neither attrs nor cattrs: :meth:`AttrsAdapter.accepts`
+runs for every tool, whatever its library, and an attrs class says what it is
+by its ``__attrs_attrs__``. The libraries are imported by
+:meth:`AttrsAdapter.compile` (and by ``serialize`` for an attrs instance).
+"""
 
 from __future__ import annotations
 
-import json
 import weakref
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import attrs
-import cattrs
+from toolparse.adapter import (
+    EMPTY,
+    Compiled,
+    FieldSchema,
+    SignatureParam,
+    UnknownArguments,
+    check_policy,
+)
 
-from toolparse import EMPTY, Ok, ParseResult, SignatureParam, invalid_arguments
-from toolparse.adapter import UnknownArguments
-
-from ._converter import default_converter, get_structure_hook
-from ._errors import ErrorReader
-from ._fields import Fields
-from ._schema import SchemaBuilder
 from ._source import AttrsSource
-from ._types import is_model
+
+if TYPE_CHECKING:
+    import cattrs
 
 __all__ = ["AttrsAdapter"]
+
+
+def _is_attrs_class(source: object) -> bool:
+    # what attrs.has() reads, without importing attrs
+    return isinstance(source, type) and getattr(source, "__attrs_attrs__", None) is not None
 
 
 class AttrsAdapter:
@@ -35,23 +46,58 @@ class AttrsAdapter:
 
     def __init__(self) -> None:
         # the converter a class was last used with, for serialising its instances
-        self._converters: weakref.WeakKeyDictionary[type, cattrs.Converter] = (
+        self._converters: weakref.WeakKeyDictionary[type, cattrs.BaseConverter] = (
             weakref.WeakKeyDictionary()
         )
 
     def accepts(self, source: object) -> bool:
         """Whether ``source`` is an attrs class or an :class:`AttrsSource`."""
         try:
-            return isinstance(source, AttrsSource) or (
-                isinstance(source, type) and attrs.has(source)
-            )
+            return isinstance(source, AttrsSource) or _is_attrs_class(source)
         except Exception:  # accepts() must not raise, whatever the object does
             return False
 
     # -- definition ---------------------------------------------------------------
 
-    def _resolve(self, source: Any, policy: UnknownArguments) -> tuple[type, cattrs.Converter]:
+    def compile(
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
+        parser: bool = True,
+    ) -> Compiled:
+        """Read the class once, as the converter structures it: its schema and parser.
+
+        The parser is the converter's compiled structure hook for the class
+        (fetched once: no dispatch on each call), its errors as problems.
+        ``field_schema`` is asked about every field and type.
+        """
+        from ._fields import Fields
+        from ._parser import make_parser
+        from ._schema import SchemaBuilder
+
+        policy = check_policy(unknown_arguments)
+        cls, converter = self._resolve(source, policy)
+        fields = Fields(converter)
+        closed = bool(getattr(converter, "forbid_extra_keys", False))
+        schema = SchemaBuilder(fields, closed=closed, field_schema=field_schema).build(cls)
+        info = fields.info(cls)
+        accepted = tuple(f.key for f in info.fields)
+        return Compiled(
+            schema,
+            make_parser(converter, fields, cls, accepted) if parser else None,
+            accepted=accepted,
+            required=schema.get("required", ()),
+        )
+
+    def _resolve(self, source: Any, policy: str) -> tuple[type, cattrs.BaseConverter]:
         """The class and the converter to use under the ``unknown_arguments`` policy."""
+        import cattrs
+
+        from ._converter import default_converter
+        from ._types import is_model
+
         cls, given = (
             (source.cls, source.converter) if isinstance(source, AttrsSource) else (source, None)
         )
@@ -70,57 +116,30 @@ class AttrsAdapter:
     def json_schema(
         self, source: Any, *, unknown_arguments: UnknownArguments = "report"
     ) -> dict[str, Any]:
-        """The JSON Schema of the class's fields, as the converter reads them."""
-        cls, converter = self._resolve(source, unknown_arguments)
-        closed = bool(getattr(converter, "forbid_extra_keys", False))
-        return SchemaBuilder(Fields(converter), closed=closed).build(cls)
+        """The JSON Schema alone (see :meth:`compile`)."""
+        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
 
-    def parser(
-        self, source: Any, *, unknown_arguments: UnknownArguments = "report"
-    ) -> Callable[[dict[str, Any]], ParseResult]:
-        """The parser: cattrs structures the arguments into an instance."""
-        cls, converter = self._resolve(source, unknown_arguments)
-        fields = Fields(converter)
-        accepted = tuple(f.key for f in fields.info(cls).fields)
-        # the compiled hook, fetched once: no dispatch on each call
-        hook = get_structure_hook(converter, cls)
-        reader = ErrorReader(fields)
-
-        def parse(arguments: dict[str, Any]) -> ParseResult:
-            try:
-                return Ok(hook(arguments, cls))
-            except Exception as exc:
-                return invalid_arguments(
-                    reader.problems(exc, arguments, cls),
-                    arguments=arguments,
-                    accepted=accepted,
-                    cause=exc,
-                )
-
-        return parse
+    def parser(self, source: Any, *, unknown_arguments: UnknownArguments = "report") -> Any:
+        """The parser alone (see :meth:`compile`)."""
+        return self.compile(source, unknown_arguments=unknown_arguments).parser
 
     # -- results ------------------------------------------------------------------
 
     def serialize(self, value: object) -> str | None:
         """JSON text for an attrs instance (or a list of them) a tool returned."""
         items = value if isinstance(value, (list, tuple)) and value else (value,)
-        if not all(attrs.has(type(item)) for item in items):
+        if not all(_is_attrs_class(type(item)) for item in items):
             return None
-        converter = self._converters.get(type(items[0])) or default_converter()
-        try:
-            return json.dumps(
-                converter.unstructure(value),
-                ensure_ascii=False,
-                allow_nan=False,
-                default=_default,
-            )
-        except (TypeError, ValueError):
-            return None
+        from ._parser import dump
+
+        return dump(value, self._converters.get(type(items[0])))
 
     # -- signatures ---------------------------------------------------------------
 
     def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:
         """An attrs class whose fields are a function's parameters (for ``@tool``)."""
+        import attrs
+
         fields: dict[str, Any] = {}
         for p in params:
             options: dict[str, Any] = {"type": p.annotation, "kw_only": True, "alias": p.name}
@@ -130,13 +149,3 @@ class AttrsAdapter:
                 options["default"] = p.default
             fields[p.name] = attrs.field(**options)
         return attrs.make_class(name, fields)
-
-
-def _default(value: Any) -> Any:
-    """JSON for what a converter leaves as is (dates and times: ISO 8601; sets: arrays)."""
-    if isinstance(value, (set, frozenset)):
-        return list(value)
-    isoformat = getattr(value, "isoformat", None)
-    if callable(isoformat):
-        return isoformat()
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 from cattrs.disambiguators import is_supported_union
 
-from toolparse.plugins import field_schema
+from toolparse.adapter import JSON_TYPES, FieldSchema
 
 from ._fields import NO_DEFAULT, FieldInfo, Fields
 from ._types import (
@@ -47,13 +47,6 @@ _SIMPLE: dict[Any, dict[str, Any]] = {
     dt.datetime: {"type": "string", "format": "date-time"},
     dt.date: {"type": "string", "format": "date"},
 }
-_JSON_TYPES = {
-    str: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    NoneType: "null",
-}
 #: factories whose value is known without calling anything the user wrote
 _EMPTY_FACTORIES: dict[Any, Any] = {
     list: [],
@@ -74,11 +67,16 @@ class SchemaBuilder:
     :param fields: the field reader for the converter.
     :param closed: whether the converter refuses unknown keys (then every
         object says ``additionalProperties: false``).
+    :param field_schema: the ``toolparse_field_schema`` hook, asked about every
+        field and type annotation (``None``: no plugin has a say).
     """
 
-    def __init__(self, fields: Fields, *, closed: bool) -> None:
+    def __init__(
+        self, fields: Fields, *, closed: bool, field_schema: FieldSchema | None = None
+    ) -> None:
         self.fields = fields
         self.closed = closed
+        self.field_schema: FieldSchema = _unchanged if field_schema is None else field_schema
         self._root: type | None = None
         self._stack: list[type] = []
         self._names: dict[type, str] = {}
@@ -98,7 +96,7 @@ class SchemaBuilder:
         """The schema of a type annotation (after plugins had their say)."""
         own = self._type(tp, self.closed if closed is None else closed)
         placeholder: dict[str, Any] = {} if own is None else own
-        found = field_schema("attrs", tp, placeholder)
+        found = self.field_schema(tp, placeholder)
         if own is None and found is placeholder:
             raise UnknownType(
                 f"no JSON Schema for the type {tp!r}: give the field "
@@ -238,7 +236,7 @@ class SchemaBuilder:
                 schema["default"] = default
         if isinstance(extra, typing.Mapping):
             schema.update(_copy(dict(extra)))
-        result: dict[str, Any] = _copy(field_schema("attrs", f.field, schema))
+        result: dict[str, Any] = _copy(self.field_schema(f.field, schema))
         return result
 
     def _default(self, f: FieldInfo) -> Any:
@@ -266,7 +264,7 @@ def _array(items: dict[str, Any]) -> dict[str, Any]:
 
 def _choices(values: list[Any]) -> dict[str, Any]:
     schema: dict[str, Any] = {}
-    kinds = {_JSON_TYPES.get(type(v)) for v in values}
+    kinds = {JSON_TYPES.get(type(v)) for v in values}
     if len(kinds) == 1 and None not in kinds:
         schema["type"] = kinds.pop()
     schema["enum"] = values
@@ -280,3 +278,7 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
+
+
+def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
+    return schema
