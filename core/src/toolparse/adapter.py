@@ -79,7 +79,7 @@ EMPTY: Any = _Empty()
 
 
 class SignatureParam:
-    """One parameter of a plain function, for :meth:`Adapter.from_signature`.
+    """One parameter of a plain function, for an adapter's optional ``from_signature``.
 
     :param name: the parameter name (also the argument name the model sends).
     :param annotation: its type annotation, resolved (``inspect.Parameter.empty``
