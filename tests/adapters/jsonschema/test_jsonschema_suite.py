@@ -20,7 +20,7 @@ import pytest
 
 from toolparse import FunctionDefinitionError
 from toolparse_jsonschema import JsonSchema
-from toolparse_jsonschema._adapter import CompiledSchema
+from toolparse_jsonschema._compiled import CompiledSchema
 
 
 def _fast_usable() -> bool:

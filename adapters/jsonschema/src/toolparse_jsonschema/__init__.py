@@ -3,6 +3,7 @@
 Installing this distribution registers the adapter through the ``toolparse``
 entry point; ``args_schema=<a JSON Schema dict>`` then validates every call.
 :class:`JsonSchema` wraps a schema with options (``apply_defaults``, ``fast``).
+Importing this package (and collecting its adapter) imports no ``jsonschema``.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from collections.abc import Callable
 
 from toolparse import Adapter, hookimpl
 
+from ._adapter import JsonSchemaAdapter
 from ._source import JsonSchema
 
-__all__ = ["JsonSchema", "toolparse_register_adapters"]
+__all__ = ["JsonSchema", "JsonSchemaAdapter", "toolparse_register_adapters"]
 
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
-    """Register the JSON Schema adapter (``jsonschema`` is imported only now)."""
-    from ._adapter import JsonSchemaAdapter
-
+    """Register the JSON Schema adapter (``jsonschema`` is imported when a tool needs it)."""
     register(JsonSchemaAdapter())

@@ -3,141 +3,23 @@
 ``args_schema=<a JSON Schema dict>`` (or a :class:`~toolparse_jsonschema.JsonSchema`
 wrapping one) gives the model that very schema and checks every call against
 it with the ``jsonschema`` library, reporting every problem at once.
+
+This module imports nothing from ``jsonschema``: :meth:`JsonSchemaAdapter.accepts`
+runs for every tool, and a mapping is all it needs to see. The library is
+imported by :meth:`JsonSchemaAdapter.compile`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import copy
+from collections.abc import Mapping
 from typing import Any
 
-from jsonschema.exceptions import best_match  # jsonschema ships no type information
+from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_policy
 
-from toolparse import (
-    ArgumentProblem,
-    FunctionDefinitionError,
-    Ok,
-    ParseResult,
-    invalid_arguments,
-)
-from toolparse.adapter import UnknownArguments
-
-from ._defaults import Plan, apply, plan
-from ._errors import problems, without_false_subschemas
-from ._fast import FastUnavailable, FastValidator
-from ._formats import format_checker
-from ._schema import Definition, check
 from ._source import JsonSchema
 
-__all__ = ["CompiledSchema", "JsonSchemaAdapter"]
-
-_POLICIES = ("report", "reject", "ignore")
-#: what jsonschema-rs raises for values it cannot convert (e.g. huge integers)
-_CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
-
-
-def _options(source: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool, bool | None]:
-    if isinstance(source, JsonSchema):
-        return source.schema, source.apply_defaults, source.fast
-    return source, False, None
-
-
-def _policy(unknown_arguments: str) -> None:
-    if unknown_arguments not in _POLICIES:
-        raise FunctionDefinitionError(
-            [("unknown_arguments", f"unknown policy {unknown_arguments!r}")]
-        )
-
-
-def _registry(definition: Definition, schema: dict[str, Any]) -> Any:
-    """The definition's registry, with ``schema`` as the root resource instead."""
-    resource = definition.dialect.specification.create_resource(schema)
-    return definition.registry.with_resource(definition.base_uri, resource).crawl()
-
-
-class CompiledSchema:
-    """A checked schema with its validators, built once per tool.
-
-    :attr:`parse` is the tool's parser. :attr:`fast` is the ``jsonschema-rs``
-    validator deciding validity, or ``None`` on the pure path.
-    """
-
-    __slots__ = ("accepted", "defaults", "definition", "fast", "parse", "validator")
-
-    def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
-        schema, apply_defaults, fast = _options(source)
-        definition = self.definition = check(schema, object_only=object_only)
-        cls = definition.dialect.validator
-        checker = format_checker(cls)
-        explained = without_false_subschemas(definition.schema, definition.dialect.specification)
-        self.validator = cls(
-            explained, registry=_registry(definition, explained), format_checker=checker
-        )
-        properties = definition.schema.get("properties")
-        #: top-level names, sorted (the order the messages use for a raw schema)
-        self.accepted = sorted(properties) if isinstance(properties, dict) else []
-        self.fast: FastValidator | None = None
-        if fast is not False:
-            try:
-                self.fast = FastValidator(definition, frozenset(checker.checkers))
-            except FastUnavailable as exc:
-                if fast:
-                    raise FunctionDefinitionError([("fast", str(exc))]) from exc
-        self.defaults: Plan | None = None
-        if apply_defaults:
-            resolver = definition.registry.resolver(base_uri=definition.base_uri)
-            self.defaults = plan(definition.schema, resolver)
-        self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
-
-    def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
-        explain = self.explain
-        pure: Callable[[Any], bool] = self.validator.is_valid
-        defaults = self.defaults
-        if self.fast is None:
-            decide = pure
-        else:
-            fast = self.fast.is_valid
-
-            def decide(arguments: Any) -> bool:
-                try:
-                    return fast(arguments)
-                except _CONVERSION_ERRORS:
-                    # a value jsonschema-rs cannot take (say, a 100-digit integer)
-                    return pure(arguments)
-
-        if defaults is None:
-
-            def parse(arguments: dict[str, Any]) -> ParseResult:
-                if decide(arguments):
-                    return Ok(arguments)
-                return explain(arguments)
-
-        else:
-
-            def parse(arguments: dict[str, Any]) -> ParseResult:
-                if decide(arguments):
-                    return Ok(apply(defaults, arguments))
-                return explain(arguments)
-
-        return parse
-
-    def explain(self, arguments: dict[str, Any]) -> ParseResult:
-        """The ``Error`` for rejected ``arguments``, naming every problem."""
-        try:
-            errors = list(self.validator.iter_errors(arguments))
-        except Exception:
-            # older jsonschema releases crash on a few inputs (sorting mixed
-            # types in a message): let jsonschema-rs explain when it can
-            if self.fast is None:
-                raise
-            errors = []
-        cause: BaseException | None = best_match(errors)
-        found = problems(errors)
-        if not found and self.fast is not None:
-            # the fast path rejected what the pure one accepts: let it explain
-            found, cause = self.fast.problems(arguments)
-        if not found:
-            found = [ArgumentProblem((), "does not match the schema")]
-        return invalid_arguments(found, arguments=arguments, accepted=self.accepted, cause=cause)
+__all__ = ["JsonSchemaAdapter"]
 
 
 class JsonSchemaAdapter:
@@ -154,22 +36,54 @@ class JsonSchemaAdapter:
         """Every mapping is a JSON Schema (one that is not an object schema is refused)."""
         return isinstance(source, Mapping)
 
+    def compile(
+        self,
+        source: Mapping[str, Any],
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
+        parser: bool = True,
+    ) -> Compiled:
+        """Check the schema once against its metaschema; the schema and its validator.
+
+        The exported schema is the schema itself (a copy; the core closes it
+        for ``"reject"``). The schema's own ``additionalProperties`` stands at
+        every level; the core applies the policy to the top-level names
+        around this parser. The schema is the user's own, so ``field_schema``
+        is not consulted.
+        """
+        check_policy(unknown_arguments)
+        if parser:
+            from ._compiled import CompiledSchema
+
+            compiled = CompiledSchema(source)
+            # the validators keep the checked schema; the core may close the copy it exports
+            schema, parse = copy.deepcopy(compiled.definition.schema), compiled.parse
+        else:
+            from ._schema import check
+
+            options = source.schema if isinstance(source, JsonSchema) else source
+            schema, parse = check(options).schema, None
+        properties = schema.get("properties")
+        required = schema.get("required")
+        return Compiled(
+            schema,
+            parse,
+            # a raw schema's names are sorted (the order the messages use)
+            accepted=sorted(properties) if isinstance(properties, dict) else [],
+            required=[n for n in required if isinstance(n, str)]
+            if isinstance(required, list)
+            else [],
+        )
+
     def json_schema(
         self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
     ) -> dict[str, Any]:
-        """The schema itself, checked and copied (the core closes it for "reject")."""
-        _policy(unknown_arguments)
-        schema, _, _ = _options(source)
-        definition: Definition = check(schema)
-        return definition.schema
+        """The schema itself, checked and copied (see :meth:`compile`)."""
+        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
 
     def parser(
         self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
-    ) -> Callable[[dict[str, Any]], ParseResult]:
-        """Compile the schema once; return the parser.
-
-        The schema's own ``additionalProperties`` stands at every level; the
-        core applies the policy to the top-level names around this parser.
-        """
-        _policy(unknown_arguments)
-        return CompiledSchema(source).parse
+    ) -> Any:
+        """The parser alone (see :meth:`compile`)."""
+        return self.compile(source, unknown_arguments=unknown_arguments).parser

@@ -1,0 +1,120 @@
+"""A checked JSON Schema with its validators, built once per tool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from jsonschema.exceptions import best_match  # jsonschema ships no type information
+
+from toolparse import ArgumentProblem, FunctionDefinitionError, Ok, ParseResult, invalid_arguments
+
+from ._defaults import Plan, apply, plan
+from ._errors import problems, without_false_subschemas
+from ._fast import FastUnavailable, FastValidator
+from ._formats import format_checker
+from ._schema import Definition, check
+from ._source import JsonSchema
+
+__all__ = ["CompiledSchema"]
+
+#: what jsonschema-rs raises for values it cannot convert (e.g. huge integers)
+_CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
+
+
+def _options(source: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool, bool | None]:
+    if isinstance(source, JsonSchema):
+        return source.schema, source.apply_defaults, source.fast
+    return source, False, None
+
+
+def _registry(definition: Definition, schema: dict[str, Any]) -> Any:
+    """The definition's registry, with ``schema`` as the root resource instead."""
+    resource = definition.dialect.specification.create_resource(schema)
+    return definition.registry.with_resource(definition.base_uri, resource).crawl()
+
+
+class CompiledSchema:
+    """A checked schema with its validators, built once per tool.
+
+    :attr:`parse` is the tool's parser. :attr:`fast` is the ``jsonschema-rs``
+    validator deciding validity, or ``None`` on the pure path.
+    """
+
+    __slots__ = ("accepted", "defaults", "definition", "fast", "parse", "validator")
+
+    def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
+        schema, apply_defaults, fast = _options(source)
+        definition = self.definition = check(schema, object_only=object_only)
+        cls = definition.dialect.validator
+        checker = format_checker(cls)
+        explained = without_false_subschemas(definition.schema, definition.dialect.specification)
+        self.validator = cls(
+            explained, registry=_registry(definition, explained), format_checker=checker
+        )
+        properties = definition.schema.get("properties")
+        #: top-level names, sorted (the order the messages use for a raw schema)
+        self.accepted = sorted(properties) if isinstance(properties, dict) else []
+        self.fast: FastValidator | None = None
+        if fast is not False:
+            try:
+                self.fast = FastValidator(definition, frozenset(checker.checkers))
+            except FastUnavailable as exc:
+                if fast:
+                    raise FunctionDefinitionError([("fast", str(exc))]) from exc
+        self.defaults: Plan | None = None
+        if apply_defaults:
+            resolver = definition.registry.resolver(base_uri=definition.base_uri)
+            self.defaults = plan(definition.schema, resolver)
+        self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
+
+    def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
+        explain = self.explain
+        pure: Callable[[Any], bool] = self.validator.is_valid
+        defaults = self.defaults
+        if self.fast is None:
+            decide = pure
+        else:
+            fast = self.fast.is_valid
+
+            def decide(arguments: Any) -> bool:
+                try:
+                    return fast(arguments)
+                except _CONVERSION_ERRORS:
+                    # a value jsonschema-rs cannot take (say, a 100-digit integer)
+                    return pure(arguments)
+
+        if defaults is None:
+
+            def parse(arguments: dict[str, Any]) -> ParseResult:
+                if decide(arguments):
+                    return Ok(arguments)
+                return explain(arguments)
+
+        else:
+
+            def parse(arguments: dict[str, Any]) -> ParseResult:
+                if decide(arguments):
+                    return Ok(apply(defaults, arguments))
+                return explain(arguments)
+
+        return parse
+
+    def explain(self, arguments: dict[str, Any]) -> ParseResult:
+        """The ``Error`` for rejected ``arguments``, naming every problem."""
+        try:
+            errors = list(self.validator.iter_errors(arguments))
+        except Exception:
+            # older jsonschema releases crash on a few inputs (sorting mixed
+            # types in a message): let jsonschema-rs explain when it can
+            if self.fast is None:
+                raise
+            errors = []
+        cause: BaseException | None = best_match(errors)
+        found = problems(errors)
+        if not found and self.fast is not None:
+            # the fast path rejected what the pure one accepts: let it explain
+            found, cause = self.fast.problems(arguments)
+        if not found:
+            found = [ArgumentProblem((), "does not match the schema")]
+        return invalid_arguments(found, arguments=arguments, accepted=self.accepted, cause=cause)
