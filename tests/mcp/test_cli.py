@@ -1,0 +1,143 @@
+"""``toolparse mcp TARGET``: the command serves toolparse.mcp over stdio and over HTTP."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from typing import Any
+
+import anyio
+from mcp.client.stdio import stdio_client
+
+from mcp import Client, ClientSession, StdioServerParameters
+
+MODULE = textwrap.dedent(
+    """
+    import toolparse as tp
+
+    __all__ = ["weather"]
+
+    @tp.tool
+    def weather(city: str) -> str:
+        \"\"\"Weather for a city.\"\"\"
+        return f"sunny in {city}"
+
+    @tp.tool
+    def hidden(x: int) -> str:
+        \"\"\"Not in __all__: not served.\"\"\"
+        return "no"
+    """
+)
+
+
+def write_tools(tmp_path: pathlib.Path) -> pathlib.Path:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    path = folder / "weather_tools.py"
+    path.write_text(MODULE)
+    return path
+
+
+def test_a_file_target_over_stdio_from_another_directory(tmp_path: pathlib.Path) -> None:
+    path = write_tools(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "toolparse", "mcp", str(path), "--name", "from-cli"],
+        cwd=str(elsewhere),
+    )
+
+    async def main() -> Any:
+        with (tmp_path / "server.log").open("w") as errlog, anyio.fail_after(30):
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                init = await session.initialize()
+                tools = await session.list_tools()
+                good = await session.call_tool("weather", {"city": "Oslo"})
+                bad = await session.call_tool("weather", {"cty": "Oslo"})
+                return init, tools, good, bad
+
+    init, tools, good, bad = anyio.run(main)
+    assert init.server_info.name == "from-cli"
+    assert [t.name for t in tools.tools] == ["weather"]  # __all__ is respected
+    assert (good.is_error, good.content[0].text) == (False, "sunny in Oslo")
+    assert bad.is_error is True
+    assert 'cty (did you mean "city"?)' in bad.content[0].text
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_http_and_stateless_from_the_command(tmp_path: pathlib.Path) -> None:
+    path = write_tools(tmp_path)
+    port = free_port()
+    log = (tmp_path / "http.log").open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "toolparse",
+            "mcp",
+            f"{path}:weather",
+            "--http",
+            f"127.0.0.1:{port}",
+            "--stateless",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=str(tmp_path),
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise AssertionError((tmp_path / "http.log").read_text()) from None
+                time.sleep(0.05)
+
+        async def main() -> Any:
+            with anyio.fail_after(20):
+                async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                    return await client.call_tool("weather", {"city": "Bergen"})
+
+        result = anyio.run(main)
+    finally:
+        process.terminate()
+        process.wait(10)
+        log.close()
+    assert result.content[0].text == "sunny in Bergen"
+
+
+def test_without_the_sdk_the_command_names_the_extra(tmp_path: pathlib.Path) -> None:
+    path = write_tools(tmp_path)
+    script = (
+        "import sys\n"
+        "sys.modules['mcp'] = None  # as if the extra were not installed\n"
+        "from toolparse.cli import main\n"
+        f"sys.exit(main(['mcp', {str(path)!r}]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert done.returncode == 2
+    assert 'pip install "toolparse[mcp]"' in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
