@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from .adapter import EMPTY, Adapter, SignatureParam
 from .arguments import Limits
 from .calls import aexecute_tool_calls, execute_tool_calls
+from .checking import check_calls
 from .context import Context
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
 from .decorator import tool
@@ -20,6 +21,7 @@ from .params import FunctionParam
 from .plugins import PluginManager, make_plugin_manager, plugin_manager
 from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
 from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
+from .toolset import Toolset
 
 if TYPE_CHECKING:  # type checkers see the lazily imported submodule as an attribute
     from . import providers as providers
@@ -72,8 +74,10 @@ __all__ = [
     "ToolCall",
     "ToolError",
     "ToolResult",
+    "Toolset",
     "__version__",
     "aexecute_tool_calls",
+    "check_calls",
     "error",
     "execute_tool_calls",
     "get_display_text",

@@ -1,170 +1,182 @@
-"""The ``toolparse`` command.
+"""The ``toolparse`` command (also ``python -m toolparse``).
 
 ::
 
-    toolparse plugins                          # installed plugins and their adapters
-    toolparse schema pkg.module:tool [-p openai]   # a tool's JSON Schema, or its provider shape
-    toolparse call pkg.module:tool '{"q": 1}'  # execute a tool with arguments, print the outcome
-    toolparse check pkg.module                 # every tool in a module: definitions and schemas
-    toolparse demo                             # a short tour, with a scripted model
-    toolparse mcp pkg.module                   # serve a module's tools to an MCP client (stdio)
+    toolparse plugins [--json]                       # plugins (distribution, version), adapters, providers
+    toolparse schema TARGET [-p P] [--strict] [--json]   # the JSON Schema, or the provider's shape
+    toolparse call TARGET [ARGS ...] [--context JSON] [--json]   # execute a tool, print the outcome
+    toolparse check TARGET [CALLS.jsonl ...] [-p P] [--strict] [--json] [--jobs N] [--format F]
+    toolparse demo                                   # a short tour, with a scripted model
+    toolparse mcp TARGET [--http HOST:PORT] [--stateless] [--name NAME]
 
-``pkg.module:name`` names a :class:`~toolparse.Function` (or anything ``@tool``
-accepts) importable from the current directory.
+A TARGET is ``module``, ``module:NAME`` or ``path/to/file.py[:NAME]``. Exit
+status: 0 all went well; 1 a call was rejected, a tool failed or a definition
+is broken; 2 the command line or the target is wrong; 3 toolparse itself
+failed (``--debug`` shows the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
-from ..function import Function
+from ..errors import FunctionDefinitionError
+from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError
 
 __all__ = ["main"]
 
-
-def _load(target: str) -> Any:
-    module_name, _, attr = target.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    module = importlib.import_module(module_name)
-    if not attr:
-        return module
-    value: Any = module
-    for part in attr.split("."):
-        value = getattr(value, part)
-    return value
+_BUILTIN_PROVIDERS = ("anthropic", "gemini", "mcp", "openai", "openai-responses")
+_TARGET_HELP = "module, module:NAME or path/to/file.py[:NAME]"
 
 
-def _function(target: str) -> Function:
-    value = _load(target)
-    if isinstance(value, Function):
-        return value
-    if callable(value):
-        from ..decorator import tool
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr (exit status 2)."""
 
-        made = tool(value)
-        assert isinstance(made, Function)
-        return made
-    raise SystemExit(f"{target} is not a tool or a function")
+    def error(self, message: str) -> NoReturn:
+        raise CommandError(f"{message} (see {self.prog} --help)")
 
 
-def _plugins(args: argparse.Namespace) -> int:
-    from ..plugins import plugin_manager
-
-    pm = plugin_manager()
-    for name, plugin in pm.list_name_plugin():
-        print(f"{name}: {getattr(plugin, '__name__', type(plugin).__name__)}")
-    print("adapters (asked in this order):", ", ".join(a.name for a in pm.adapters()))
-    print("providers:", ", ".join(sorted(pm.providers())))
-    return 0
-
-
-def _schema(args: argparse.Namespace) -> int:
-    fn = _function(args.target)
-    if args.provider:
-        from .. import providers
-
-        print(json.dumps(providers.to_tool(fn, args.provider), indent=2))
-    else:
-        print(json.dumps(fn.json_schema(), indent=2))
-    return 0
-
-
-def _call(args: argparse.Namespace) -> int:
-    fn = _function(args.target)
-    outcome = fn.execute(args.arguments)
-    kind = type(outcome).__name__
-    first = outcome[0]
-    print(kind)
-    print(first if isinstance(first, str) else repr(first))
-    return 0 if kind != "Error" else 1
-
-
-def _check(args: argparse.Namespace) -> int:
-    from ..errors import FunctionDefinitionError
-
+def _providers() -> list[str]:
+    # the choices of -p/--provider: the built-in ones and any a plugin registers
     try:
-        value = _load(args.target)
-    except FunctionDefinitionError as exc:
-        print(f"broken tool definition: {exc}")
-        return 1
-    found = (
-        [value]
-        if isinstance(value, Function)
-        else [v for v in vars(value).values() if isinstance(v, Function)]
+        from ..plugins import plugin_manager
+
+        return sorted(plugin_manager().providers())
+    except Exception:  # a broken plugin must not break the command line
+        return list(_BUILTIN_PROVIDERS)
+
+
+def _parser() -> _Parser:
+    import toolparse
+
+    from ..checking import FORMATS
+
+    parser = _Parser(prog="toolparse", description="LLM tools: schemas, calls and checks.")
+    parser.add_argument("--version", action="version", version=f"toolparse {toolparse.__version__}")
+    debug = {"action": "store_true", "help": "show the traceback of any error"}
+    parser.add_argument("--debug", **debug)  # type: ignore[arg-type]
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    providers = _providers()
+    common = _Parser(add_help=False)
+    common.add_argument("--debug", default=argparse.SUPPRESS, **debug)  # type: ignore[arg-type]
+
+    def add(name: str, help: str, run: Any) -> _Parser:
+        p: _Parser = sub.add_parser(name, help=help, description=help, parents=[common])
+        p.set_defaults(run=run)
+        return p
+
+    from . import _check, _commands
+
+    p = add("plugins", "list plugins (with versions), adapters and providers", _commands.plugins)
+    p.add_argument("--json", action="store_true", help="one JSON object")
+
+    p = add(
+        "schema", "print the tools' JSON Schema, or their shape for a provider", _commands.schema
     )
-    if not found:
-        print(f"no tools found in {args.target}")
-        return 1
-    for fn in found:
-        schema = fn.json_schema()
-        names = ", ".join(fn.accepted_param_names()) or "(any)"
-        adapter = fn.adapter.name if fn.adapter else "none"
-        print(
-            f"ok  {fn.name}: adapter {adapter}; parameters {names}; schema {len(json.dumps(schema))} bytes"
-        )
-    return 0
+    p.add_argument("target", help=_TARGET_HELP)
+    p.add_argument("-p", "--provider", choices=providers, help="the provider's tool shape")
+    p.add_argument("--strict", action="store_true", help="the provider's strict mode (with -p)")
+    p.add_argument("--json", action="store_true", help="compact JSON, always a list of tools")
 
+    p = add("call", "execute a tool with arguments and print the outcome", _commands.call)
+    p.add_argument("target", help=_TARGET_HELP)
+    p.add_argument(
+        "arguments",
+        nargs="*",
+        help="a JSON object, @file, - (stdin), or key=value / key:=JSON pairs",
+    )
+    p.add_argument("--context", help="the context, as a JSON object or @file")
+    p.add_argument("--json", action="store_true", help="the outcome as one JSON object")
 
-def _tools(target: str) -> list[Function]:
-    value = _load(target)
-    if isinstance(value, Function):
-        return [value]
-    return [v for v in vars(value).values() if isinstance(v, Function)]
+    p = add("check", "check tool definitions, or recorded calls against them", _check.check)
+    p.add_argument("target", help=_TARGET_HELP)
+    p.add_argument("calls", nargs="*", help="JSON Lines files of recorded calls (- for stdin)")
+    p.add_argument("-p", "--provider", choices=providers, help="check the export for this provider")
+    p.add_argument("--strict", action="store_true", help="check the strict export")
+    p.add_argument("--json", action="store_true", help="one JSON result per line")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="check calls in N processes")
+    p.add_argument(
+        "--format",
+        choices=("auto", *FORMATS),
+        default="auto",
+        help="the shape of each recorded line (default: detected per line)",
+    )
+
+    add("demo", "a short tour with a scripted model", _commands.demo)
+
+    p = add("mcp", "serve tools to MCP clients (stdio, or HTTP with --http)", _mcp)
+    p.add_argument("target", help=_TARGET_HELP)
+    p.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at this address")
+    p.add_argument("--stateless", action="store_true", help="HTTP without sessions")
+    p.add_argument("--name", default="toolparse", help="the server name shown to clients")
+    return parser
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    from ..server import serve
+    from ._commands import mcp
 
-    tools = _tools(args.target)
-    if not tools:
-        print(f"toolparse: no tools found in {args.target}", file=sys.stderr)
-        return 1
-    serve(tools, name=args.name)
-    return 0
+    return mcp(args)
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from ._demo import main as demo
+def _say(message: str) -> None:
+    print(f"toolparse: {message}", file=sys.stderr)
 
-    demo()
-    return 0
+
+def _broken_pipe() -> int:
+    # the reader went away (`toolparse demo | head -1`): stop quietly, and keep
+    # Python from complaining again when it flushes stdout at exit
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``toolparse`` command; return its exit status."""
-    parser = argparse.ArgumentParser(
-        prog="toolparse", description="LLM tool definitions and argument parsing."
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("plugins", help="list installed plugins, adapters and providers").set_defaults(
-        run=_plugins
-    )
-    p = sub.add_parser("schema", help="print a tool's JSON Schema or provider shape")
-    p.add_argument("target", help="module:tool")
-    p.add_argument("-p", "--provider", help="openai, openai-responses, anthropic, gemini, mcp")
-    p.set_defaults(run=_schema)
-    p = sub.add_parser("call", help="execute a tool with JSON arguments")
-    p.add_argument("target", help="module:tool")
-    p.add_argument("arguments", nargs="?", default="{}", help="the arguments, as JSON text")
-    p.set_defaults(run=_call)
-    p = sub.add_parser("check", help="check the tools of a module")
-    p.add_argument("target", help="module or module:tool")
-    p.set_defaults(run=_check)
-    sub.add_parser("demo", help="a short tour with a scripted model").set_defaults(run=_demo)
-    p = sub.add_parser("mcp", help="serve a module's tools to an MCP client over stdio")
-    p.add_argument("target", help="module or module:tool")
-    p.add_argument("--name", default="toolparse", help="the server name shown to clients")
-    p.set_defaults(run=_mcp)
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in given or os.environ.get("TOOLPARSE_DEBUG", "") not in ("", "0")
     try:
+        parser = _parser()
+        args, extra = parser.parse_known_args(given)
+        # positionals after an option (`check T --jobs 2 a.jsonl b.jsonl`): argparse
+        # leaves them over; they belong to the command's list of files or arguments
+        more = getattr(args, "calls", getattr(args, "arguments", None))
+        if more is None or any(e.startswith("-") and e != "-" for e in extra):
+            if extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        else:
+            more.extend(extra)
         return int(args.run(args))
-    except (ImportError, AttributeError) as exc:
-        print(f"toolparse: cannot load {getattr(args, 'target', '')}: {exc}", file=sys.stderr)
-        return 2
+    except CommandError as exc:
+        if debug:
+            traceback.print_exc()
+        _say(exc.message)
+        return exc.status
+    except FunctionDefinitionError as exc:
+        if debug:
+            traceback.print_exc()
+        _say(f"broken tool definition: {exc}")
+        return FAILED
+    except BrokenPipeError:
+        return _broken_pipe()
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+    except SystemExit as exc:  # --help and --version
+        code = exc.code
+        return code if isinstance(code, int) else (OK if code is None else USAGE)
+    except Exception as exc:
+        if debug:
+            traceback.print_exc()
+        line = str(exc).splitlines()[0] if str(exc) else ""
+        _say(
+            f"unexpected error: {type(exc).__name__}: {line} "
+            "(this is a bug in toolparse or a plugin; --debug shows the traceback)"
+        )
+        return INTERNAL

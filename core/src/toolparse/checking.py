@@ -1,0 +1,296 @@
+"""Checking recorded tool calls against tools, without running them.
+
+:func:`check_calls` takes tools and an iterable of recorded calls (a log, an
+evaluation set, a fine-tuning set) and yields one :class:`CallCheck` per call:
+was it accepted, and if not, why. It parses each call exactly as
+:meth:`toolparse.Function.execute` would before the body, and never runs a body.
+
+It is a plain module-level function of its arguments: it keeps no state between
+calls and pickles by reference, so the same check runs over batches in any
+engine that maps a function over data (a process pool, Ray Data, Dask, Spark).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import messages
+from .contract import Error
+from .problems import InvalidArguments
+from .results import ToolCall
+
+if TYPE_CHECKING:
+    from .function import Function
+
+__all__ = ["FORMATS", "CallCheck", "check_calls", "detect_format"]
+
+#: record formats :func:`check_calls` reads besides ``"auto"``: a plain
+#: ``{"name", "arguments"}`` object, or a built-in provider's shapes
+FORMATS = ("plain", "openai", "openai-responses", "anthropic", "gemini", "mcp")
+
+UNREADABLE = "unreadable record"
+UNKNOWN_TOOL = "unknown tool"
+INVALID_JSON = "invalid JSON"
+NOT_AN_OBJECT = "arguments are not an object"
+
+
+@dataclass(frozen=True, slots=True)
+class CallCheck:
+    """What checking one recorded call found.
+
+    :param record: the position of the record the call came from (counted from
+        ``start``, see :func:`check_calls`).
+    :param call: the position of the call within its record (a response may hold several).
+    :param id: the call's id, as recorded.
+    :param name: the tool name the call used (``None``: the record was unreadable).
+    :param tool: the name of the tool it was checked against (``None``: no such tool).
+    :param accepted: the tool would run with these arguments.
+    :param reasons: short, countable reasons for a rejection (``"city: is required"``,
+        ``"unknown tool"``); empty when accepted.
+    :param message: the full text the model would read; ``None`` when accepted.
+    :param format: the record format that was read (``"plain"``, ``"openai"``, ...).
+    """
+
+    record: int
+    call: int
+    id: str | None
+    name: str | None
+    tool: str | None
+    accepted: bool
+    reasons: tuple[str, ...] = ()
+    message: str | None = None
+    format: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain JSON-ready data."""
+        return {
+            "record": self.record,
+            "call": self.call,
+            "id": self.id,
+            "name": self.name,
+            "tool": self.tool,
+            "accepted": self.accepted,
+            "reasons": list(self.reasons),
+            "message": self.message,
+            "format": self.format,
+        }
+
+
+def check_calls(
+    tools: Iterable[Function],
+    records: Iterable[Any],
+    *,
+    format: str = "auto",
+    context: Any = None,
+    start: int = 0,
+) -> Iterator[CallCheck]:
+    """Check recorded tool calls against ``tools``; yield one result per call.
+
+    :param tools: the tools (Functions, or a Toolset).
+    :param records: one item per record: a JSON line (``str`` or ``bytes``),
+        decoded JSON, a :class:`~toolparse.ToolCall`, or a provider SDK object.
+        A record is a plain ``{"name": ..., "arguments": ...}`` object or any
+        shape a built-in provider's ``parse_tool_calls`` reads (a response, a
+        message, a single call); a record with several calls yields several
+        results, one without calls yields none.
+    :param format: ``"auto"`` (detect each record's shape) or one of :data:`FORMATS`.
+    :param context: passed to parsers that take a context.
+    :param start: the number of the first record (``1`` to count lines).
+
+    Records are read lazily, one at a time: memory does not grow with the input.
+    Nothing here raises for a bad record; it becomes a rejected result.
+    """
+    if format != "auto" and format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
+    functions = list(tools)
+    table = _names(functions)
+    names = [fn.name for fn in functions]
+    readers: dict[str, Any] = {}
+    unknown: dict[str, str] = {}  # name -> message: a log repeats the same wrong names
+    for number, record in enumerate(records, start):
+        try:
+            kind, calls = _calls(record, format, readers)
+        except ValueError as exc:
+            yield CallCheck(number, 0, None, None, None, False, (UNREADABLE,), str(exc))
+            continue
+        for i, call in enumerate(calls):
+            name = call.name
+            fn = table.get(name) if isinstance(name, str) else None
+            if fn is None:
+                text = unknown.get(name) if isinstance(name, str) else None
+                if text is None:
+                    text = messages.unknown_tool(str(name), names)
+                    if len(unknown) < 1024 and isinstance(name, str):
+                        unknown[name] = text
+                yield CallCheck(
+                    number, i, call.id or None, name, None, False, (UNKNOWN_TOOL,), text, kind
+                )
+                continue
+            outcome = fn.parse_arguments(call.arguments, context)
+            if type(outcome) is Error:
+                reasons = _reasons(fn, call.arguments, outcome)
+                yield CallCheck(
+                    number, i, call.id or None, name, fn.name, False, reasons, outcome[0], kind
+                )
+            else:
+                yield CallCheck(number, i, call.id or None, name, fn.name, True, (), None, kind)
+
+
+def _names(functions: list[Function]) -> dict[str, Function]:
+    """Every name a call may use for each tool: its own, and the alias a provider exports it as."""
+    from .providers import name_rules
+
+    table: dict[str, Function] = {}
+    rules = name_rules()
+    for fn in functions:
+        for provider, rule in rules:
+            try:
+                table.setdefault(rule.alias(fn.name, provider), fn)
+            except ValueError:
+                pass  # no alias under this provider's rule: only the real name routes
+    table.update((fn.name, fn) for fn in functions)  # a real name wins over an alias
+    return table
+
+
+# -- reading records -------------------------------------------------------------
+
+
+def _calls(record: Any, format: str, readers: dict[str, Any]) -> tuple[str, list[ToolCall]]:
+    """The calls in one record and the format they were read as; ``ValueError`` if none fits."""
+    if isinstance(record, ToolCall):
+        return "plain", [record]
+    if isinstance(record, (str, bytes, bytearray)):
+        if not record.strip():
+            return "plain", []  # a blank line holds no calls
+        try:
+            record = json.loads(record)
+        except ValueError as exc:
+            raise ValueError(f"not JSON ({exc})") from None
+    kind = format if format != "auto" else detect_format(record)
+    if kind is None:
+        raise ValueError(f"not a tool call in any known shape: {_preview(record)}")
+    if kind == "plain":
+        return kind, [_plain(record)]
+    return kind, _provider_calls(record, kind, readers)
+
+
+def _plain(record: Any) -> ToolCall:
+    if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
+        raise ValueError(f'expected {{"name": ..., "arguments": ...}}, got {_preview(record)}')
+    call_id = record.get("id", record.get("call_id"))
+    # no id recorded: "" (a result reports it as None)
+    return ToolCall(
+        "" if call_id is None else str(call_id), record["name"], record.get("arguments")
+    )
+
+
+def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list[ToolCall]:
+    read = readers.get(provider)
+    if read is None:
+        from .providers import get_provider
+
+        read = readers[provider] = get_provider(provider).parse_tool_calls
+    try:
+        return list(read(record))
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        # a record of roughly the right shape with a piece missing
+        raise ValueError(f"not a {provider} tool call ({type(exc).__name__}: {exc})") from None
+
+
+def detect_format(record: Any) -> str | None:
+    """The format of one decoded record (see :data:`FORMATS`), or ``None`` when none fits.
+
+    Decided from the keys each provider's shapes carry, so that one record is
+    never read as a different provider's call with its arguments lost.
+    """
+    if isinstance(record, list):
+        return detect_format(record[0]) if record else None
+    if not isinstance(record, Mapping):
+        record = _dump(record)
+        if not isinstance(record, Mapping):
+            return None
+    keys = record.keys()
+    kind = record.get("type")
+    if "choices" in keys or "tool_calls" in keys:
+        return "openai"
+    if "candidates" in keys or "parts" in keys or "functionCall" in keys or "function_call" in keys:
+        return "gemini"
+    if "output" in keys or kind == "function_call":
+        return "openai-responses"
+    if "method" in keys or "jsonrpc" in keys or "params" in keys:
+        return "mcp"
+    if kind == "tool_use" or (kind == "message" and "content" in keys):
+        return "anthropic"
+    if "function" in keys and "id" in keys:
+        return "openai"
+    if "role" in keys:
+        # an assistant message: Anthropic's content is a list of blocks,
+        # Chat Completions' a string or null
+        return "anthropic" if isinstance(record.get("content"), list) else "openai"
+    if "name" in keys and "args" in keys:
+        return "gemini"
+    if "name" in keys and kind is None:
+        return "plain"
+    return None
+
+
+def _dump(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    if dump is None or isinstance(value, type):
+        return value
+    try:
+        return dump(warnings=False)
+    except TypeError:
+        return dump()
+
+
+def _preview(value: Any) -> str:
+    text = json.dumps(value, default=repr) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# -- reasons ---------------------------------------------------------------------
+
+_CAP = 120
+
+
+def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
+    """Short reasons for a rejection, the same for the same mistake, so they count well."""
+    exc = outcome[1]
+    if isinstance(exc, InvalidArguments) and exc.problems:
+        return tuple(dict.fromkeys(_problem(p.path, p.reason, p.kind) for p in exc.problems))
+    args = arguments
+    if isinstance(arguments, (str, bytes, bytearray)):
+        try:
+            args = json.loads(arguments)
+        except ValueError:
+            return (INVALID_JSON,)
+    if args is None:
+        args = {}
+    if not isinstance(args, Mapping):
+        return (NOT_AN_OBJECT,)
+    found = [f"{name}: is required" for name in fn.required_param_names() if name not in args]
+    accepted = fn.accepted_param_names()
+    if accepted:
+        found += [f"{name}: unrecognized parameter" for name in sorted(set(args) - set(accepted))]
+    if found:
+        return tuple(found)
+    first = str(outcome[0]).split("\n", 1)[0]
+    return (first if len(first) <= _CAP else first[: _CAP - 3] + "...",)
+
+
+def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
+    # list positions differ from call to call; the mistake is the same
+    where = messages.path_text(tuple("*" if isinstance(p, int) else p for p in path))
+    where = where.replace(".*", "[*]")
+    if kind == "missing":
+        return f"{where}: is required"
+    if kind == "unrecognized":
+        return f"{where}: unrecognized parameter"
+    text = f"{where}: {reason}"
+    return text if len(text) <= _CAP else text[: _CAP - 3] + "..."

@@ -1,0 +1,25 @@
+"""What the command says when something is wrong, and with which exit status."""
+
+from __future__ import annotations
+
+__all__ = ["BROKEN", "FAILED", "OK", "USAGE", "CommandError"]
+
+#: exit statuses: all went well; a call was rejected, a tool failed or a
+#: definition is broken; the command line or its target is wrong
+OK, FAILED, USAGE = 0, 1, 2
+BROKEN = FAILED
+#: toolparse itself failed (a bug: ``--debug`` shows where)
+INTERNAL = 3
+
+
+class CommandError(Exception):
+    """A mistake the user can fix: printed as one line, no traceback.
+
+    :param message: the line to print (without the ``toolparse:`` prefix).
+    :param status: the exit status (:data:`USAGE` unless said otherwise).
+    """
+
+    def __init__(self, message: str, status: int = USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
