@@ -147,24 +147,113 @@ def test_composition_is_rewritten() -> None:
     assert props["single"] == {"type": "string", "description": "S."}
     assert props["pair"] == {
         "type": "array",
-        "items": {"anyOf": [{"type": "number"}, {"type": "string"}]},
+        "items": {
+            "anyOf": [{"type": "number"}, {"type": "string"}, {"type": "boolean"}, {"type": "null"}]
+        },
         "minItems": 2,
-        "description": '(items in order: ["number", "string"])',
+        "description": "(in this order: number, string, then any number of values)",
     }
-    assert props["tuple"] == {"type": "array", "items": {"type": "number"}}
+    assert props["tuple"] == {
+        "type": "array",
+        "items": {
+            "anyOf": [{"type": "number"}, {"type": "string"}, {"type": "boolean"}, {"type": "null"}]
+        },
+        "description": "(in this order: number, number, then any number of values)",
+    }
+
+
+def test_closed_tuples_say_their_order_and_length() -> None:
+    closed = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+    schema = obj({"t": {**closed, "items": False}, "u": {**closed, "maxItems": 2}}, ["t", "u"])
+    for target in ("openai", "anthropic"):
+        props = strict_schema(schema, target)["properties"]  # type: ignore[arg-type]
+        assert props["t"]["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+        assert "in this order: string, integer" in props["t"]["description"]
+    openai = strict_schema(schema, "openai")["properties"]
+    assert openai["t"]["maxItems"] == 2
+    assert openai["u"] == openai["t"]
+    anthropic = strict_schema(schema, "anthropic")["properties"]
+    assert "maxItems" not in anthropic["t"]
+    assert "maxItems: 2" in anthropic["t"]["description"]
+
+
+def test_all_of_parts_are_merged_for_both_strict_modes() -> None:
+    schema = obj(
+        {
+            "x": {
+                "allOf": [
+                    {"$ref": "#/$defs/A"},
+                    obj({"b": {"type": "integer"}}, ["b"]),
+                ],
+                "description": "Both.",
+            }
+        },
+        ["x"],
+        **{"$defs": {"A": obj({"a": {"type": "string"}}, ["a"])}},
+    )
+    for target in ("openai", "anthropic"):
+        x = strict_schema(schema, target)["properties"]["x"]  # type: ignore[arg-type]
+        assert "allOf" not in x
+        assert list(x["properties"]) == ["a", "b"]
+        assert x["required"] == ["a", "b"]
+        assert x["additionalProperties"] is False
+        assert x["description"] == "Both."
+    disagree = obj({"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}})
+    with pytest.raises(ValueError, match="parts disagree on 'type'; make the parts agree"):
+        strict_schema(disagree, "openai")
+
+
+def test_free_form_objects_travel_as_json_strings() -> None:
+    schema = obj(
+        {
+            "any": {"type": "object", "description": "Extra."},
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+        ["any"],
+    )
+    for target in ("openai", "anthropic"):
+        props = strict_schema(schema, target)["properties"]  # type: ignore[arg-type]
+        assert props["any"] == {
+            "type": "string",
+            "description": "Extra. (a JSON object, encoded as a string)",
+        }
+        assert "each value" in props["counts"]["description"]
+    restore = null_restorer(schema)
+    assert restore is not None
+    assert restore({"any": '{"a": [1]}', "counts": '{"x": 2}'}) == {
+        "any": {"a": [1]},
+        "counts": {"x": 2},
+    }
+    assert restore({"any": "not json"}) == {"any": "not json"}  # the parser says why
+
+
+def test_any_value_is_a_union_of_primitives() -> None:
+    out = strict_schema(obj({"v": {"description": "Anything."}, "xs": {"type": "array"}}), "openai")
+    primitives = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]
+    assert out["properties"]["v"] == {"anyOf": primitives, "description": "Anything."}
+    assert out["properties"]["xs"]["items"] == {"anyOf": primitives}
 
 
 @pytest.mark.parametrize(
     ("schema", "why"),
     [
-        (obj({"m": {"type": "object", "additionalProperties": {"type": "integer"}}}), "open map"),
         (
-            obj({"m": {"type": "object", "patternProperties": {"^a": {"type": "integer"}}}}),
-            "open map",
+            obj(
+                {
+                    "m": {
+                        "type": "object",
+                        "properties": {"a": {"type": "string"}},
+                        "additionalProperties": {"type": "integer"},
+                    }
+                }
+            ),
+            "next to declared properties; declare every key as a property",
         ),
-        (obj({"any": {}}), "has no type"),
-        (obj({"any": {"description": "Anything."}}), "has no type"),
-        (obj({"x": {"allOf": [{"type": "string"}, {"minLength": 1}]}}), "has no type"),
+        (
+            {"type": "object", "additionalProperties": {"type": "integer"}},
+            "as the arguments; declare the arguments as named properties",
+        ),
+        (obj({"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}), "disagree"),
         (
             obj({"x": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "string"}]}}),
             "both anyOf and oneOf",

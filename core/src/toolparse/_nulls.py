@@ -1,28 +1,34 @@
-"""Restoring ``null`` to "absent" for properties a strict export made nullable.
+"""Restoring what an export changed, before the parser runs: ``null`` means "absent".
 
 Strict provider modes require every property, so an optional property is
 exported as nullable and a model that means to leave it out sends ``null``.
-Before the parser runs, those nulls are dropped again so the default applies.
+Before the parser runs, those nulls are dropped again so the default applies:
+at every level, inside arrays, map values and every branch of a union. A
+free-form object (an ``object`` with no declared properties) that a format
+cannot express travels as a JSON-encoded string; it is decoded again here.
+Both steps only ever turn a value the original schema rejects into one it may
+accept: a ``null`` where the schema does not admit ``null``, a string where it
+requires an object.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["null_restorer", "nullable", "resolve_ref"]
+__all__ = [
+    "free_form",
+    "merge_all_of",
+    "null_restorer",
+    "nullable",
+    "resolve_ref",
+]
 
+#: how deep a schema (or an argument value) is followed; deeper levels pass unchanged
+MAX_DEPTH = 100
 
-def nullable(schema: object) -> bool:
-    """Whether a property schema already admits ``null``."""
-    if not isinstance(schema, Mapping):
-        return True
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    if None in (schema.get("enum") or ()):
-        return True
-    return any(nullable(s) for key in ("anyOf", "oneOf") for s in schema.get(key) or ())
+_PRIMITIVE = (str, int, float, bool)
 
 
 def resolve_ref(root: Mapping[str, Any], ref: str) -> dict[str, Any]:
@@ -41,22 +47,151 @@ def resolve_ref(root: Mapping[str, Any], ref: str) -> dict[str, Any]:
     return dict(node)
 
 
-class _Plan:
-    """Where ``null`` means "not sent" in one object (and the objects below it)."""
+def nullable(schema: object, root: Mapping[str, Any] | None = None) -> bool:
+    """Whether a property schema already admits ``null``.
 
-    __slots__ = ("items", "props", "strip")
+    A schema that constrains nothing (``{}``, ``true``, only a description)
+    admits it; ``$ref`` is followed when ``root`` is given.
+    """
+    seen: set[str] = set()
+
+    def admits(node: object, depth: int) -> bool:
+        if not isinstance(node, Mapping):
+            return node is not False
+        if depth > MAX_DEPTH:
+            return False
+        kind = node.get("type")
+        if kind == "null" or (isinstance(kind, list) and "null" in kind):
+            return True
+        if kind is not None:
+            return False
+        if "enum" in node:
+            return None in (node.get("enum") or ())
+        if "const" in node:
+            return node["const"] is None
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if root is None or ref in seen:
+                return False
+            seen.add(ref)
+            try:
+                return admits(resolve_ref(root, ref), depth + 1)
+            except ValueError:
+                return False
+        branches = [b for key in ("anyOf", "oneOf") for b in node.get(key) or ()]
+        if branches:
+            return any(admits(b, depth + 1) for b in branches)
+        parts = node.get("allOf")
+        if isinstance(parts, list) and parts:
+            return all(admits(p, depth + 1) for p in parts)
+        # no type, but keywords that only make sense for one: not "any value"
+        return not any(k in node for k in ("properties", "items", "prefixItems"))
+
+    return admits(schema, 0)
+
+
+def free_form(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` is an object with no declared properties (a map, or anything).
+
+    Such an object cannot be expressed where every object must be closed
+    (strict modes) or must declare properties (Gemini): it is exported as a
+    JSON-encoded string and decoded before the parser runs.
+    """
+    kind = schema.get("type")
+    if kind != "object" and not (
+        kind is None and ("additionalProperties" in schema or "patternProperties" in schema)
+    ):
+        return False
+    return not schema.get("properties") and "anyOf" not in schema and "oneOf" not in schema
+
+
+_ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "deprecated"})
+
+
+def merge_all_of(
+    schema: Mapping[str, Any], root: Mapping[str, Any], *, what: str = "allOf"
+) -> dict[str, Any]:
+    """``schema`` with its ``allOf`` (and a ``$ref`` with siblings) merged into one schema.
+
+    Parts that are references are resolved (one level; a cycle keeps the bare
+    reference out of the merge). Properties are united, ``required`` lists
+    joined, descriptions concatenated; any other keyword on which two parts
+    disagree raises ``ValueError`` naming it.
+    """
+    s = dict(schema)
+    parts: list[Any] = list(s.pop("allOf", None) or ())
+    ref = s.get("$ref")
+    if isinstance(ref, str) and set(s) - _ANNOTATIONS - {"$ref", "$defs", "definitions"}:
+        parts.insert(0, {"$ref": s.pop("$ref")})
+    merged: dict[str, Any] = {}
+    for part in [*parts, s]:
+        if isinstance(part, Mapping) and isinstance(part.get("$ref"), str) and len(part) == 1:
+            part = resolve_ref(root, part["$ref"])
+        if isinstance(part, Mapping) and "allOf" in part:
+            part = merge_all_of(part, root, what=what)
+        if not isinstance(part, Mapping):
+            if part is False:
+                raise ValueError(f"{what}: a part that allows nothing")
+            continue
+        for key, value in part.items():
+            if key not in merged:
+                merged[key] = value
+            elif key == "properties":
+                merged[key] = {**merged[key], **value}
+            elif key == "required":
+                merged[key] = list(dict.fromkeys([*merged[key], *value]))
+            elif key == "description" and merged[key] != value:
+                merged[key] = f"{merged[key]} {value}"
+            elif key in ("title", "$defs", "definitions", "examples"):
+                continue
+            elif merged[key] != value:
+                raise ValueError(f"{what}: its parts disagree on {key!r}")
+    return merged
+
+
+# -- the plan: what to do to a value, built once per schema -------------------------
+
+
+class _Obj:
+    """An object: which ``null`` keys to drop, and the plans of its values."""
+
+    __slots__ = (
+        "closed",
+        "decode",
+        "extra",
+        "names",
+        "nullok",
+        "props",
+        "required",
+        "strip",
+        "tags",
+    )
 
     def __init__(self) -> None:
         self.strip: frozenset[str] = frozenset()
-        self.props: dict[str, _Plan] = {}
-        self.items: _Plan | None = None
+        self.nullok: frozenset[str] = frozenset()
+        self.names: frozenset[str] = frozenset()
+        self.required: frozenset[str] = frozenset()
+        self.tags: dict[str, tuple[Any, ...]] = {}
+        self.props: dict[str, _Node] = {}
+        self.extra: _Node | None = None
+        self.closed = False
+        self.decode = False
 
-    def apply(self, value: Any) -> Any:
-        if self.items is not None:
-            if isinstance(value, list):
-                return [self.items.apply(v) for v in value]
-            return value
-        if not isinstance(value, dict):
+    def matches(self, value: Mapping[str, Any]) -> bool:
+        """Whether ``value`` may be an instance of this union branch."""
+        if not self.required.issubset(value):
+            return False
+        if self.closed and not self.names.issuperset(value):
+            return False
+        return all(k not in value or value[k] in v for k, v in self.tags.items())
+
+    def child(self, key: str) -> _Node | None:
+        return self.props.get(key) if key in self.names else self.extra
+
+    def apply(self, value: Any, depth: int) -> Any:
+        value = _decoded(value) if self.decode else value
+        if not isinstance(value, dict) or depth > MAX_DEPTH:
             return value
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -64,79 +199,330 @@ class _Plan:
                 if key not in self.strip:
                     out[key] = None
                 continue
-            child = self.props.get(key)
-            out[key] = item if child is None else child.apply(item)
+            child = self.child(key)
+            out[key] = item if child is None else child.apply(item, depth + 1)
         return out
 
 
-def null_restorer(schema: Mapping[str, Any]) -> Callable[[Any], Any] | None:
-    """A function that drops ``null`` where a strict export made a property nullable.
+class _Arr:
+    """An array: the plan of its items, positional ones first."""
 
-    ``schema`` is the tool's own (non-strict) parameters schema. The returned
-    function takes decoded arguments and returns them with every ``null`` for
-    an optional, non-nullable property removed, at every level reached through
-    ``properties``, ``items`` and local ``$ref`` (union branches are left
-    alone: which branch applies is the parser's decision). ``None`` when there
-    is nothing to drop anywhere. Built once per tool; cheap per call.
-    """
-    root = dict(schema)
-    by_ref: dict[str, _Plan | None] = {}
+    __slots__ = ("items", "prefix")
 
-    def build(node: object) -> _Plan | None:
-        if not isinstance(node, Mapping):
+    def __init__(self, prefix: list[_Node | None], items: _Node | None) -> None:
+        self.prefix = prefix
+        self.items = items
+
+    def child(self, index: int) -> _Node | None:
+        return self.prefix[index] if index < len(self.prefix) else self.items
+
+    def apply(self, value: Any, depth: int) -> Any:
+        if not isinstance(value, list) or depth > MAX_DEPTH:
+            return value
+        out = []
+        for i, item in enumerate(value):
+            child = self.child(i)
+            out.append(item if child is None or item is None else child.apply(item, depth + 1))
+        return out
+
+
+class _Ref:
+    """A reference, filled in once its target is built (so recursion terminates)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self) -> None:
+        self.plan: _Node | None = None
+
+    def apply(self, value: Any, depth: int) -> Any:
+        return value if self.plan is None else self.plan.apply(value, depth)
+
+
+class _Union:
+    """``anyOf``/``oneOf``: the branches a value may be an instance of decide."""
+
+    __slots__ = ("branches", "strings")
+
+    def __init__(self, branches: list[_Node], strings: bool) -> None:
+        self.branches = branches
+        self.strings = strings  # a branch takes strings: never decode one
+
+    def apply(self, value: Any, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            return value
+        plans = [_unwrap(b) for b in self.branches]
+        if (
+            isinstance(value, str)
+            and not self.strings
+            and any(isinstance(p, _Obj) and p.decode for p in plans)
+        ):
+            value = _decoded(value)
+        if isinstance(value, dict):
+            objs = [p for p in plans if isinstance(p, _Obj)]
+            if not objs:
+                return value
+            fits = [p for p in objs if p.matches(value)] or objs
+            if len(fits) == 1:
+                return fits[0].apply(value, depth)
+            return _merged_object(fits, value, depth)
+        if isinstance(value, list):
+            arrs = [p for p in plans if isinstance(p, _Arr)]
+            if len(arrs) == 1:
+                return arrs[0].apply(value, depth)
+            if not arrs:
+                return value
+            return [
+                _apply_all([a.child(i) for a in arrs], item, depth + 1)
+                for i, item in enumerate(value)
+            ]
+        return value
+
+
+_Node = _Obj | _Arr | _Ref | _Union
+
+
+def _unwrap(node: _Node | None) -> _Node | None:
+    while isinstance(node, _Ref):
+        node = node.plan
+    return node
+
+
+def _decoded(value: Any) -> Any:
+    """A JSON-encoded object decoded; anything else unchanged."""
+    if isinstance(value, str) and value[:1] == "{":
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(decoded, dict):
+            return decoded
+    return value
+
+
+def _apply_all(children: list[_Node | None], item: Any, depth: int) -> Any:
+    found = [c for c in children if c is not None]
+    if item is None or not found:
+        return item
+    if len(found) == 1:
+        return found[0].apply(item, depth)
+    return _Union(found, False).apply(item, depth)
+
+
+def _merged_object(fits: list[_Obj], value: dict[str, Any], depth: int) -> dict[str, Any]:
+    """Several branches fit: drop a ``null`` only where none of them admits it."""
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if item is None:
+            if any(key in p.strip for p in fits) and not any(key in p.nullok for p in fits):
+                continue
+            out[key] = None
+            continue
+        out[key] = _apply_all([p.child(key) for p in fits], item, depth + 1)
+    return out
+
+
+class _Builder:
+    __slots__ = ("by_ref", "root")
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self.by_ref: dict[str, _Ref] = {}
+
+    def ref(self, ref: str, depth: int) -> _Node | None:
+        found = self.by_ref.get(ref)
+        if found is None:
+            found = self.by_ref[ref] = _Ref()  # recursion finds this one
+            try:
+                target = resolve_ref(self.root, ref)
+            except ValueError:
+                return found
+            found.plan = self.build(target, depth + 1)
+        return found
+
+    def build(self, node: object, depth: int) -> _Node | None:
+        if not isinstance(node, Mapping) or depth > MAX_DEPTH:
             return None
         ref = node.get("$ref")
-        if isinstance(ref, str):
-            if ref not in by_ref:
-                by_ref[ref] = _Plan()  # placeholder: recursion finds this one
-                try:
-                    target = resolve_ref(root, ref)
-                except ValueError:
-                    target = {}
-                plan = build({**target, **{k: v for k, v in node.items() if k != "$ref"}})
-                placeholder = by_ref[ref]
-                if plan is not None and placeholder is not None:
-                    placeholder.strip, placeholder.props, placeholder.items = (
-                        plan.strip,
-                        plan.props,
-                        plan.items,
-                    )
-            return by_ref[ref]
-        all_of = node.get("allOf")
-        if isinstance(all_of, list) and len(all_of) == 1:
-            return build({**all_of[0], **{k: v for k, v in node.items() if k != "allOf"}})
-        items = node.get("items")
-        if isinstance(items, Mapping):
-            child = build(items)
-            if child is None:
+        if isinstance(ref, str) and not set(node) - _ANNOTATIONS - {"$ref", "$defs", "definitions"}:
+            return self.ref(ref, depth)
+        if "allOf" in node or isinstance(ref, str):
+            try:
+                node = merge_all_of(node, self.root)
+            except (ValueError, TypeError):
                 return None
-            plan = _Plan()
-            plan.items = child
-            return plan
+            if "allOf" in node:  # a cycle through allOf: leave it to the parser
+                return None
+        branches = [b for key in ("anyOf", "oneOf") for b in node.get(key) or ()]
+        if branches:
+            rest = {k: v for k, v in node.items() if k not in ("anyOf", "oneOf")}
+            plans = [self.build(b, depth + 1) for b in branches]
+            own = self.build(rest, depth + 1) if "properties" in rest else None
+            found = [p for p in [own, *plans] if p is not None]
+            if not found:
+                return None
+            strings = any(_takes_strings(b, self.root) for b in branches)
+            return _Union(found, strings)
+        kind = node.get("type")
+        if isinstance(kind, list) and len([k for k in kind if k != "null"]) > 1:
+            # several types at once: one plan per type the value may have
+            split = [self.build({**node, "type": k}, depth + 1) for k in kind if k != "null"]
+            found = [p for p in split if p is not None]
+            return _Union(found, "string" in kind) if found else None
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), None)
+        if kind == "array" or "items" in node or "prefixItems" in node:
+            return self.array(node, depth)
+        if kind == "object" or "properties" in node or "additionalProperties" in node:
+            return self.object(node, depth)
+        return None
+
+    def array(self, node: Mapping[str, Any], depth: int) -> _Node | None:
+        items = node.get("items")
+        prefix = node.get("prefixItems")
+        if isinstance(items, list):  # draft-07 tuple form
+            prefix, items = items, node.get("additionalItems")
+        plans = [self.build(p, depth + 1) for p in prefix] if isinstance(prefix, list) else []
+        return _Arr(plans, self.build(items, depth + 1))
+
+    def object(self, node: Mapping[str, Any], depth: int) -> _Node | None:
         props = node.get("properties")
-        if not isinstance(props, Mapping):
-            return None
-        required = set(node.get("required") or ())
-        plan = _Plan()
-        plan.strip = frozenset(n for n, s in props.items() if n not in required and not nullable(s))
-        for n, s in props.items():
-            child = build(s)
+        props = props if isinstance(props, Mapping) else {}
+        required = frozenset(r for r in node.get("required") or () if isinstance(r, str))
+        plan = _Obj()
+        plan.names = frozenset(props)
+        plan.required = required
+        plan.closed = node.get("additionalProperties") is False
+        plan.decode = free_form(node)
+        nullok = []
+        strip = []
+        for name, prop in props.items():
+            if nullable(prop, self.root):
+                nullok.append(name)
+            elif name not in required:
+                strip.append(name)
+            tag = _tag(prop, self.root)
+            if tag is not None:
+                plan.tags[name] = tag
+            child = self.build(prop, depth + 1)
             if child is not None:
-                plan.props[n] = child
+                plan.props[name] = child
+        plan.strip = frozenset(strip)
+        plan.nullok = frozenset(nullok)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            plan.extra = self.build(extra, depth + 1)
         return plan
 
-    top = build(root)
-    if top is None or not _useful(top, set()):
+
+def _tag(prop: object, root: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The values a discriminating property may take (``const``/``enum``), if fixed."""
+    if isinstance(prop, Mapping) and isinstance(prop.get("$ref"), str):
+        try:
+            prop = resolve_ref(root, prop["$ref"])
+        except ValueError:
+            return None
+    if not isinstance(prop, Mapping):
         return None
-    return top.apply
+    if "const" in prop and isinstance(prop["const"], _PRIMITIVE):
+        return (prop["const"],)
+    values = prop.get("enum")
+    if isinstance(values, list) and values and all(isinstance(v, _PRIMITIVE) for v in values):
+        return tuple(values)
+    return None
 
 
-def _useful(plan: _Plan, seen: set[int]) -> bool:
-    """Whether anything below ``plan`` drops a ``null`` (cycles visited once)."""
-    if id(plan) in seen:
-        return False
-    seen.add(id(plan))
-    if plan.strip:
-        return True
-    children = [*plan.props.values(), *([plan.items] if plan.items else [])]
-    return any(_useful(c, seen) for c in children)
+def _takes_strings(schema: object, root: Mapping[str, Any]) -> bool:
+    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+        try:
+            schema = resolve_ref(root, schema["$ref"])
+        except ValueError:
+            return True
+    if not isinstance(schema, Mapping):
+        return schema is not False
+    kind = schema.get("type")
+    if kind is None:
+        return not free_form(schema) and "properties" not in schema and "items" not in schema
+    return kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _children(node: _Node) -> list[_Node | None]:
+    if isinstance(node, _Ref):
+        return [node.plan]
+    if isinstance(node, _Union):
+        return list(node.branches)
+    if isinstance(node, _Arr):
+        return [*node.prefix, node.items]
+    return [*node.props.values(), node.extra]
+
+
+def _pruned(top: _Node) -> bool:
+    """Cut every part of the plan that changes nothing; whether anything is left.
+
+    A part is useful when it drops a ``null`` or decodes a string, or leads to
+    one that does. Union branches are kept either way: they decide which
+    branch a value fits.
+    """
+    nodes: list[_Node] = []
+    seen: set[int] = set()
+    stack: list[_Node | None] = [top]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        nodes.append(node)
+        stack.extend(_children(node))
+    useful = {id(n) for n in nodes if isinstance(n, _Obj) and (n.strip or n.decode)}
+    changed = True
+    while changed:  # to a fixed point: recursion makes the graph cyclic
+        changed = False
+        for node in nodes:
+            if id(node) not in useful and any(
+                c is not None and id(c) in useful for c in _children(node)
+            ):
+                useful.add(id(node))
+                changed = True
+
+    def keep(child: _Node | None) -> _Node | None:
+        return child if child is not None and id(child) in useful else None
+
+    for node in nodes:
+        # a reference is cut where it is used (a union branch keeps its target)
+        if isinstance(node, _Arr):
+            node.prefix = [keep(c) for c in node.prefix]
+            node.items = keep(node.items)
+        elif isinstance(node, _Obj):
+            node.props = {k: c for k, c in node.props.items() if id(c) in useful}
+            node.extra = keep(node.extra)
+    return id(top) in useful
+
+
+def null_restorer(schema: Mapping[str, Any]) -> Callable[[Any], Any] | None:
+    """A function that undoes what an export changed, for one parameters schema.
+
+    ``schema`` is the tool's own parameters schema. The returned function takes
+    decoded arguments and returns them with every ``null`` for an optional
+    property whose schema does not admit ``null`` removed, and every
+    JSON-encoded string where a free-form object is required decoded: at every
+    level, through ``properties``, ``items``, ``prefixItems``, map values,
+    ``allOf``, local ``$ref`` and the branches of ``anyOf``/``oneOf`` (the
+    branches a value fits, by required keys and ``const`` tags, decide; where
+    several fit, a ``null`` is kept if any of them admits it).
+
+    ``None`` when there is nothing to restore anywhere, so callers can skip the
+    step. Built once per tool; per call it only walks the arguments. Schemas
+    and arguments deeper than ``MAX_DEPTH`` levels are left unchanged below it.
+    """
+    root = dict(schema)
+    top = _Builder(root).build(root, 0)
+    if isinstance(top, _Obj) and top.decode:
+        # the arguments themselves arrive decoded: only nested objects travel as text
+        top.decode = False
+    if top is None or not _pruned(top):
+        return None
+    plan = top
+
+    def restore(arguments: Any) -> Any:
+        return plan.apply(arguments, 0)
+
+    return restore

@@ -7,15 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    IdMaker,
     NameRule,
     cache_control,
     check_unique,
     content_parts,
+    expected,
     need_id,
-    object_root,
     plain,
+    refuse_interrupts,
     unsupported_part,
 )
+from ._schema import parameters
 from ._strict import strict_schema
 
 if TYPE_CHECKING:
@@ -23,7 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AnthropicProvider"]
 
-NAME_RULE = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,128}", "1 to 128 of a-z, A-Z, 0-9, _ and -")
+# the API accepts 128 characters today but said 64 until 2025: aliases keep to 64
+NAME_RULE = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
@@ -31,6 +35,7 @@ class AnthropicProvider:
     """The ``"anthropic"`` provider: the Messages API."""
 
     name = "anthropic"
+    name_rule = NAME_RULE
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{name, description, input_schema[, strict][, cache_control]}``.
@@ -38,8 +43,7 @@ class AnthropicProvider:
         ``Function.options={"cache_control": True}`` (or ``"1h"``, or a mapping)
         adds a cache breakpoint: put it on the last tool to cache them all.
         """
-        NAME_RULE.check(function.name)
-        schema = object_root(function.json_schema(), self.name, function.name)
+        schema = parameters(function, self.name)
         for key in ("anyOf", "oneOf", "allOf"):
             if key in schema:
                 raise ValueError(
@@ -51,7 +55,7 @@ class AnthropicProvider:
                 schema = strict_schema(schema, "anthropic")
             except ValueError as exc:
                 raise ValueError(f"anthropic: tool {function.name!r}: {exc}") from None
-        tool: dict[str, Any] = {"name": function.name}
+        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
         if function.description is not None:
             tool["description"] = function.description
         tool["input_schema"] = schema
@@ -64,31 +68,51 @@ class AnthropicProvider:
             tool["cache_control"] = control
         return tool
 
-    def to_tools(self, functions: Sequence[Function]) -> list[dict[str, Any]]:
+    def to_tools(
+        self, functions: Sequence[Function], *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
         """One tool per function (names unique)."""
-        check_unique(functions, self.name, None)
-        return [self.to_tool(fn, strict=fn.strict) for fn in functions]
+        check_unique(functions, self.name, None, NAME_RULE)
+        return [
+            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
+        ]
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks."""
+        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.
+
+        Server-side tool calls (``server_tool_use``, ``mcp_tool_use``) are
+        skipped: Anthropic runs them. A block without an id gets one
+        (``toolu_1``, ...) unique within the message.
+
+        :raises ValueError: the payload is not of the Messages shape.
+        """
         data = plain(payload)
-        if isinstance(data, Mapping) and "content" in data:
+        what = "a Message, a message param, a list of content blocks or a tool_use block"
+        if isinstance(data, Mapping) and "content" in data and not _FOREIGN_KEYS & data.keys():
             blocks = data["content"]
             if isinstance(blocks, str):
                 return []
-        elif isinstance(data, Mapping) and "type" in data:
+            if not isinstance(blocks, list):
+                raise expected(self.name, what, payload)
+        elif isinstance(data, Mapping) and "type" in data and not _FOREIGN_KEYS & data.keys():
             blocks = [data]
         elif isinstance(data, list):
             blocks = data
         else:
-            raise ValueError(
-                "anthropic: expected a Message, a message param, a list of content "
-                f"blocks or a tool_use block, got {type(payload).__name__}"
-            )
+            raise expected(self.name, what, payload)
+        blocks = [plain(block) for block in blocks]
+        for block in blocks:
+            if (
+                not isinstance(block, Mapping)
+                or not isinstance(block.get("type"), str)
+                or block["type"] in _FOREIGN_TYPES
+            ):
+                raise expected(self.name, what, payload)
+        make_id = IdMaker("toolu_", blocks)
         return [
-            ToolCall(block["id"], block["name"], block.get("input"))
-            for block in map(plain, blocks or ())
-            if block.get("type") == "tool_use"
+            ToolCall(make_id(block.get("id")), block.get("name"), block.get("input"))
+            for block in blocks
+            if block["type"] == "tool_use"
         ]
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
@@ -98,6 +122,7 @@ class AnthropicProvider:
         a result or on a content part adds a cache breakpoint there. Images go
         as ``image`` blocks (base64 JPEG, PNG, GIF, WebP, or a URL).
         """
+        refuse_interrupts(results)
         blocks = []
         for result in results:
             block: dict[str, Any] = {
@@ -140,3 +165,12 @@ class AnthropicProvider:
         if control is not None:
             out["cache_control"] = control
         return out
+
+
+# what other APIs' payloads carry: not an Anthropic message or block
+_FOREIGN_KEYS = frozenset(
+    {"choices", "output", "candidates", "method", "params", "tool_calls", "parts", "function"}
+)
+_FOREIGN_TYPES = frozenset(
+    {"function", "custom", "function_call", "custom_tool_call", "message", "reasoning"}
+)

@@ -15,19 +15,25 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    IdMaker,
     NameRule,
     check_unique,
     content_parts,
-    object_root,
+    expected,
     plain,
+    refuse_interrupts,
     unsupported_part,
 )
 from ._gemini_schema import gemini_json_schema, gemini_schema
+from ._schema import parameters
 
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = ["GeminiProvider"]
+__all__ = ["GENERATED_ID", "GeminiProvider"]
+
+#: The prefix of the ids given to calls that came without one.
+GENERATED_ID = "gemini-call-"
 
 # the rule both the Gemini Developer API and Vertex AI accept (the newest SDK
 # also allows ":" and 128 characters; older Vertex docs do not)
@@ -35,6 +41,8 @@ NAME_RULE = NameRule(
     "gemini",
     r"[A-Za-z_][A-Za-z0-9_.\-]{0,63}",
     "a letter or _ first, then a-z, A-Z, 0-9, _, . and -, at most 64 characters",
+    invalid=r"[^A-Za-z0-9_.\-]",
+    first=r"[A-Za-z_]",
 )
 
 
@@ -42,6 +50,7 @@ class GeminiProvider:
     """The ``"gemini"`` provider: the Gemini API (``google-genai``)."""
 
     name = "gemini"
+    name_rule = NAME_RULE
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """A ``FunctionDeclaration``: ``{name, description, parameters}``.
@@ -50,62 +59,87 @@ class GeminiProvider:
         an object with no properties). Gemini has no strict mode: ``strict``
         changes nothing here.
         """
-        NAME_RULE.check(function.name)
-        declaration: dict[str, Any] = {"name": function.name}
+        declaration: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
         if function.description is not None:
             declaration["description"] = function.description
-        schema = object_root(function.json_schema(), self.name, function.name)
+        schema = parameters(function, self.name)
         if (function.options or {}).get("parameters_json_schema"):
             declaration["parametersJsonSchema"] = gemini_json_schema(schema)
         else:
-            parameters = gemini_schema(schema, function.name)
-            if parameters is not None:
-                declaration["parameters"] = parameters
+            declared = gemini_schema(schema, function.name)
+            if declared is not None:
+                declaration["parameters"] = declared
         return declaration
 
-    def to_tools(self, functions: Sequence[Function]) -> list[dict[str, Any]]:
+    def to_tools(
+        self, functions: Sequence[Function], *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
         """``[{"functionDeclarations": [...]}]``: the value of the request's ``tools``."""
-        check_unique(functions, self.name, None)
+        check_unique(functions, self.name, None, NAME_RULE)
         if not functions:
             return []
-        return [{"functionDeclarations": [self.to_tool(fn, strict=fn.strict) for fn in functions]}]
+        return [
+            {
+                "functionDeclarations": [
+                    self.to_tool(fn, strict=fn.strict if strict is None else strict)
+                    for fn in functions
+                ]
+            }
+        ]
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``functionCall`` parts of a response, a ``Content``, or a list of parts.
 
         Of a response, the first candidate is read. A call without an ``id``
-        gets its name as id. Whole-number floats in the arguments become ints
-        (the arguments travel as a protobuf ``Struct``, where every number is a
-        float), as the SDK itself does.
+        gets one unique within the response (``gemini-call-1``, ...), which
+        :meth:`to_result_message` leaves out again: Gemini matches such
+        responses by order and name. Whole-number floats in the arguments
+        become ints (the arguments travel as a protobuf ``Struct``, where
+        every number is a float), as the SDK itself does. Server-side parts
+        (``executableCode``, ``codeExecutionResult``) are skipped.
+
+        :raises ValueError: the payload is not of the Gemini shape.
         """
         data = plain(payload)
+        what = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
         if isinstance(data, Mapping) and "candidates" in data:
             candidates = data["candidates"] or []
+            if not isinstance(candidates, list):
+                raise expected(self.name, what, payload)
             data = plain(candidates[0]).get("content") if candidates else None
-            data = data or {"parts": []}
-        elif isinstance(data, Mapping) and "content" in data and "parts" not in data:
+            data = plain(data) or {"parts": []}
+        elif (
+            isinstance(data, Mapping)
+            and isinstance(plain(data.get("content")), Mapping)
+            and "parts" not in data
+        ):
             data = plain(data["content"]) or {"parts": []}  # a Candidate
-        if isinstance(data, Mapping) and "parts" in data:
+        if isinstance(data, Mapping) and "parts" in data and "type" not in data:
             parts = data["parts"] or []
-        elif isinstance(data, Mapping):
+        elif isinstance(data, Mapping) and (("name" in data and "args" in data) or _is_part(data)):
             parts = [data]
         elif isinstance(data, list):
             parts = data
         else:
-            raise ValueError(
-                "gemini: expected a GenerateContentResponse, a Content, a list of parts "
-                f"or a function call, got {type(payload).__name__}"
-            )
-        calls = []
-        for part in map(plain, parts):
-            call = part.get("functionCall") or part.get("function_call")
+            raise expected(self.name, what, payload)
+        parts = [plain(part) for part in parts]
+        if not isinstance(parts, list) or not all(
+            isinstance(part, Mapping) and (_is_part(part) or ("name" in part and "args" in part))
+            for part in parts
+        ):
+            raise expected(self.name, what, payload)
+        found = []
+        for part in parts:
+            call = plain(part.get("functionCall") or part.get("function_call"))
             if call is None and "name" in part and "args" in part:
                 call = part  # a FunctionCall itself
-            if not call:
-                continue
-            name = call["name"]
-            calls.append(ToolCall(call.get("id") or name, name, _whole(call.get("args") or {})))
-        return calls
+            if isinstance(call, Mapping):
+                found.append(call)
+        make_id = IdMaker(GENERATED_ID, found)
+        return [
+            ToolCall(make_id(call.get("id")), call.get("name"), _whole(call.get("args") or {}))
+            for call in found
+        ]
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """One ``user`` ``Content`` with a ``functionResponse`` part per result.
@@ -114,10 +148,9 @@ class GeminiProvider:
         ``is_error``), as the Gemini docs ask; images go in the response's
         ``parts`` (``inlineData`` for base64, ``fileData`` for a URL).
         """
+        refuse_interrupts(results)
         parts = []
         for result in results:
-            if not result.name:
-                raise ValueError("gemini: a function response needs the tool name")
             texts: list[str] = []
             media: list[dict[str, Any]] = []
             for part in content_parts(result):
@@ -135,11 +168,11 @@ class GeminiProvider:
                 else:
                     raise unsupported_part(part, self.name, "a function response")
             response: dict[str, Any] = {
-                "name": result.name,
-                "response": {"error" if result.is_error else "output": "".join(texts)},
+                "name": _exported_name(result.name),
+                "response": {"error" if result.is_error else "output": "\n".join(texts)},
             }
-            # a call without an id was given its name as id: send none back
-            if result.tool_call_id and result.tool_call_id != result.name:
+            # an id made up for a call that came without one: send none back
+            if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
                 response = {"id": result.tool_call_id, **response}
             if media:
                 response["parts"] = media
@@ -156,3 +189,47 @@ def _whole(value: Any) -> Any:
     if isinstance(value, list):
         return [_whole(v) for v in value]
     return value
+
+
+# the keys of a Part, in both spellings (REST camelCase, SDK snake_case)
+_PART_KEYS = frozenset(
+    {
+        "text",
+        "thought",
+        "thoughtSignature",
+        "thought_signature",
+        "functionCall",
+        "function_call",
+        "functionResponse",
+        "function_response",
+        "inlineData",
+        "inline_data",
+        "fileData",
+        "file_data",
+        "executableCode",
+        "executable_code",
+        "codeExecutionResult",
+        "code_execution_result",
+        "videoMetadata",
+        "video_metadata",
+        "toolCall",
+        "tool_call",
+        "toolResponse",
+        "tool_response",
+    }
+)
+
+
+def _is_part(data: Mapping[str, Any]) -> bool:
+    """A Gemini ``Part``: Part keys only (other APIs' blocks carry a ``type``)."""
+    return "type" not in data and any(data.get(key) is not None for key in _PART_KEYS)
+
+
+def _exported_name(name: object) -> str:
+    """The name the tool was declared under (its alias, when its own breaks the rule)."""
+    if not isinstance(name, str) or not name:
+        return ""  # a call that named no tool: answered under no name
+    try:
+        return NAME_RULE.alias(name)
+    except ValueError:
+        return name

@@ -16,7 +16,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from .._nulls import free_form
 from ._common import Schema, add_notes, note, resolve_ref
+from ._schema import JSON_OBJECT_NOTE, tuple_note
 
 __all__ = ["gemini_json_schema", "gemini_schema"]
 
@@ -125,8 +127,10 @@ class _Gemini:
         self.inlining: list[str] = []
 
     def node(self, schema: object, path: tuple[str, ...]) -> Schema:
+        if len(path) > 200:
+            raise ValueError(f"gemini: the schema of tool {self.name!r} is nested too deeply")
         if not isinstance(schema, Mapping):
-            return {}  # true: any value, which the Schema says by saying nothing
+            return _any_value()  # true: any value
         s = dict(schema)
         ref = s.pop("$ref", None)
         if isinstance(ref, str):
@@ -150,6 +154,10 @@ class _Gemini:
             return _merge(merged, self.node(s, path), self.name) if s else merged
         if "oneOf" in s:
             s["anyOf"] = [*s.get("anyOf", ()), *s.pop("oneOf")]
+        if path and free_form(s):
+            # an OBJECT needs non-empty properties: a JSON-encoded string
+            # instead, decoded before the parser runs
+            return self.json_string(s, path)
         notes: list[str] = []
         out: Schema = {}
         nullable = False
@@ -179,14 +187,26 @@ class _Gemini:
                 out["anyOf"] = converted
 
         for key, value in s.items():
-            if key in ("type", "anyOf", "properties", "required", "items", "prefixItems"):
+            if key in (
+                "type",
+                "anyOf",
+                "properties",
+                "required",
+                "items",
+                "prefixItems",
+                "additionalItems",
+            ):
                 continue
             if key == "enum" or key == "const":
                 values = list(value) if key == "enum" and isinstance(value, list) else [value]
                 if None in values:
                     nullable = True
                     values = [v for v in values if v is not None]
-                if values and all(isinstance(v, str) for v in values):
+                if (
+                    values
+                    and all(isinstance(v, str) for v in values)
+                    and out.get("type", "STRING") == "STRING"
+                ):
                     out["enum"] = values
                     out.setdefault("type", "STRING")
                 elif values:
@@ -195,6 +215,9 @@ class _Gemini:
                     notes.append(
                         note("one of", values) if key == "enum" else note("must be", values[0])
                     )
+                    kinds = {_value_type(v) for v in values}
+                    if "type" not in out and len(kinds) == 1 and None not in kinds:
+                        out["type"] = kinds.pop()
             elif key == "format":
                 if value in _FORMATS.get(out.get("type", ""), ()):
                     out[key] = value
@@ -211,14 +234,16 @@ class _Gemini:
             elif key not in _SILENT:
                 notes.append(note(key, value))
 
-        items = s.get("items", s.get("prefixItems"))
-        if isinstance(items, list):
-            converted = [self.node(v, (*path, "items", str(i))) for i, v in enumerate(items)]
-            distinct = [b for i, b in enumerate(converted) if b not in converted[:i]]
-            if distinct:
-                out["items"] = distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
-        elif isinstance(items, Mapping):
+        prefix = s.get("prefixItems")
+        items = s.get("items")
+        if isinstance(items, list):  # draft-07 tuple form
+            prefix, items = items, s.get("additionalItems")
+        if isinstance(prefix, list):
+            out["items"] = self.tuple(prefix, items, s, out, notes, path)
+        elif isinstance(items, Mapping) and items:
             out["items"] = self.node(items, (*path, "items"))
+        elif out.get("type") == "ARRAY":
+            out["items"] = _any_value()  # Gemini refuses an ARRAY without items
 
         props = s.get("properties")
         if isinstance(props, Mapping):
@@ -231,10 +256,78 @@ class _Gemini:
                 out["propertyOrdering"] = list(props)
         elif isinstance(s.get("required"), list) and s["required"]:
             out["required"] = list(s["required"])  # a part of an allOf
+        if not ({"type", "anyOf", "enum"} & set(out)):
+            out = {**_any_value(), **out}  # a value of any type
         if nullable:
             out["nullable"] = True
         add_notes(out, notes)
         return out
+
+    def json_string(self, s: Schema, path: tuple[str, ...]) -> Schema:
+        """A free-form object as a JSON-encoded STRING."""
+        out: Schema = {"type": "STRING"}
+        if "description" in s:
+            out["description"] = s["description"]
+        notes = [JSON_OBJECT_NOTE]
+        values = s.get("additionalProperties")
+        if isinstance(values, Mapping) and values:
+            notes.append(note("each value", values))
+        if s.get("type") == ["object", "null"] or s.get("nullable"):
+            out["nullable"] = True
+        add_notes(out, notes)
+        return out
+
+    def tuple(
+        self,
+        prefix: list[Any],
+        rest: Any,
+        s: Schema,
+        out: Schema,
+        notes: list[str],
+        path: tuple[str, ...],
+    ) -> Schema:
+        """Positional items (no Schema field says them): their union, and the order in words."""
+        converted = [self.node(v, (*path, "items", str(i))) for i, v in enumerate(prefix)]
+        most = s.get("maxItems")
+        closed = rest is False or (isinstance(most, int) and most <= len(prefix))
+        tail: list[Schema] = []
+        if not closed:
+            tail = [self.node(rest, (*path, "items"))] if isinstance(rest, Mapping) and rest else []
+            tail = tail or list(_any_value()["anyOf"])
+        union = [b for i, b in enumerate(converted + tail) if b not in (converted + tail)[:i]]
+        if closed:
+            out["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+        kinds = [str(b.get("type", "value")).lower() for b in converted]
+        rest_kind = (
+            str(tail[0].get("type", "value")).lower()
+            if isinstance(rest, Mapping) and rest and tail
+            else None
+        )
+        notes.append(tuple_note(kinds, rest_kind, closed))
+        out.setdefault("type", "ARRAY")
+        return union[0] if len(union) == 1 else {"anyOf": union}
+
+
+def _value_type(value: Any) -> str | None:
+    """The Schema type of a JSON value (``None`` for null)."""
+    if isinstance(value, bool):
+        return "BOOLEAN"
+    if isinstance(value, int):
+        return "INTEGER"
+    if isinstance(value, float):
+        return "NUMBER"
+    if isinstance(value, str):
+        return "STRING"
+    if isinstance(value, list):
+        return "ARRAY"
+    if isinstance(value, dict):
+        return "OBJECT"
+    return None
+
+
+def _any_value() -> Schema:
+    """Any value, as the Schema can say it: a string, a number or a boolean."""
+    return {"anyOf": [{"type": "STRING"}, {"type": "NUMBER"}, {"type": "BOOLEAN"}]}
 
 
 def _merge(a: Schema, b: Schema, name: str) -> Schema:

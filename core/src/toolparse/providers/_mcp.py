@@ -8,20 +8,29 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    IdMaker,
     NameRule,
     check_unique,
     content_parts,
-    object_root,
+    expected,
     plain,
+    refuse_interrupts,
     unsupported_part,
 )
+from ._schema import parameters
 
 if TYPE_CHECKING:
     from ..function import Function
 
 __all__ = ["MCPProvider"]
 
-NAME_RULE = NameRule("mcp", r"[A-Za-z0-9._-]{1,128}", "1 to 128 of A-Z, a-z, 0-9, _, - and .")
+NAME_RULE = NameRule(
+    "mcp",
+    r"[A-Za-z0-9._-]{1,128}",
+    "1 to 128 of A-Z, a-z, 0-9, _, - and .",
+    invalid=r"[^A-Za-z0-9._-]",
+    max_length=128,
+)
 _TOOL_OPTIONS = {"title": "title", "annotations": "annotations", "output_schema": "outputSchema"}
 
 
@@ -29,6 +38,7 @@ class MCPProvider:
     """The ``"mcp"`` provider: what an MCP server lists and answers."""
 
     name = "mcp"
+    name_rule = NAME_RULE
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """A ``Tool``: ``{name, description, inputSchema}``.
@@ -37,14 +47,13 @@ class MCPProvider:
         ``readOnlyHint``, ``destructiveHint``, ...) and ``output_schema``
         (``outputSchema``). MCP has no strict mode: ``strict`` changes nothing.
         """
-        NAME_RULE.check(function.name)
-        tool: dict[str, Any] = {"name": function.name}
+        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
         options = function.options or {}
         if options.get("title") is not None:
             tool["title"] = options["title"]
         if function.description is not None:
             tool["description"] = function.description
-        tool["inputSchema"] = object_root(function.json_schema(), self.name, function.name)
+        tool["inputSchema"] = parameters(function, self.name)
         for option in ("output_schema", "annotations"):
             value = options.get(option)
             if value is None:
@@ -60,35 +69,52 @@ class MCPProvider:
             tool[_TOOL_OPTIONS[option]] = copy.deepcopy(dict(value))
         return tool
 
-    def to_tools(self, functions: Sequence[Function]) -> list[dict[str, Any]]:
+    def to_tools(
+        self, functions: Sequence[Function], *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
         """One ``Tool`` per function (names unique): the ``tools`` of ``tools/list``."""
-        check_unique(functions, self.name, None)
-        return [self.to_tool(fn, strict=fn.strict) for fn in functions]
+        check_unique(functions, self.name, None, NAME_RULE)
+        return [
+            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
+        ]
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``tools/call`` request, its ``params``, or a batch of them.
 
         The call id is the JSON-RPC request id as a string; without one (bare
-        ``params``), the tool name.
+        ``params``), an id unique within the payload (``mcp-call-1``, ...).
+        In a batch, other requests and notifications are skipped.
+
+        :raises ValueError: the payload is not a ``tools/call`` request, its
+            params, or a list of them.
         """
         data = plain(payload)
-        requests = data if isinstance(data, list) else [data]
-        calls = []
-        for request in map(plain, requests):
+        what = "a tools/call request, its params, or a list of them"
+        batch = isinstance(data, list)
+        requests = [plain(item) for item in data] if batch else [data]
+        params_list: list[tuple[Any, Mapping[str, Any]]] = []
+        for request in requests:
             if not isinstance(request, Mapping):
-                raise ValueError(
-                    "mcp: expected a tools/call request, its params, or a list of them, "
-                    f"got {type(payload).__name__}"
-                )
-            if "method" in request and request["method"] != "tools/call":
-                continue  # another request in a batch
-            params = plain(request.get("params")) if "params" in request else request
-            if not isinstance(params, Mapping) or "name" not in params:
-                raise ValueError("mcp: a tools/call request needs params with a tool name")
-            request_id = request.get("id")
-            name = params["name"]
-            call_id = str(request_id) if request_id is not None else name
-            calls.append(ToolCall(call_id, name, params.get("arguments")))
+                raise expected(self.name, what, payload)
+            if "method" in request:
+                if request["method"] != "tools/call":
+                    if batch:
+                        continue  # another request in a batch
+                    raise expected(self.name, what, payload)
+                params = plain(request.get("params"))
+                if not isinstance(params, Mapping):
+                    raise expected(self.name, what, payload)
+                params_list.append((request.get("id"), params))
+            elif "name" in request and not _FOREIGN_KEYS & request.keys():
+                params_list.append((None, request))
+            elif batch and "jsonrpc" in request:
+                continue  # a response in a batch
+            else:
+                raise expected(self.name, what, payload)
+        make_id = IdMaker("mcp-call-")
+        calls = []
+        for request_id, params in params_list:
+            calls.append(ToolCall(make_id(request_id), params.get("name"), params.get("arguments")))
         return calls
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
@@ -98,6 +124,7 @@ class MCPProvider:
         → ``resource_link``. ``is_error`` → ``isError: true``;
         ``ToolResult.options={"structured_content": {...}}`` → ``structuredContent``.
         """
+        refuse_interrupts(results)
         out = []
         for result in results:
             content: list[dict[str, Any]] = []
@@ -127,3 +154,7 @@ class MCPProvider:
             message["isError"] = bool(result.is_error)
             out.append(message)
         return out
+
+
+# keys of other APIs' calls that tools/call params never have
+_FOREIGN_KEYS = frozenset({"type", "input", "args", "function", "call_id", "id"})

@@ -7,15 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import TextPart, ToolCall, ToolResult
 from ._common import (
+    IdMaker,
     NameRule,
     Schema,
     check_unique,
     content_parts,
+    expected,
     need_id,
-    object_root,
     plain,
+    refuse_interrupts,
     unsupported_part,
 )
+from ._schema import loose_arrays, parameters
 from ._strict import check_openai_limits, strict_schema
 
 if TYPE_CHECKING:
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenAIProvider", "openai_parameters"]
 
+# the rule of both OpenAI APIs; a name that breaks it is exported under an alias
 NAME_RULE = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
 MAX_DESCRIPTION = 1024
 MAX_TOOLS = 128
@@ -30,15 +34,16 @@ MAX_TOOLS = 128
 
 def openai_parameters(function: Function, strict: bool, provider: str) -> Schema:
     """The parameters schema OpenAI accepts (both APIs): strict or not."""
-    schema = object_root(function.json_schema(), provider, function.name)
+    schema = parameters(function, provider)
     # an object without properties is refused ("object schema missing properties")
     schema.setdefault("properties", {})
-    if strict:
-        try:
-            schema = strict_schema(schema, "openai")
-        except ValueError as exc:
-            raise ValueError(f"{provider}: tool {function.name!r}: {exc}") from None
-        check_openai_limits(schema, function.name)
+    if not strict:
+        return loose_arrays(schema)  # "array schema missing items" otherwise
+    try:
+        schema = strict_schema(schema, "openai")
+    except ValueError as exc:
+        raise ValueError(f"{provider}: tool {function.name!r}: {exc}") from None
+    check_openai_limits(schema, function.name)
     return schema
 
 
@@ -46,11 +51,11 @@ class OpenAIProvider:
     """The ``"openai"`` provider: the Chat Completions API."""
 
     name = "openai"
+    name_rule = NAME_RULE
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", "function": {name, description, parameters[, strict]}}``."""
-        NAME_RULE.check(function.name)
-        definition: dict[str, Any] = {"name": function.name}
+        definition: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
         if function.description is not None:
             if len(function.description) > MAX_DESCRIPTION:
                 raise ValueError(
@@ -64,42 +69,71 @@ class OpenAIProvider:
             definition["strict"] = True
         return {"type": "function", "function": definition}
 
-    def to_tools(self, functions: Sequence[Function]) -> list[dict[str, Any]]:
+    def to_tools(
+        self, functions: Sequence[Function], *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
         """One tool per function (at most 128, names unique)."""
-        check_unique(functions, self.name, MAX_TOOLS)
-        return [self.to_tool(fn, strict=fn.strict) for fn in functions]
+        check_unique(functions, self.name, MAX_TOOLS, NAME_RULE)
+        return [
+            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
+        ]
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``ChatCompletion``, a choice, a message or a list of calls.
 
-        Of a completion, the first choice is read (the others are alternatives).
+        Of a completion, the first choice is read (the others are
+        alternatives). A ``custom`` tool call comes back with
+        ``kind="custom"`` and its raw input text as arguments. A call without
+        an id gets one (``call_1``, ...) unique within the response.
+
+        :raises ValueError: the payload is not of the Chat Completions shape.
         """
         data = plain(payload)
+        what = "a ChatCompletion, a choice, an assistant message or a list of tool calls"
         if isinstance(data, Mapping) and "choices" in data:
-            choices = data["choices"] or []
+            choices = data["choices"]
+            if not isinstance(choices, list) or data.get("object", "chat.completion") != (
+                "chat.completion"
+            ):
+                raise expected(self.name, what, payload)
             if not choices:
                 return []
             data = plain(choices[0])
-        if isinstance(data, Mapping) and "message" in data:
-            data = plain(data["message"]) or {}
-        if isinstance(data, Mapping) and "function" in data and "id" in data:
+            if not (isinstance(data, Mapping) and "message" in data):
+                raise expected(self.name, what, payload)
+        if isinstance(data, Mapping) and "message" in data and "role" not in data:
+            data = plain(data["message"]) or {}  # a Choice
+        if isinstance(data, Mapping) and _is_call(data):
             calls: Any = [data]
-        elif isinstance(data, Mapping) and ("tool_calls" in data or "role" in data):
+        elif isinstance(data, Mapping) and _is_message(data):
             calls = data.get("tool_calls") or []
         elif isinstance(data, list):
             calls = data
         else:
-            raise ValueError(
-                "openai: expected a ChatCompletion, a choice, an assistant message or a "
-                f"list of tool calls, got {type(payload).__name__}"
-            )
+            raise expected(self.name, what, payload)
+        calls = [plain(call) for call in calls]
+        if not all(isinstance(call, Mapping) and _is_call(call) for call in calls):
+            raise expected(self.name, what, payload)
+        make_id = IdMaker("call_", calls)
         found = []
-        for call in map(plain, calls):
-            kind = call.get("type", "function")
-            if kind != "function":
-                raise ValueError(f"openai: cannot parse a tool call of type {kind!r}")
-            function = call.get("function") or {}
-            found.append(ToolCall(call["id"], function["name"], function.get("arguments")))
+        for call in calls:
+            if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
+                custom = plain(call.get("custom")) or {}
+                found.append(
+                    ToolCall(
+                        make_id(call.get("id")),
+                        custom.get("name"),
+                        custom.get("input"),
+                        kind="custom",
+                    )
+                )
+            else:
+                function = plain(call.get("function")) or {}
+                found.append(
+                    ToolCall(
+                        make_id(call.get("id")), function.get("name"), function.get("arguments")
+                    )
+                )
         return found
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
@@ -108,6 +142,7 @@ class OpenAIProvider:
         Tool messages carry text only: an image part raises ``ValueError``
         (the Responses API, ``"openai-responses"``, carries images).
         """
+        refuse_interrupts(results)
         messages = []
         for result in results:
             content: str | list[dict[str, Any]]
@@ -123,3 +158,27 @@ class OpenAIProvider:
                 {"role": "tool", "tool_call_id": need_id(result, self.name), "content": content}
             )
         return messages
+
+
+def _is_call(data: Mapping[str, Any]) -> bool:
+    """A Chat Completions tool call (function or custom)."""
+    kind = data.get("type")
+    if kind is None:
+        return isinstance(data.get("function"), Mapping) or isinstance(data.get("custom"), Mapping)
+    return kind in ("function", "custom") and ("function" in data or "custom" in data)
+
+
+def _is_message(data: Mapping[str, Any]) -> bool:
+    """An assistant message of Chat Completions (not another API's message)."""
+    if data.get("role") != "assistant" or "stop_reason" in data or data.get("type") == "message":
+        return False
+    calls = data.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        return False
+    content = data.get("content")
+    if content is None or isinstance(content, str):
+        return True
+    return isinstance(content, list) and all(
+        isinstance(part, Mapping) and part.get("type") in ("text", "refusal")
+        for part in map(plain, content)
+    )

@@ -7,19 +7,26 @@ drops it before the parser, so its default applies). Anthropic lets optional
 properties stay optional, so its strict schemas keep ``required`` as it was.
 
 Keywords a provider does not decode against are removed and described in the
-property's description instead; the parser still enforces them. Shapes that
-cannot be expressed at all (an open map, a schema-less value, recursion for
-Anthropic) raise ``ValueError``: export such a tool with ``strict=False``.
+property's description instead; the parser still enforces them. A free-form
+object (no declared properties) travels as a JSON-encoded string, decoded
+again before the parser runs; a value of any type becomes a union of the
+primitive types; tuples become a union of their items with an "in this order"
+note; ``allOf`` parts are merged into one schema. Shapes that cannot be
+expressed at all (an object with both properties and a schema for other keys,
+an open map at the root, recursion for Anthropic, ``allOf`` parts that
+disagree) raise ``ValueError`` saying what to change.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from .._nulls import null_restorer
+from .._nulls import free_form, merge_all_of, null_restorer
 from .._nulls import nullable as admits_null
 from ._common import Schema, add_notes, note, resolve_ref
+from ._schema import ANY_VALUE, JSON_OBJECT_NOTE, tuple_note
 
 __all__ = ["check_openai_limits", "null_restorer", "strict_schema"]
 
@@ -80,6 +87,7 @@ _SILENT = frozenset(
     }
 )
 _PRIMITIVE = (str, int, float, bool, type(None))
+_MAX_SCHEMA_DEPTH = 100
 
 
 def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
@@ -91,6 +99,11 @@ def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
     :raises ValueError: the schema cannot be expressed in strict mode.
     """
     root = dict(schema)
+    if "allOf" in root:
+        try:
+            root = merge_all_of(root, root)
+        except ValueError as exc:
+            raise _Strict(root, target).fail((), str(exc)) from None
     if "$ref" in root:
         # a root reference (recursive models, root models): the root itself
         # must be an object, so inline the target and keep the definitions
@@ -119,16 +132,20 @@ class _Strict:
         self.formats = _OPENAI_FORMATS if target == "openai" else _ANTHROPIC_FORMATS
         self.inlining: list[str] = []
 
-    def fail(self, path: tuple[str, ...], why: str) -> ValueError:
+    def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
         where = "/".join(path) or "the root"
         return ValueError(
             f"{self.target} strict mode cannot express the schema at {where}: {why}; "
-            "export this tool with strict=False"
+            f"{change + ', or ' if change else ''}export this tool with strict=False"
         )
 
     def node(self, schema: object, path: tuple[str, ...], extra: list[str] | None = None) -> Schema:
-        if not isinstance(schema, Mapping) or not schema:
-            raise self.fail(path, "a value of any type (the schema has no type)")
+        if len(path) > 2 * _MAX_SCHEMA_DEPTH:
+            raise self.fail(path, f"nesting deeper than {_MAX_SCHEMA_DEPTH} levels")
+        if schema is False:
+            raise self.fail(path, "a schema that allows no value")
+        if not isinstance(schema, Mapping):
+            schema = {}
         s = dict(schema)
         if "$ref" in s and len(s) > 1 and not set(s) <= {"$ref", "$defs", "definitions"}:
             # a reference with siblings (a field description): inline the
@@ -143,17 +160,40 @@ class _Strict:
                     return self.node(merged, path, extra)
                 finally:
                     self.inlining.pop()
-        all_of = s.get("allOf")
-        if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], Mapping):
-            del s["allOf"]
-            return self.node({**all_of[0], **s}, path, extra)
+        if isinstance(s.get("allOf"), list):
+            # every part must hold: one schema (closing each part on its own
+            # would make the whole unsatisfiable)
+            try:
+                merged = merge_all_of(s, self.root)
+            except ValueError as exc:
+                raise self.fail(
+                    path, str(exc), "make the parts agree (or merge them by hand)"
+                ) from None
+            return self.node(merged, path, extra)
+        if self.is_object(s) and free_form(s) and path:
+            return self.json_string(s, path, extra)
+        notes: list[str] = list(extra or ())
+        out: Schema = {}
+        if isinstance(s.get("items"), list):  # draft-07 tuple form
+            s["prefixItems"] = s.pop("items")
+            if "additionalItems" in s:
+                s["items"] = s.pop("additionalItems")
+        if isinstance(s.get("prefixItems"), list):
+            tuple_items = self.tuple(s, path, notes)
+        elif s.get("type") == "array" and "items" not in s:
+            # no items schema: any value (OpenAI refuses an array without one)
+            tuple_items = {"anyOf": [dict(v) for v in ANY_VALUE]}
+        else:
+            tuple_items = None
         if "oneOf" in s:
             if "anyOf" in s:
                 raise self.fail(path, "both anyOf and oneOf")
             s["anyOf"] = s.pop("oneOf")
-        notes: list[str] = list(extra or ())
-        out: Schema = {}
         for key, value in s.items():
+            if key == "type" and tuple_items is not None:
+                out[key] = value
+                out["items"] = tuple_items
+                continue
             if key == "$ref":
                 out[key] = value
             elif key in ("$defs", "definitions"):
@@ -163,12 +203,6 @@ class _Strict:
                 out[key] = [self.node(v, (*path, key, str(i))) for i, v in enumerate(value)]
             elif key == "items":
                 out[key] = self.items(value, path)
-            elif key == "prefixItems":
-                # positional items cannot be expressed: offer the union of them
-                branches = [self.node(v, (*path, key, str(i))) for i, v in enumerate(value)]
-                distinct = [b for i, b in enumerate(branches) if b not in branches[:i]]
-                out.setdefault("items", distinct[0] if len(distinct) == 1 else {"anyOf": distinct})
-                notes.append(note("items in order", [b.get("type", "value") for b in branches]))
             elif key in ("properties", "required", "additionalProperties", "patternProperties"):
                 continue  # handled with the object below
             elif key == "const":
@@ -202,10 +236,56 @@ class _Strict:
                 notes.append(note(key, value))
         if self.is_object(s):
             self.object(s, out, path)
-        add_notes(out, notes)
         if not ({"type", "anyOf", "allOf", "enum", "const", "$ref"} & set(out)):
-            raise self.fail(path, "a value of any type (the schema has no type)")
+            # a value of any type: every schema needs one, so the primitive ones
+            out["anyOf"] = [dict(v) for v in ANY_VALUE]
+        add_notes(out, notes)
         return out
+
+    def json_string(self, s: Schema, path: tuple[str, ...], extra: list[str] | None) -> Schema:
+        """A free-form object as a JSON-encoded string (decoded before the parser runs)."""
+        out: Schema = {"type": "string"}
+        if "description" in s:
+            out["description"] = s["description"]
+        notes = [*(extra or ()), JSON_OBJECT_NOTE]
+        values = s.get("additionalProperties")
+        if isinstance(values, Mapping) and values:
+            notes.append(note("each value", values))
+        for key in ("minProperties", "maxProperties", "propertyNames", "patternProperties"):
+            if key in s:
+                notes.append(note(key, s[key]))
+        add_notes(out, notes)
+        return out
+
+    def tuple(self, s: Schema, path: tuple[str, ...], notes: list[str]) -> Schema:
+        """Positional items, which neither strict mode can say: their union, in words.
+
+        Pops ``prefixItems``/``items`` from ``s`` (a closed tuple gets its
+        ``maxItems``) and returns the ``items`` schema.
+        """
+        prefix = s.pop("prefixItems")
+        rest = s.pop("items", None)
+        if isinstance(rest, Mapping) and not rest:
+            rest = None
+        branches = [self.node(v, (*path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
+        most = s.get("maxItems")
+        closed = rest is False or (isinstance(most, int) and most <= len(prefix))
+        kinds = [_kind(b) for b in branches]
+        tail: list[Schema] = []
+        if not closed:
+            tail = (
+                [self.node(rest, (*path, "items"))]
+                if rest is not None
+                else [dict(v) for v in ANY_VALUE]
+            )
+        union = [b for i, b in enumerate(branches + tail) if b not in (branches + tail)[:i]]
+        if closed:
+            s["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+        notes.append(
+            tuple_note(kinds, _kind(tail[0]) if tail and rest is not None else None, closed)
+        )
+        s.setdefault("type", "array")
+        return union[0] if len(union) == 1 else {"anyOf": union}
 
     @staticmethod
     def is_object(s: Schema) -> bool:
@@ -217,10 +297,6 @@ class _Strict:
         )
 
     def items(self, value: object, path: tuple[str, ...]) -> Schema:
-        if isinstance(value, list):  # draft-07 tuple form
-            branches = [self.node(v, (*path, "items", str(i))) for i, v in enumerate(value)]
-            distinct = [b for i, b in enumerate(branches) if b not in branches[:i]]
-            return distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
         if value is False:
             raise self.fail(path, "an array that allows no items")
         return self.node(value, (*path, "items"))
@@ -228,7 +304,18 @@ class _Strict:
     def object(self, s: Schema, out: Schema, path: tuple[str, ...]) -> None:
         open_map = s.get("additionalProperties")
         if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
-            raise self.fail(path, "an open map (additionalProperties with a schema)")
+            if not path:
+                raise self.fail(
+                    path,
+                    "an open map (additionalProperties with a schema) as the arguments",
+                    "declare the arguments as named properties (a map can be one of them)",
+                )
+            raise self.fail(
+                path,
+                "an open map (additionalProperties with a schema) next to declared properties",
+                "declare every key as a property, or move the other keys into a map property",
+            )
+        # additionalProperties true (other keys allowed) is closed: they cannot be sent
         out.setdefault("type", "object")
         props = s.get("properties") or {}
         required = [r for r in s.get("required") or () if r in props]
@@ -287,6 +374,23 @@ class _Strict:
                 visit(name)
 
 
+def _kind(schema: Schema) -> str:
+    """A schema's type in a word or two, for notes."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    if isinstance(kind, str):
+        return kind
+    if "enum" in schema:
+        return " or ".join(json.dumps(v) for v in schema["enum"])
+    if "anyOf" in schema:
+        return " or ".join(_kind(b) for b in schema["anyOf"])
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        return ref.rsplit("/", 1)[-1]
+    return "value"
+
+
 def _with_null(schema: Schema) -> Schema:
     """``schema`` that also admits ``null`` (for an optional property)."""
     out = dict(schema)
@@ -324,35 +428,30 @@ _MAX_STRING_BUDGET = 120_000
 def check_openai_limits(schema: Schema, name: str) -> None:
     """Refuse a strict schema over OpenAI's documented size limits.
 
-    At most 5000 properties, 10 levels of object nesting (counted without
-    following ``$ref``), 1000 enum values, and 120,000 characters of property
-    names, definition names, enum and const values.
+    At most 5000 properties and 10 levels of object nesting (both counted
+    through ``$ref``, as the schema expands; a recursive reference is counted
+    once), 1000 enum values, and 120,000 characters of property names,
+    definition names, enum and const values.
     """
-    properties = enums = chars = 0
-    deepest = 0
-    stack: list[tuple[object, int]] = [(schema, 0)]
+    properties, deepest = _expanded(schema)
+    enums = chars = 0
+    stack: list[object] = [schema]
     while stack:
-        node, depth = stack.pop()
+        node = stack.pop()
         if isinstance(node, list):
-            stack.extend((v, depth) for v in node)
+            stack.extend(node)
             continue
         if not isinstance(node, Mapping):
             continue
-        if node.get("type") == "object" or (
-            isinstance(node.get("type"), list) and "object" in node["type"]
-        ):
-            depth += 1
-            deepest = max(deepest, depth)
         props = node.get("properties")
         if isinstance(props, Mapping):
-            properties += len(props)
             chars += sum(len(k) for k in props)
-            stack.extend((v, depth) for v in props.values())
+            stack.extend(props.values())
         for key in ("$defs", "definitions"):
             defs = node.get(key)
             if isinstance(defs, Mapping):
                 chars += sum(len(k) for k in defs)
-                stack.extend((v, 0) for v in defs.values())
+                stack.extend(defs.values())
         values = node.get("enum")
         if isinstance(values, list):
             enums += len(values)
@@ -361,7 +460,7 @@ def check_openai_limits(schema: Schema, name: str) -> None:
             chars += len(str(node["const"]))
         for key in ("items", "anyOf", "allOf"):
             if key in node:
-                stack.append((node[key], depth))
+                stack.append(node[key])
     for what, count, limit in (
         ("properties", properties, _MAX_PROPERTIES),
         ("levels of object nesting", deepest, _MAX_DEPTH),
@@ -375,4 +474,49 @@ def check_openai_limits(schema: Schema, name: str) -> None:
             )
 
 
-# -- restoring null to "absent" at every level ----------------------------------
+def _expanded(schema: Schema) -> tuple[int, int]:
+    """Properties and object nesting of ``schema`` with every ``$ref`` expanded.
+
+    Each definition is measured once (memoised); a reference back into a
+    definition being measured (recursion) adds nothing.
+    """
+    memo: dict[str, tuple[int, int]] = {}
+    active: set[str] = set()
+
+    def measure(node: object, depth: int) -> tuple[int, int]:
+        if depth > 4 * _MAX_SCHEMA_DEPTH:
+            return 0, 0
+        if isinstance(node, list):
+            found = [measure(v, depth + 1) for v in node]
+            return sum(p for p, _ in found), max((d for _, d in found), default=0)
+        if not isinstance(node, Mapping):
+            return 0, 0
+        count = deepest = 0
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref in memo:
+                count, deepest = memo[ref]
+            elif ref not in active:
+                active.add(ref)
+                try:
+                    memo[ref] = measure(resolve_ref(schema, ref), depth + 1)
+                except ValueError:
+                    memo[ref] = (0, 0)
+                active.discard(ref)
+                count, deepest = memo[ref]
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            count += len(props)
+            for value in props.values():
+                p, d = measure(value, depth + 1)
+                count, deepest = count + p, max(deepest, d)
+        for key in ("items", "anyOf", "allOf", "prefixItems"):
+            if key in node:
+                p, d = measure(node[key], depth + 1)
+                count, deepest = count + p, max(deepest, d)
+        kind = node.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind):
+            deepest += 1
+        return count, deepest
+
+    return measure(schema, 0)
