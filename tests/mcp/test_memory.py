@@ -16,7 +16,7 @@ from tests.mcp.tools import TOOLS, Forecast
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from mcp import Client, MCPError
+from mcp import Client
 
 Run = Callable[[Callable[[Any], Awaitable[Any]]], Any]
 
@@ -291,6 +291,18 @@ def test_anything_else_is_refused_when_the_server_is_built() -> None:
         tmcp.make_server([TOOLS[0], "weather"])
 
 
+INITIALIZE = types.JSONRPCRequest(
+    jsonrpc="2.0",
+    id=1,
+    method="initialize",
+    params={
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+)
+
+
 def test_a_call_before_initialize_is_refused() -> None:
     async def main() -> Any:
         async with (
@@ -353,18 +365,7 @@ def test_a_cancelled_call_is_not_answered_and_its_task_is_cancelled() -> None:
             async def send(message: Any) -> None:
                 await write.send(SessionMessage(message))
 
-            await send(
-                types.JSONRPCRequest(
-                    jsonrpc="2.0",
-                    id=1,
-                    method="initialize",
-                    params={
-                        "protocolVersion": "2025-11-25",
-                        "capabilities": {},
-                        "clientInfo": {"name": "test", "version": "1"},
-                    },
-                )
-            )
+            await send(INITIALIZE)
             replies = [await read.receive()]
             await send(types.JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized"))
             await send(
@@ -399,18 +400,44 @@ def test_a_cancelled_call_is_not_answered_and_its_task_is_cancelled() -> None:
     assert outcome == ["cancelled"]
 
 
-def test_a_call_with_arguments_that_are_not_an_object_is_a_protocol_error() -> None:
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"name": "weather", "arguments": "city=Oslo"},  # not decoded as JSON text
+        {"arguments": {"city": "Oslo"}},  # no tool name
+        {"name": 5},
+    ],
+)
+def test_malformed_tools_call_params_are_a_protocol_error(params: dict[str, Any]) -> None:
     async def main() -> Any:
-        async with memory_session(server()) as session:
-            request = types.CallToolRequest(
-                params=types.CallToolRequestParams(name="weather", arguments={"city": "Oslo"})
+        async with (
+            create_client_server_memory_streams() as (client, server_streams),
+            anyio.create_task_group() as tg,
+        ):
+            srv = server()
+            tg.start_soon(
+                lambda: srv.run(
+                    server_streams[0], server_streams[1], srv.create_initialization_options()
+                )
             )
-            data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
-            data["params"]["arguments"] = "city=Oslo"
-            try:
-                await session._dispatcher.send_raw_request("tools/call", data["params"], None)
-            except MCPError as exc:
-                return exc.error.code
-            return None
+            read, write = client
+            await write.send(SessionMessage(INITIALIZE))
+            await read.receive()
+            await write.send(
+                SessionMessage(
+                    types.JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized")
+                )
+            )
+            await write.send(
+                SessionMessage(
+                    types.JSONRPCRequest(jsonrpc="2.0", id=2, method="tools/call", params=params)
+                )
+            )
+            with anyio.fail_after(5):
+                reply = await read.receive()
+            tg.cancel_scope.cancel()
+            return reply.message
 
-    assert anyio.run(main) == types.INVALID_PARAMS
+    reply = anyio.run(main)
+    assert isinstance(reply, types.JSONRPCError)
+    assert (reply.id, reply.error.code) == (2, types.INVALID_PARAMS)
