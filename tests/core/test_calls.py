@@ -85,11 +85,11 @@ def test_outcomes_become_results() -> None:
     assert fails.return_direct is False  # a failed call is not a final answer
 
 
-def test_later_duplicate_name_wins() -> None:
+def test_two_tools_of_one_name_are_a_clear_error() -> None:
     first = tp.Function("t", lambda a: "first")
     second = tp.Function("t", lambda a: "second")
-    (result,) = tp.execute_tool_calls([first, second], [tp.ToolCall("1", "t")])
-    assert result.content == "second"
+    with pytest.raises(tp.FunctionDefinitionError, match="two tools are named 't'"):
+        tp.execute_tool_calls([first, second], [tp.ToolCall("1", "t")])
 
 
 def test_concurrent_tools_overlap_and_others_run_one_at_a_time() -> None:
@@ -146,7 +146,7 @@ def test_timeout_is_an_error_result() -> None:
         timeout=0.05,
     )
     assert results[0].is_error
-    assert results[0].content == "The tool slow did not finish within 0.05 seconds."
+    assert results[0].content == "The tool slow did not finish within 0.05 seconds and was stopped."
     assert results[1].content == "quick"
 
 
@@ -164,7 +164,10 @@ def test_timeout_on_a_sync_tool() -> None:
     elapsed = time.perf_counter() - started
     release.set()
     assert result.is_error
-    assert "did not finish within 0.05 seconds" in result.text
+    assert result.text == (
+        "The tool slow did not finish within 0.05 seconds; it may still finish, "
+        "so check its effect before calling it again."
+    )
     assert elapsed < 2  # the hung body does not hold up the caller
 
 

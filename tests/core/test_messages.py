@@ -173,9 +173,15 @@ def test_limit_messages() -> None:
     assert messages.too_deep("search", 257, 256) == (
         "The arguments for tool search are nested too deeply (depth 257; the limit is 256)."
     )
-    assert messages.timed_out("search", 5) == "The tool search did not finish within 5 seconds."
-    assert messages.timed_out("search", 1) == "The tool search did not finish within 1 second."
-    assert messages.timed_out("search", 0.5) == "The tool search did not finish within 0.5 seconds."
+    assert (
+        messages.timed_out("search", 5)
+        == "The tool search did not finish within 5 seconds and was stopped."
+    )
+    assert messages.timed_out("search", 1).startswith("The tool search did not finish within 1 second ")
+    assert messages.timed_out("send_email", 5, stopped=False) == (
+        "The tool send_email did not finish within 5 seconds; it may still finish, "
+        "so check its effect before calling it again."
+    )
 
 
 def test_value_text_takes_a_limit() -> None:

@@ -506,10 +506,10 @@ def test_hook_toolparse_tool_executed(pm: tp.PluginManager) -> None:
         [tp.ToolCall("1", "t", {"q": "a"}), tp.ToolCall("2", "t", {}), tp.ToolCall("3", "nope")],
         plugin_manager=pm,
     )
-    assert [(i, n, e) for i, n, e, _ in seen] == [
-        ("3", None, True),
+    assert [(i, n, e) for i, n, e, _ in seen] == [  # the model's order
         ("1", "t", False),
         ("2", "t", True),
+        ("3", None, True),
     ]
     assert all(d >= 0 for *_, d in seen)
 

@@ -117,9 +117,10 @@ def test_top_level_composition_is_refused(key: str) -> None:
         providers.to_tool(fn, "anthropic")
 
 
-def test_names_up_to_128_of_the_allowed_characters() -> None:
-    with pytest.raises(ValueError, match=r"not valid for anthropic: 1 to 128 of"):
-        providers.to_tool(tp.Function("server.tool", lambda a: "x"), "anthropic")
+def test_names_outside_the_rule_get_an_alias() -> None:
+    assert providers.to_tool(tp.Function("server.tool", lambda a: "x"), "anthropic")["name"] == (
+        "server_tool"
+    )
     tools = providers.to_tools([plan_trip(), no_args(), with_params()], "anthropic")
     for tool in tools:
         exact_param(ToolParam, tool)

@@ -175,7 +175,11 @@ def test_pydantic_style_schemas_are_flattened() -> None:
         "type": "STRING",
         "description": '(a JSON object, encoded as a string; each value: {"type": "integer"})',
     }
-    assert props["pair"] == {"type": "ARRAY", "items": {"type": "NUMBER"}}
+    assert props["pair"] == {
+        "type": "ARRAY",
+        "items": {"anyOf": [{"type": "NUMBER"}, {"type": "STRING"}, {"type": "BOOLEAN"}]},
+        "description": "(in this order: number, number, then any number of values)",
+    }
     assert props["when"] == {"type": "STRING", "format": "date-time"}
     assert props["site"] == {
         "type": "STRING",

@@ -1,46 +1,94 @@
-"""Running a batch of tool calls: order, concurrency, timeouts."""
+"""Running a batch of tool calls: the model's order, concurrency, timeouts.
+
+The order is the model's: a call to a tool that is not ``concurrent=True`` is
+a barrier (it starts after every earlier call finished, and no later call
+starts before it finished); consecutive ``concurrent=True`` calls run
+together. The caller's thread and loop are never hijacked: the sync entry
+point runs sync tools inline (a thread only for a concurrent group or a
+timeout, an event loop only for an ``async def`` tool); the async one never
+blocks its loop (a sync body runs in a worker thread of the one bounded pool,
+see ``toolparse._workers``).
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import messages
-from .contract import Error, Outcome
+from ._workers import WorkerPool, set_max_workers, worker_pool
+from .contract import Error, Ok, Outcome
+from .errors import FunctionDefinitionError
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
+    import asyncio
+    from concurrent.futures import Future
+
     from .function import Function
     from .plugins import PluginManager
+    from .toolset import Toolset
 
-__all__ = ["aexecute_tool_calls", "execute_tool_calls"]
+__all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers"]
+
+_perf = time.perf_counter
 
 
-def _in_thread(fn: Function, arguments: Any, context: Any) -> Any:
-    """Run ``fn.execute`` in a daemon thread and return an awaitable of its outcome.
+# -- looking tools up --------------------------------------------------------------
 
-    Not ``asyncio.to_thread``: a timed-out call must not hold up the caller,
-    and the default executor is waited for when its event loop closes.
-    """
-    import asyncio
-    import threading
 
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Outcome] = loop.create_future()
+def _tables(functions: Iterable[Function] | Toolset) -> tuple[dict[str, Function], Any]:
+    """The name → Function map, and the source of alias routes (built on a miss)."""
+    table = getattr(functions, "_table", None)
+    if table is not None:
+        return table, functions  # a Toolset: both built once, at definition
+    functions = functions if isinstance(functions, (list, tuple)) else list(functions)
+    table = {fn.name: fn for fn in functions}
+    if len(table) != len(functions):
+        _duplicates(functions)
+    return table, functions
 
-    def settle(outcome: Outcome) -> None:
-        if not future.done():
-            future.set_result(outcome)
 
-    def work() -> None:
-        outcome = fn.execute(arguments, context)
-        try:
-            loop.call_soon_threadsafe(settle, outcome)
-        except RuntimeError:
-            pass  # the loop has closed: nobody is waiting any more
+def _duplicates(functions: Iterable[Function]) -> None:
+    seen: set[str] = set()
+    for fn in functions:
+        if fn.name in seen:
+            raise FunctionDefinitionError(
+                [("functions", f"two tools are named {fn.name!r}; names must be unique")]
+            )
+        seen.add(fn.name)
 
-    threading.Thread(target=work, name=f"toolparse-{fn.name}", daemon=True).start()
-    return future
+
+class _Lookup:
+    """Finds the Function of a call: by name, else by a provider alias of its name."""
+
+    __slots__ = ("routes", "source", "table")
+
+    def __init__(self, functions: Iterable[Function] | Toolset) -> None:
+        self.table, self.source = _tables(functions)
+        self.routes: dict[str, Function] | None = None
+
+    def find(self, name: object) -> Function | None:
+        if type(name) is str:
+            found = self.table.get(name)
+            if found is not None:
+                return found
+            if self.routes is None:
+                routes = getattr(self.source, "_routes", None)
+                if routes is None:
+                    from .toolset import alias_routes
+
+                    routes = alias_routes(self.table.values())
+                self.routes = routes
+            return self.routes.get(name)
+        return None
+
+    def names(self) -> list[str]:
+        return list(self.table)
+
+
+# -- shared pieces -----------------------------------------------------------------
 
 
 def _context(context: Any, call: ToolCall) -> Any:
@@ -52,8 +100,79 @@ def _context(context: Any, call: ToolCall) -> Any:
     return context  # not a mapping: passed through untouched
 
 
-async def aexecute_tool_calls(
-    functions: Iterable[Function],
+def _check(timeout: object, max_concurrency: object) -> None:
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not timeout > 0
+        or timeout != timeout
+    ):
+        raise ValueError(f"timeout must be a number of seconds above 0 (or None), got {timeout!r}")
+    if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
+        raise ValueError(
+            f"max_concurrency must be a whole number of at least 1 (or None), got {max_concurrency!r}"
+        )
+
+
+def _observer(plugin_manager: PluginManager | None) -> PluginManager | None:
+    if plugin_manager is None:
+        from .plugins import plugin_manager as default_pm
+
+        plugin_manager = default_pm()
+    return plugin_manager if plugin_manager.observed else None
+
+
+def _report(
+    pm: PluginManager,
+    call: ToolCall,
+    fn: Function | None,
+    result: ToolResult,
+    start: float,
+    late: bool = False,
+) -> None:
+    pm.hook.toolparse_tool_executed(
+        call=call, function=fn, result=result, duration=_perf() - start, late=late
+    )
+
+
+def _unknown(call: ToolCall, names: list[str]) -> ToolResult:
+    return ToolResult(
+        call.id, call.name, messages.unknown_tool(call.name, names), is_error=True, kind=call.kind
+    )
+
+
+def _late(
+    future: Future[Any], pm: PluginManager | None, call: ToolCall, fn: Function, start: float
+) -> None:
+    """Hand the outcome of a sync body that finished after its timeout to the observers."""
+    if pm is None:
+        return
+
+    def done(f: Future[Any]) -> None:
+        try:
+            outcome = f.result()
+        except BaseException as exc:  # execute never raises; a last resort
+            outcome = Error(messages.exception(exc), exc)
+        _report(pm, call, fn, ToolResult.from_outcome(call, fn, outcome), start, late=True)
+
+    future.add_done_callback(done)
+
+
+def _body(fn: Function, value: Any, context: Any) -> Outcome:
+    """Run a sync tool's body on arguments already parsed (in a worker thread)."""
+    outcome = fn._call(value, context)
+    if not isinstance(outcome, tuple):  # a sync callable that returned an awaitable
+        from .function._callables import _run_sync
+
+        outcome = _run_sync(fn._finish(outcome, value))
+    return outcome  # type: ignore[no-any-return]
+
+
+# -- sync ----------------------------------------------------------------------------
+
+
+def execute_tool_calls(
+    functions: Iterable[Function] | Toolset,
     calls: Iterable[ToolCall],
     context: Any = None,
     *,
@@ -63,91 +182,213 @@ async def aexecute_tool_calls(
 ) -> list[ToolResult]:
     """Run every call and return one result per call, in the order of ``calls``.
 
-    Tools marked ``concurrent=True`` run concurrently (at most
-    ``max_concurrency`` at once); the others run one at a time, after them.
-    An unknown tool, bad arguments or a ``timeout`` (seconds, per call) each
-    give an ``is_error`` result; nothing raises. Each tool sees the caller's
-    ``context`` plus ``tool_call_id`` (a new mapping; yours is not mutated).
-    Plugins implementing ``toolparse_tool_executed`` observe every call.
+    The order is the model's: a tool that is not ``concurrent=True`` starts
+    after every earlier call finished, and no later call starts before it
+    finished; consecutive ``concurrent=True`` calls run together (at most
+    ``max_concurrency`` at once). Sync tools run inline, in this thread, with
+    no event loop and no thread; threads are used only for a concurrent group
+    and for ``timeout``, an event loop only for ``async def`` tools.
+
+    An unknown tool, bad arguments, a crash or a timeout each give an
+    ``is_error`` result; nothing raises for what the model or a tool did.
+    Each tool sees the caller's ``context`` plus ``tool_call_id`` (a new
+    mapping). A call made under a provider's alias of a tool name (``math_factorial``
+    for ``math.factorial``) runs that tool.
+
+    :param functions: the tools, as an iterable of Functions or a :class:`~toolparse.Toolset`.
+    :param timeout: seconds per call, above 0. An ``async def`` body past it
+        is cancelled; a sync body cannot be stopped: the model is told it may
+        still finish, and its late outcome goes to the observing hook.
+    :param max_concurrency: the most calls of a concurrent group running at once.
+    :param plugin_manager: whose ``toolparse_tool_executed`` observers to call.
+    :raises ValueError: an invalid ``timeout`` or ``max_concurrency``;
+        :class:`~toolparse.FunctionDefinitionError` for two tools of one name.
     """
-    import asyncio
-    import time
-
-    if plugin_manager is None:
-        from .plugins import plugin_manager as default_pm
-
-        plugin_manager = default_pm()
-    pm = plugin_manager if plugin_manager.observed else None
-
-    def done(i: int, call: ToolCall, fn: Function | None, result: ToolResult, start: float) -> None:
-        results[i] = result
+    if timeout is not None or max_concurrency is not None:
+        _check(timeout, max_concurrency)
+    lookup = _Lookup(functions)
+    pm = _observer(plugin_manager)
+    calls = calls if type(calls) is list else list(calls)
+    n = len(calls)
+    results: list[Any] = [None] * n
+    i = 0
+    while i < n:
+        call = calls[i]
+        fn = lookup.find(call.name)
+        if fn is None:
+            start = _perf()
+            results[i] = result = _unknown(call, lookup.names())
+            if pm is not None:
+                _report(pm, call, None, result, start)
+            i += 1
+            continue
+        if fn.concurrent:
+            group, i = _group(calls, i, lookup, results, pm, context)
+            if len(group) != 1 or timeout is not None:
+                if any(g[2]._async for g in group):
+                    _run_coro(_agroup(group, results, timeout, max_concurrency, pm))
+                else:
+                    _sync_group(group, results, timeout, max_concurrency, pm)
+                continue
+            j, call, fn, ctx = group[0]  # alone: nothing to overlap with, run it here
+        else:
+            j = i
+            ctx = _context(context, call)
+            i += 1
+        start = _perf()
+        if timeout is None:
+            outcome = fn.execute(call.arguments, ctx)
+        elif fn._async:
+            outcome = _run_coro(_atimed(fn, call.arguments, ctx, timeout))
+        else:
+            outcome = _timed(fn, call, ctx, timeout, pm, start)
+        result = ToolResult.from_outcome(call, fn, outcome)
+        results[j] = result
         if pm is not None:
-            pm.hook.toolparse_tool_executed(
-                call=call, function=fn, result=result, duration=time.perf_counter() - start
-            )
+            _report(pm, call, fn, result, start)
+    return results
 
-    table: dict[str, Function] = {}
-    for fn in functions:
-        table[fn.name] = fn  # a later duplicate wins, as in a tool registry
-    calls = list(calls)
-    results: list[ToolResult | None] = [None] * len(calls)
-    limit = asyncio.Semaphore(max_concurrency) if max_concurrency else None
 
-    async def run(i: int, call: ToolCall, fn: Function) -> None:
-        start = time.perf_counter()
-        ctx = _context(context, call)
+def _group(
+    calls: list[ToolCall],
+    i: int,
+    lookup: _Lookup,
+    results: list[Any],
+    pm: PluginManager | None,
+    context: Any,
+) -> tuple[list[tuple[int, ToolCall, Function, Any]], int]:
+    """The run of consecutive concurrent calls from ``i`` (unknown tools are answered here)."""
+    group = []
+    n = len(calls)
+    while i < n:
+        call = calls[i]
+        fn = lookup.find(call.name)
+        if fn is None:
+            start = _perf()
+            results[i] = result = _unknown(call, lookup.names())
+            if pm is not None:
+                _report(pm, call, None, result, start)
+        elif fn.concurrent:
+            group.append((i, call, fn, _context(context, call)))
+        else:
+            break
+        i += 1
+    return group, i
+
+
+def _timed(
+    fn: Function,
+    call: ToolCall,
+    ctx: Any,
+    timeout: float,
+    pm: PluginManager | None,
+    start: float,
+) -> Outcome:
+    """A sync body with a timeout, in a worker thread; this thread waits for it."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    pool = worker_pool()
+    future = pool.try_submit(fn.execute, call.arguments, ctx)
+    if future is None:
+        return Error(messages.no_worker(fn.name, pool.max_workers))
+    try:
+        return future.result(timeout)  # type: ignore[no-any-return]
+    except FutureTimeout:
+        _late(future, pm, call, fn, start)
+        return Error(messages.timed_out(fn.name, timeout, stopped=False))
+
+
+def _sync_group(
+    group: list[tuple[int, ToolCall, Function, Any]],
+    results: list[Any],
+    timeout: float | None,
+    limit: int | None,
+    pm: PluginManager | None,
+) -> None:
+    """Run a group of sync concurrent calls in worker threads; this thread waits."""
+    from collections import deque
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pool = worker_pool()
+    pending = deque(group)
+    running: dict[Future[Any], tuple[int, ToolCall, Function, float]] = {}
+
+    def finish(i: int, call: ToolCall, fn: Function, outcome: Outcome, start: float) -> None:
+        results[i] = result = ToolResult.from_outcome(call, fn, outcome)
+        if pm is not None:
+            _report(pm, call, fn, result, start)
+
+    while pending or running:
+        while pending and (limit is None or len(running) < limit):
+            i, call, fn, ctx = pending[0]
+            start = _perf()
+            future = pool.try_submit(fn.execute, call.arguments, ctx)
+            if future is None:
+                if running:
+                    break  # our own calls hold the threads: wait for one of them
+                pending.popleft()
+                finish(i, call, fn, Error(messages.no_worker(fn.name, pool.max_workers)), start)
+                continue
+            pending.popleft()
+            running[future] = (i, call, fn, start)
+        if not running:
+            continue
+        wait_for = None
+        if timeout is not None:
+            first = min(start for _, _, _, start in running.values())
+            wait_for = max(0.0, first + timeout - _perf())
+        done, _ = wait(running, timeout=wait_for, return_when=FIRST_COMPLETED)
+        for future in done:
+            i, call, fn, start = running.pop(future)
+            finish(i, call, fn, future.result(), start)
+        if timeout is not None:
+            now = _perf()
+            for future, (i, call, fn, start) in list(running.items()):
+                if now - start >= timeout:
+                    del running[future]
+                    _late(future, pm, call, fn, start)
+                    finish(
+                        i,
+                        call,
+                        fn,
+                        Error(messages.timed_out(fn.name, timeout, stopped=False)),
+                        start,
+                    )
+
+
+def _run_coro(coro: Any) -> Any:
+    """Run a coroutine to completion from sync code, even in a thread whose loop is running."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    # this thread's loop is busy running the caller: use a thread of our own
+    import threading
+
+    box: list[Any] = []
+
+    def main() -> None:
         try:
-            if fn._async:
-                job: Any = fn.aexecute(call.arguments, ctx)
-            else:
-                # a sync body runs in a worker thread so it cannot block the
-                # other calls or escape its timeout
-                job = _in_thread(fn, call.arguments, ctx)
-            outcome: Outcome = await asyncio.wait_for(job, timeout)
-        except (asyncio.TimeoutError, TimeoutError):
-            outcome = Error(messages.timed_out(fn.name, timeout or 0))
-        except Exception as exc:  # execute never raises; this is a last resort
-            outcome = Error(messages.exception(exc), exc)
-        done(i, call, fn, ToolResult.from_outcome(call, fn, outcome), start)
+            box.append((True, asyncio.run(coro)))
+        except BaseException as exc:  # re-raised in the caller's thread
+            box.append((False, exc))
 
-    async def limited(i: int, call: ToolCall, fn: Function) -> None:
-        if limit is None:
-            await run(i, call, fn)
-        else:
-            async with limit:
-                await run(i, call, fn)
-
-    concurrent = []
-    sequential = []
-    for i, call in enumerate(calls):
-        found = table.get(call.name)
-        if found is None:
-            text = messages.unknown_tool(str(call.name), list(table))
-            done(
-                i,
-                call,
-                None,
-                ToolResult(call.id, call.name, text, is_error=True),
-                time.perf_counter(),
-            )
-        elif found.concurrent:
-            concurrent.append(limited(i, call, found))
-        else:
-            sequential.append((i, call, found))
-    if concurrent:
-        await asyncio.gather(*concurrent)
-    for i, call, fn in sequential:
-        if timeout is None and not fn._async:
-            start = time.perf_counter()
-            outcome = fn.execute(call.arguments, _context(context, call))
-            done(i, call, fn, ToolResult.from_outcome(call, fn, outcome), start)
-        else:
-            await run(i, call, fn)
-    return [r for r in results if r is not None]
+    thread = threading.Thread(target=main, name="toolparse-loop", daemon=True)
+    thread.start()
+    thread.join()
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
 
 
-def execute_tool_calls(
-    functions: Iterable[Function],
+# -- async ---------------------------------------------------------------------------
+
+
+async def aexecute_tool_calls(
+    functions: Iterable[Function] | Toolset,
     calls: Iterable[ToolCall],
     context: Any = None,
     *,
@@ -155,16 +396,137 @@ def execute_tool_calls(
     max_concurrency: int | None = None,
     plugin_manager: PluginManager | None = None,
 ) -> list[ToolResult]:
-    """Sync :func:`aexecute_tool_calls` (runs its own event loop)."""
-    from .function._callables import _run_sync
+    """:func:`execute_tool_calls` for async code; it never blocks the running loop.
 
-    return _run_sync(  # type: ignore[no-any-return]
-        aexecute_tool_calls(
-            functions,
-            calls,
-            context,
-            timeout=timeout,
-            max_concurrency=max_concurrency,
-            plugin_manager=plugin_manager,
-        )
-    )
+    ``async def`` bodies run on the loop; a sync body runs in a worker thread
+    (its arguments are parsed on the loop first, so a rejected call needs no
+    thread). Cancelling this coroutine cancels the async tools it is running
+    and leaves no task behind; a sync body already running in a thread
+    cannot be stopped and finishes there.
+    """
+    if timeout is not None or max_concurrency is not None:
+        _check(timeout, max_concurrency)
+    lookup = _Lookup(functions)
+    pm = _observer(plugin_manager)
+    calls = calls if type(calls) is list else list(calls)
+    n = len(calls)
+    results: list[Any] = [None] * n
+    i = 0
+    while i < n:
+        call = calls[i]
+        fn = lookup.find(call.name)
+        if fn is None:
+            start = _perf()
+            results[i] = result = _unknown(call, lookup.names())
+            if pm is not None:
+                _report(pm, call, None, result, start)
+            i += 1
+        elif fn.concurrent:
+            group, i = _group(calls, i, lookup, results, pm, context)
+            await _agroup(group, results, timeout, max_concurrency, pm)
+        else:
+            await _arun(i, call, fn, _context(context, call), results, timeout, pm, None)
+            i += 1
+    return results
+
+
+class _Slots:
+    """A group's share of the pool: wait for one of our own threads rather than fail."""
+
+    __slots__ = ("event", "running")
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.running = 0
+        self.event = asyncio.Event()
+
+
+async def _submit(
+    pool: WorkerPool, slots: _Slots | None, fn: Any, *args: Any
+) -> Future[Any] | None:
+    while True:
+        future = pool.try_submit(fn, *args)
+        if future is not None or slots is None or slots.running == 0:
+            return future
+        slots.event.clear()
+        await slots.event.wait()
+
+
+async def _arun(
+    i: int,
+    call: ToolCall,
+    fn: Function,
+    ctx: Any,
+    results: list[Any],
+    timeout: float | None,
+    pm: PluginManager | None,
+    slots: _Slots | None,
+) -> None:
+    import asyncio
+
+    start = _perf()
+    outcome: Outcome
+    if fn._async:
+        outcome = await _atimed(fn, call.arguments, ctx, timeout)
+    else:
+        parsed = fn.parse_arguments(call.arguments, ctx)
+        if type(parsed) is not Ok:
+            outcome = parsed
+        else:
+            pool = worker_pool()
+            future = await _submit(pool, slots, _body, fn, parsed.value, ctx)
+            if future is None:
+                outcome = Error(messages.no_worker(fn.name, pool.max_workers))
+            else:
+                if slots is not None:
+                    slots.running += 1
+                try:
+                    outcome = await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+                except (asyncio.TimeoutError, TimeoutError):
+                    _late(future, pm, call, fn, start)
+                    outcome = Error(messages.timed_out(fn.name, timeout or 0, stopped=False))
+                finally:
+                    if slots is not None:
+                        slots.running -= 1
+                        slots.event.set()
+    results[i] = result = ToolResult.from_outcome(call, fn, outcome)
+    if pm is not None:
+        _report(pm, call, fn, result, start)
+
+
+async def _atimed(fn: Function, arguments: Any, ctx: Any, timeout: float | None) -> Outcome:
+    """An async tool, cancelled past ``timeout``."""
+    import asyncio
+
+    if timeout is None:
+        return await fn.aexecute(arguments, ctx)
+    try:
+        return await asyncio.wait_for(fn.aexecute(arguments, ctx), timeout)
+    except (asyncio.TimeoutError, TimeoutError):
+        return Error(messages.timed_out(fn.name, timeout, stopped=True))
+
+
+async def _agroup(
+    group: list[tuple[int, ToolCall, Function, Any]],
+    results: list[Any],
+    timeout: float | None,
+    limit: int | None,
+    pm: PluginManager | None,
+) -> None:
+    """Run a group of concurrent calls together: async bodies on the loop, sync in threads."""
+    import asyncio
+
+    if not group:
+        return
+    slots = _Slots()
+    gate: asyncio.Semaphore | None = asyncio.Semaphore(limit) if limit else None
+
+    async def one(i: int, call: ToolCall, fn: Function, ctx: Any) -> None:
+        if gate is None:
+            await _arun(i, call, fn, ctx, results, timeout, pm, slots)
+        else:
+            async with gate:
+                await _arun(i, call, fn, ctx, results, timeout, pm, slots)
+
+    await asyncio.gather(*(one(*item) for item in group))

@@ -122,7 +122,7 @@ def toolparse_format_exception(exception: BaseException, function: Function) -> 
 
 @hookspec
 def toolparse_tool_executed(
-    call: ToolCall, function: Function | None, result: ToolResult, duration: float
+    call: ToolCall, function: Function | None, result: ToolResult, duration: float, late: bool
 ) -> None:
     """Observe every tool call run through ``execute_tool_calls`` (logs, metrics, traces).
 
@@ -136,4 +136,8 @@ def toolparse_tool_executed(
     :param function: the tool, or ``None`` when no tool has that name.
     :param result: the result that goes back to the model.
     :param duration: seconds spent on this call.
+    :param late: ``True`` for the outcome of a sync body that finished after
+        its timeout: the model was already told it timed out (that result
+        was reported with ``late=False``), and this one says what the body
+        did after all. It is called from the worker thread the body ran in.
     """

@@ -8,8 +8,10 @@ problems to :func:`toolparse.invalid_arguments`, which renders them here.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -111,9 +113,11 @@ def suggestions(
 
 
 def _annotated(found: Mapping[str, str | None]) -> str:
-    return ", ".join(
-        name if hint is None else f'{name} (did you mean "{hint}"?)'
-        for name, hint in sorted(found.items())
+    return names_text(
+        [
+            name if hint is None else f'{name} (did you mean "{hint}"?)'
+            for name, hint in sorted(found.items())
+        ]
     )
 
 
@@ -145,21 +149,21 @@ def missing_required(
 ) -> str:
     """The message for required parameters the model did not send."""
     body = _lines(
-        ("Required parameters", ", ".join(required)),
-        ("Missing parameters", ", ".join(missing)),
+        ("Required parameters", names_text(required)),
+        ("Missing parameters", names_text(missing)),
         ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", ", ".join(accepted)),
+        ("Accepted parameters", names_text(accepted)),
     )
-    return f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
+    return cap(f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}")
 
 
 def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
     """The message for unknown names when nothing required is missing."""
     body = _lines(
         ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", ", ".join(accepted)),
+        ("Accepted parameters", names_text(accepted)),
     )
-    return f"{_UNRECOGNIZED_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
+    return cap(f"{_UNRECOGNIZED_HEAD}\n\n{body}\n\n{_NAMES_TAIL}")
 
 
 # -- KeyError in the body (no parser) ----------------------------------------
@@ -169,7 +173,14 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
     """The one-line message for a body that read an argument it was not sent."""
     keys = argument_keys(arguments)
     found = suggestions(unrecognized_names(arguments, accepted), accepted, keys)
-    if found:
+    if isinstance(missing_key, str) and accepted and missing_key not in accepted:
+        # the body read a name it never declared: a bug in the tool, not in the call
+        lead = (
+            f"The tool read the {value_text(missing_key)} argument, which it does not "
+            "declare (a bug in the tool, not in this call)."
+        )
+        found = {}
+    elif found:
         lead = "The tool was called with an argument name it does not accept."
     elif isinstance(missing_key, str):
         lead = f"The tool needs the {json.dumps(missing_key)} argument, which was not provided."
@@ -178,46 +189,170 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
     details = [
         f"{label}: {text}."
         for label, text in (
-            ("Accepted parameters", ", ".join(accepted)),
+            ("Accepted parameters", names_text(accepted)),
             ("Unrecognized parameters", _annotated(found)),
-            ("Received", ", ".join(sorted(keys))),
+            ("Received", names_text(sorted(keys))),
         )
         if text
     ]
-    return " ".join(["ERROR:", lead, *details])
+    return cap(" ".join(["ERROR:", lead, *details]))
 
 
 # -- exceptions ----------------------------------------------------------------
 
+MAX_EXCEPTION_CHARS = 300
+MAX_NAMES = 30
+
+_URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]+")
+_ADDRESS_REPR = re.compile(r"<([^<>]*?) at 0x[0-9a-fA-F]+>")
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_TRACEBACK_LINE = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\):|File \".*\", line \d+.*|\^[\^~\s]*"
+    r"|During handling of the above exception.*|The above exception was the direct cause.*"
+    r"|For further information visit.*)$"
+)
+
+
+def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
+    """An exception's text made fit for the model.
+
+    One line (lines joined with ``"; "``), no traceback lines, no URLs, no
+    memory addresses (``<object at 0x7f...>`` becomes ``<object>``), at most
+    ``limit`` characters.
+    """
+    lines = []
+    for line in text.splitlines():
+        if _TRACEBACK_LINE.match(line):
+            continue
+        line = " ".join(line.split())
+        if line:
+            lines.append(line)
+    out = "; ".join(lines)
+    out = _URL.sub("<link>", out)
+    out = _ADDRESS_REPR.sub(r"<\1>", out)
+    out = _ADDRESS.sub("<address>", out)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+@functools.lru_cache(maxsize=1)
+def _library_dirs() -> tuple[str, ...]:
+    """Directories whose code is not the application's: stdlib, site-packages, toolparse."""
+    import sysconfig
+
+    dirs = {os.path.dirname(os.path.abspath(__file__))}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            dirs.add(os.path.abspath(path))
+    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
+
+
+def _is_library(frame: Any) -> bool:
+    module = str(frame.f_globals.get("__name__") or "")
+    if module == "toolparse" or module.startswith(("toolparse.", "toolparse_")):
+        return True
+    filename = str(frame.f_code.co_filename)
+    if filename.startswith("<"):
+        return filename.startswith("<frozen")
+    return os.path.abspath(filename).startswith(_library_dirs())
+
+
+def frame_text(tb: Any) -> str:
+    """`` at file.py:42: function`` for the innermost frame of the application's code.
+
+    Frames of the standard library, of installed packages and of toolparse
+    itself are passed over; without any application frame, the first frame
+    past toolparse's own (the tool body, when it is library code) is named.
+    """
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames:
+        return ""
+    chosen = None
+    for frame, line in reversed(frames):
+        if not _is_library(frame):
+            chosen = (frame, line)
+            break
+    if chosen is None:
+        for frame, line in frames:
+            module = frame.f_globals.get("__name__") or ""
+            if not (module == "toolparse" or module.startswith("toolparse.")):
+                chosen = (frame, line)
+                break
+    frame, line = chosen or frames[-1]
+    code = frame.f_code
+    name = getattr(code, "co_qualname", code.co_name)
+    return f" at {os.path.basename(code.co_filename)}:{line}: {name}"
+
 
 def exception(exc: BaseException) -> str:
-    """``ERROR: (Type) message at file.py:42: function`` for an exception."""
-    where = ""
-    tb = exc.__traceback__
-    if tb is not None:
-        while tb.tb_next is not None:
-            tb = tb.tb_next
-        code = tb.tb_frame.f_code
-        name = getattr(code, "co_qualname", code.co_name)
-        where = f" at {os.path.basename(code.co_filename)}:{tb.tb_lineno}: {name}"
+    """``ERROR: (Type) message at file.py:42: function`` for an exception.
+
+    The message is made safe (:func:`safe_text`); the frame named is the
+    innermost one of the application's own code (see :func:`frame_text`).
+    """
     name = type(exc).__name__
     if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):
         name = "KeyError"  # the arguments' own KeyError subclass is an implementation detail
-    return f"ERROR: ({name}) {exc}{where}"
+    try:
+        text = str(exc)
+    except Exception:  # a broken __str__ must not break the error path
+        text = f"<{name} with an unprintable message>"
+    return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
 
 
 # -- the call itself -------------------------------------------------------------
 
 
-def unknown_tool(name: str, available: Sequence[str]) -> str:
-    """A tool call named a tool that does not exist."""
-    text = f"Tool call made to {name} but tool not found."
-    hint = did_you_mean(name, available)
+def names_text(names: Sequence[str], limit: int = MAX_NAMES) -> str:
+    """Names joined with ``", "``: at most ``limit``, then ``... and N more``."""
+    if len(names) <= limit:
+        return ", ".join(names)
+    return f"{', '.join(names[:limit])}, ... and {len(names) - limit} more"
+
+
+def _closest(name: str, available: Sequence[str]) -> list[str]:
+    """Tool names to list: sorted when few, else the closest to ``name`` first."""
+    if len(available) <= MAX_NAMES:
+        return sorted(available)
+    low = name.lower()
+    return sorted(available, key=lambda c: (-similarity(name, c), -_jaro(low, c.lower()), c))
+
+
+def cap(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``): the last guard of every limit."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def unknown_tool(name: object, available: Sequence[str]) -> str:
+    """A tool call named a tool that does not exist (or named none)."""
+    if not isinstance(name, str) or not name:
+        what = (
+            "without a tool name"
+            if name is None or name == ""
+            else "with a tool name that is not text"
+        )
+        text = f"Tool call made {what}."
+        hint = None
+        shown_name = ""
+    else:
+        shown_name = name if len(name) <= 64 and name.isprintable() else value_text(name, 64)
+        text = f"Tool call made to {shown_name} but tool not found."
+        hint = did_you_mean(name, available) if len(name) <= 256 else None
     if hint is not None:
         text += f' Did you mean "{hint}"?'
     if available:
-        text += f" Available tools: {', '.join(sorted(available))}."
-    return text
+        names = _closest(shown_name, available)
+        limit = MAX_NAMES
+        while True:
+            full = f"{text} Available tools: {names_text(names, limit)}."
+            if len(full) <= MAX_MESSAGE_CHARS or limit <= 1:
+                break
+            limit -= 1
+        text = full
+    return cap(text)
 
 
 def invalid_json(tool: str, reason: str) -> str:
@@ -256,11 +391,26 @@ def too_deep(tool: str, depth: int, limit: int) -> str:
     )
 
 
-def timed_out(tool: str, seconds: float) -> str:
-    """The tool did not finish in time."""
+def timed_out(tool: str, seconds: float, *, stopped: bool = True) -> str:
+    """The tool did not finish in time.
+
+    :param stopped: the body was cancelled (an ``async def`` body); ``False``
+        for a sync body, which cannot be stopped and may still finish.
+    """
     shown = f"{seconds:g}"
     unit = "second" if shown == "1" else "seconds"
-    return f"The tool {tool} did not finish within {shown} {unit}."
+    head = f"The tool {tool} did not finish within {shown} {unit}"
+    if stopped:
+        return f"{head} and was stopped."
+    return f"{head}; it may still finish, so check its effect before calling it again."
+
+
+def no_worker(tool: str, limit: int) -> str:
+    """Every worker thread is held by earlier calls that have not finished."""
+    return (
+        f"The tool {tool} could not be started: all {limit} worker threads are busy "
+        "with earlier calls that have not finished. Try again later."
+    )
 
 
 # -- rendering adapter problems ------------------------------------------------
@@ -330,9 +480,9 @@ def invalid(
     dropped from the end until the whole message fits in 2,000 characters.
     """
     names = _lines(
-        ("Missing parameters", ", ".join(missing)),
+        ("Missing parameters", names_text(missing)),
         ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", ", ".join(accepted) if missing or unrecognized else ""),
+        ("Accepted parameters", names_text(accepted) if missing or unrecognized else ""),
     )
     limit = min(len(lines), MAX_PROBLEM_LINES)
     while True:

@@ -88,27 +88,43 @@ class ToolCall:
     :param id: the provider's tool-call id (echoed back on the result).
     :param name: the tool name.
     :param arguments: a JSON string, a mapping, or ``None`` (no arguments).
+    :param kind: ``"function"`` for a function tool; ``"custom"`` for a
+        free-form (custom) tool call, whose ``arguments`` is the raw input
+        text. The result of a custom call goes back in the provider's
+        custom-output shape.
     """
 
-    __slots__ = ("arguments", "id", "name")
+    __slots__ = ("arguments", "id", "kind", "name")
     __match_args__ = ("id", "name", "arguments")
 
     def __init__(
-        self, id: str, name: str, arguments: str | Mapping[str, Any] | None = None
+        self,
+        id: str,
+        name: str,
+        arguments: str | Mapping[str, Any] | None = None,
+        *,
+        kind: str = "function",
     ) -> None:
         self.id = id
         self.name = name
         self.arguments = arguments
+        self.kind = kind
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
             return NotImplemented
-        return (self.id, self.name, self.arguments) == (other.id, other.name, other.arguments)
+        return (self.id, self.name, self.arguments, self.kind) == (
+            other.id,
+            other.name,
+            other.arguments,
+            other.kind,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # arguments may be a mutable mapping
 
     def __repr__(self) -> str:
-        return f"ToolCall({self.id!r}, {self.name!r}, {self.arguments!r})"
+        extra = "" if self.kind == "function" else f", kind={self.kind!r}"
+        return f"ToolCall({self.id!r}, {self.name!r}, {self.arguments!r}{extra})"
 
 
 class ToolResult:
@@ -125,6 +141,8 @@ class ToolResult:
     :param interrupt_data: opaque data to resume an interrupted call.
     :param options: provider options (e.g. ``{"cache_control": True}``).
     :param return_direct: an agent loop should stop after this result.
+    :param kind: the kind of call this answers (``"function"`` or
+        ``"custom"``), copied from :attr:`ToolCall.kind`.
     """
 
     __slots__ = (
@@ -133,6 +151,7 @@ class ToolResult:
         "interrupt_data",
         "is_error",
         "is_interrupt",
+        "kind",
         "name",
         "options",
         "processed_content",
@@ -153,6 +172,7 @@ class ToolResult:
         interrupt_data: Any = None,
         options: Mapping[str, Any] | None = None,
         return_direct: bool = False,
+        kind: str = "function",
     ) -> None:
         self.tool_call_id = tool_call_id
         self.name = name
@@ -164,6 +184,7 @@ class ToolResult:
         self.interrupt_data = interrupt_data
         self.options = options
         self.return_direct = return_direct
+        self.kind = kind
 
     @property
     def text(self) -> str:
@@ -187,23 +208,56 @@ class ToolResult:
         )
         return f"ToolResult({self.tool_call_id!r}, {self.name!r}, {self.content!r}{flags})"
 
+    def resolve(
+        self, content: str | Sequence[ContentPart], *, is_error: bool = False
+    ) -> ToolResult:
+        """The answer to the same call, e.g. for an interrupt a human has reviewed.
+
+        Returns a new result (this one is left as it is) with the same
+        ``tool_call_id``, ``name``, ``display_text``, ``options`` and ``kind``,
+        ``content`` as given, and no interrupt::
+
+            answer = result.resolve("The user declined.")
+
+        :param content: what the model reads: text or a list of content parts.
+        :param is_error: the answer is a failure (e.g. the user refused).
+        """
+        return ToolResult(
+            self.tool_call_id,
+            self.name,
+            content,
+            display_text=self.display_text,
+            is_error=is_error,
+            options=self.options,
+            kind=self.kind,
+        )
+
     @classmethod
     def from_outcome(
         cls, call: ToolCall, function: Function | None, outcome: Outcome
     ) -> ToolResult:
-        """Turn an execution outcome into the result for ``call``."""
+        """Turn an execution outcome into the result for ``call``.
+
+        A :class:`ToolResult` the tool returned is copied, never changed: the
+        copy gets what the tool left out (the call's id and name, the tool's
+        display text), so a tool may return the same object twice.
+        """
         display = function.display_text if function is not None else None
         direct = function.return_direct if function is not None else False
+        kind = call.kind
         if type(outcome) is Ok:
             value = outcome.value
             if isinstance(value, ToolResult):
-                # the tool built its own result: fill in what it left out
-                value.tool_call_id = value.tool_call_id or call.id
-                value.name = value.name or call.name
+                copied = cls.__new__(cls)
+                for field in cls.__slots__:
+                    setattr(copied, field, getattr(value, field))
+                copied.tool_call_id = value.tool_call_id or call.id
+                copied.name = value.name or call.name
                 if value.display_text is None:
-                    value.display_text = display
-                value.return_direct = value.return_direct or direct
-                return value
+                    copied.display_text = display
+                copied.return_direct = value.return_direct or direct
+                copied.kind = kind
+                return copied
             return cls(
                 call.id,
                 call.name,
@@ -211,6 +265,7 @@ class ToolResult:
                 processed_content=outcome.processed_content,
                 display_text=display,
                 return_direct=direct,
+                kind=kind,
             )
         if type(outcome) is Interrupt:
             return cls(
@@ -221,6 +276,9 @@ class ToolResult:
                 is_interrupt=True,
                 interrupt_data=outcome.data,
                 return_direct=direct,
+                kind=kind,
             )
         assert type(outcome) is Error
-        return cls(call.id, call.name, outcome.message, display_text=display, is_error=True)
+        return cls(
+            call.id, call.name, outcome.message, display_text=display, is_error=True, kind=kind
+        )

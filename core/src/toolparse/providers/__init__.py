@@ -22,11 +22,13 @@ if TYPE_CHECKING:
     from ..function import Function
     from ..plugins import PluginManager
     from ..results import ToolCall, ToolResult
+    from ._common import NameRule
 
 __all__ = [
     "Provider",
     "builtin_providers",
     "get_provider",
+    "name_rules",
     "parse_tool_calls",
     "to_result_message",
     "to_tool",
@@ -44,6 +46,8 @@ class Provider(Protocol):
     """
 
     name: str
+    #: Optional: a provider with a :class:`NameRule` attribute ``name_rule``
+    #: has aliased names mapped back by ``parse_tool_calls(..., functions=)``.
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
@@ -76,6 +80,26 @@ def builtin_providers() -> list[Provider]:
         AnthropicProvider(),
         GeminiProvider(),
         MCPProvider(),
+    ]
+
+
+def name_rules() -> list[tuple[str, NameRule]]:
+    """``(provider, rule)`` for each built-in provider's tool-name rule.
+
+    Calls made under any of these aliases are routed back to their tool by
+    ``execute_tool_calls`` and :class:`toolparse.Toolset`.
+    """
+    from ._anthropic import NAME_RULE as anthropic
+    from ._gemini import NAME_RULE as gemini
+    from ._mcp import NAME_RULE as mcp
+    from ._openai import NAME_RULE as openai
+
+    return [
+        ("openai", openai),
+        ("openai-responses", openai),
+        ("anthropic", anthropic),
+        ("gemini", gemini),
+        ("mcp", mcp),
     ]
 
 
@@ -119,25 +143,64 @@ def to_tool(
     return found.to_tool(function, strict=function.strict if strict is None else bool(strict))
 
 
-def to_tools(functions: Iterable[Function], provider: str | Provider) -> list[Any]:
+def to_tools(
+    functions: Iterable[Function], provider: str | Provider, *, strict: bool | None = None
+) -> list[Any]:
     """The value of the request's ``tools`` parameter for ``functions``.
 
-    Each function's own ``strict`` applies. Names must be unique.
+    Each function's own ``strict`` applies, unless ``strict`` says otherwise
+    for all. Names must be unique, and so must the names they are exported
+    under (a name that breaks the provider's rule gets an alias: see
+    :class:`NameRule`).
     """
     functions = list(functions)
     found = _provider(provider, functions[0]._pm if functions else None)
-    return found.to_tools(functions)
+    if strict is None:
+        return found.to_tools(functions)
+    return found.to_tools(functions, strict=bool(strict))  # type: ignore[call-arg]
 
 
-def parse_tool_calls(payload: Any, provider: str | Provider) -> list[ToolCall]:
+def parse_tool_calls(
+    payload: Any, provider: str | Provider, functions: Iterable[Function] | None = None
+) -> list[ToolCall]:
     """The tool calls in a provider's response, as :class:`toolparse.ToolCall`.
+
+    Never loses a call: a payload that is not of the provider's shape raises
+    ``ValueError`` saying what was expected (``[]`` means a response of that
+    shape without tool calls); every call the application must answer comes
+    back, a custom (free-form) tool call with ``kind="custom"`` and its raw
+    input text as ``arguments``; server-side tool calls (web search, code
+    execution) are skipped. Calls without an id get ids unique within the
+    response. A call without a usable name keeps it as it came
+    (``execute_tool_calls`` answers it with an error result).
 
     :param payload: the response as a dict, or the SDK's own object (anything
         with ``model_dump()``); smaller pieces (a message, a list of calls)
         work too. Nothing is validated here: the arguments go to
         ``execute_tool_calls`` as they came.
+    :param functions: the tools offered (Functions or a Toolset): a call made
+        under the alias a tool was exported as gets the tool's own name back.
     """
-    return _provider(provider).parse_tool_calls(payload)
+    found = _provider(provider)
+    calls = found.parse_tool_calls(payload)
+    rule = getattr(found, "name_rule", None)
+    if functions is None or rule is None or not calls:
+        return calls
+    exported = getattr(functions, "_names_for", None)
+    if exported is not None:
+        names = exported(found.name, rule)
+    else:
+        names = {}
+        for fn in functions:
+            try:
+                names.setdefault(rule.alias(fn.name, found.name), fn.name)
+            except ValueError:
+                pass
+    for call in calls:
+        real = names.get(call.name) if isinstance(call.name, str) else None
+        if real is not None and real != call.name:
+            call.name = real
+    return calls
 
 
 def to_result_message(
@@ -148,5 +211,12 @@ def to_result_message(
     Always a list (OpenAI: one ``tool`` message per result; Anthropic and
     Gemini: one ``user`` message; MCP: one ``CallToolResult`` per result), so
     ``messages.extend(to_result_message(results, provider))`` works for all.
+
+    :raises ValueError: a result is an interrupt (``is_interrupt``): it is
+        not an answer; resolve it first (:meth:`toolparse.ToolResult.resolve`).
     """
-    return _provider(provider).to_result_message(list(results))
+    from ._common import refuse_interrupts
+
+    results = list(results)
+    refuse_interrupts(results)
+    return _provider(provider).to_result_message(results)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -14,17 +15,21 @@ if TYPE_CHECKING:
     from ..function import Function
 
 __all__ = [
+    "IdMaker",
     "NameRule",
     "Schema",
     "add_notes",
+    "as_name",
     "cache_control",
     "check_unique",
     "content_parts",
+    "expected",
     "image_data_url",
     "need_id",
     "note",
     "object_root",
     "plain",
+    "refuse_interrupts",
     "resolve_ref",
     "unsupported_part",
 ]
@@ -33,31 +38,97 @@ Schema = dict[str, Any]
 
 
 class NameRule:
-    """A provider's rule for tool names: a regular expression, in words too."""
+    """A provider's rule for tool names, and the alias a name that breaks it is exported under.
 
-    __slots__ = ("pattern", "provider", "words")
+    :param provider: the provider the rule is for (named in errors).
+    :param pattern: the whole-name regular expression.
+    :param words: the rule in words, for error messages.
+    :param invalid: a regular expression matching one character the rule does
+        not allow (each becomes ``_`` in an alias).
+    :param max_length: the longest name allowed.
+    :param first: a regular expression the first character must match (an
+        alias gets a leading ``_`` when it does not), or ``None``.
+    """
 
-    def __init__(self, provider: str, pattern: str, words: str) -> None:
+    __slots__ = ("first", "invalid", "max_length", "pattern", "provider", "words")
+
+    def __init__(
+        self,
+        provider: str,
+        pattern: str,
+        words: str,
+        *,
+        invalid: str = r"[^a-zA-Z0-9_-]",
+        max_length: int = 64,
+        first: str | None = None,
+    ) -> None:
         self.provider = provider
         self.pattern = re.compile(pattern)
         self.words = words
+        self.invalid = re.compile(invalid)
+        self.max_length = max_length
+        self.first = re.compile(first) if first is not None else None
 
-    def check(self, name: str) -> None:
+    def _error(self, name: str, provider: str | None) -> ValueError:
+        return ValueError(
+            f"tool name {name!r} is not valid for {provider or self.provider} and cannot be "
+            f"aliased: {self.words} (pattern {self.pattern.pattern})"
+        )
+
+    def check(self, name: str, provider: str | None = None) -> None:
         """Raise ``ValueError`` naming the rule when ``name`` breaks it."""
         if not self.pattern.fullmatch(name):
             raise ValueError(
-                f"tool name {name!r} is not valid for {self.provider}: {self.words} "
-                f"(pattern {self.pattern.pattern})"
+                f"tool name {name!r} is not valid for {provider or self.provider}: "
+                f"{self.words} (pattern {self.pattern.pattern})"
             )
 
+    def alias(self, name: str, provider: str | None = None) -> str:
+        """The name to export ``name`` under: itself when valid, else a readable alias.
 
-def check_unique(functions: Sequence[Function], provider: str, limit: int | None) -> None:
-    """Refuse duplicate names and (where the provider has one) too many tools."""
-    seen: set[str] = set()
+        Every character the rule does not allow becomes ``_``; a name that
+        would be too long is cut and ends in ``_`` and 8 hex digits of a hash
+        of the whole name, so the alias is stable and still tells tools apart.
+
+        :raises ValueError: no alias fits the rule (the message names the rule
+            and ``provider``, default the rule's own provider).
+        """
+        if not isinstance(name, str) or not name:
+            raise self._error(str(name), provider)
+        if self.pattern.fullmatch(name):
+            return name
+        alias = self.invalid.sub("_", name)
+        if self.first is not None and not self.first.match(alias):
+            alias = "_" + alias
+        if len(alias) > self.max_length:
+            digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+            alias = f"{alias[: self.max_length - 9]}_{digest}"
+        if not self.pattern.fullmatch(alias):
+            raise self._error(name, provider)
+        return alias
+
+
+def check_unique(
+    functions: Sequence[Function],
+    provider: str,
+    limit: int | None,
+    rule: NameRule | None = None,
+) -> None:
+    """Refuse duplicate names, colliding aliases and (where the provider has one) too many tools."""
+    seen: dict[str, str] = {}
     for fn in functions:
-        if fn.name in seen:
-            raise ValueError(f"{provider}: two tools are named {fn.name!r}; names must be unique")
-        seen.add(fn.name)
+        exported = rule.alias(fn.name, provider) if rule is not None else fn.name
+        other = seen.get(exported)
+        if other is not None:
+            if other == fn.name:
+                raise ValueError(
+                    f"{provider}: two tools are named {fn.name!r}; names must be unique"
+                )
+            raise ValueError(
+                f"{provider}: tools {other!r} and {fn.name!r} would both be exported as "
+                f"{exported!r}; rename one of them"
+            )
+        seen[exported] = fn.name
     if limit is not None and len(functions) > limit:
         raise ValueError(
             f"{provider} accepts at most {limit} tools in one request, got {len(functions)}"
@@ -173,3 +244,76 @@ def note(key: str, value: Any) -> str:
     if isinstance(value, str):
         return f"{key}: {value}"
     return f"{key}: {json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}"
+
+
+def refuse_interrupts(results: Iterable[ToolResult]) -> None:
+    """Raise ``ValueError`` for the first result that is an unresolved interrupt."""
+    for result in results:
+        if result.is_interrupt:
+            raise ValueError(
+                f"the result of call {result.tool_call_id!r} (tool {result.name!r}) is an "
+                "interrupt, not an answer: resolve it first, e.g. "
+                'result.resolve("The user declined."), or run the call again with the '
+                "approval in the context"
+            )
+
+
+class IdMaker:
+    """Ids for calls that came without one: unique within one response.
+
+    An id is ``prefix`` and a number, skipping any id the response already
+    uses, so a provider can tell its own ids from made-up ones when the
+    result goes back.
+    """
+
+    __slots__ = ("n", "prefix", "taken")
+
+    def __init__(self, prefix: str, calls: Iterable[Any] = (), key: str = "id") -> None:
+        self.prefix = prefix
+        self.n = 0
+        self.taken = {
+            c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)
+        }
+
+    def __call__(self, given: Any) -> str:
+        if isinstance(given, str) and given:
+            return given
+        if given is not None and not isinstance(given, str) and not isinstance(given, bool):
+            return str(given)  # a number id: keep it, as text
+        while True:
+            self.n += 1
+            made = f"{self.prefix}{self.n}"
+            if made not in self.taken:
+                self.taken.add(made)
+                return made
+
+
+def expected(provider: str, what: str, payload: Any) -> ValueError:
+    """The error for a payload that is not of the provider's shape."""
+    return ValueError(
+        f"{provider}: expected {what}; got {describe(payload)}. "
+        "Was this response from another provider? Pass that provider's name."
+    )
+
+
+def describe(payload: Any) -> str:
+    """A short description of a payload's shape for an error message."""
+    data = plain(payload)
+    if isinstance(data, Mapping):
+        keys = ", ".join(sorted(str(k) for k in data)[:8])
+        kind = data.get("type") or data.get("object")
+        lead = f"a {type(payload).__name__}" + (f" of type {kind!r:.40}" if kind else "")
+        return f"{lead} with keys {keys or '(none)'}"
+    if isinstance(data, list):
+        return f"a list of {len(data)} item(s)"
+    return f"a {type(payload).__name__}"
+
+
+def as_name(value: Any) -> str:
+    """A call's tool name as it came.
+
+    Typed as ``str`` for :class:`~toolparse.ToolCall`; ``None`` or a
+    non-string stays as it is, and ``execute_tool_calls`` answers such a call
+    with an error result.
+    """
+    return value  # type: ignore[no-any-return]

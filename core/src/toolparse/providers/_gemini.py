@@ -17,6 +17,7 @@ from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     IdMaker,
     NameRule,
+    as_name,
     check_unique,
     content_parts,
     expected,
@@ -137,7 +138,9 @@ class GeminiProvider:
                 found.append(call)
         make_id = IdMaker(GENERATED_ID, found)
         return [
-            ToolCall(make_id(call.get("id")), call.get("name"), _whole(call.get("args") or {}))
+            ToolCall(
+                make_id(call.get("id")), as_name(call.get("name")), _whole(call.get("args") or {})
+            )
             for call in found
         ]
 

@@ -10,6 +10,7 @@ from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     IdMaker,
     NameRule,
+    as_name,
     check_unique,
     content_parts,
     expected,
@@ -114,7 +115,9 @@ class MCPProvider:
         make_id = IdMaker("mcp-call-")
         calls = []
         for request_id, params in params_list:
-            calls.append(ToolCall(make_id(request_id), params.get("name"), params.get("arguments")))
+            calls.append(
+                ToolCall(make_id(request_id), as_name(params.get("name")), params.get("arguments"))
+            )
         return calls
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from ._common import (
     IdMaker,
     NameRule,
     Schema,
+    as_name,
     check_unique,
     content_parts,
     expected,
@@ -122,7 +123,7 @@ class OpenAIProvider:
                 found.append(
                     ToolCall(
                         make_id(call.get("id")),
-                        custom.get("name"),
+                        as_name(custom.get("name")),
                         custom.get("input"),
                         kind="custom",
                     )
@@ -131,7 +132,9 @@ class OpenAIProvider:
                 function = plain(call.get("function")) or {}
                 found.append(
                     ToolCall(
-                        make_id(call.get("id")), function.get("name"), function.get("arguments")
+                        make_id(call.get("id")),
+                        as_name(function.get("name")),
+                        function.get("arguments"),
                     )
                 )
         return found

@@ -1,0 +1,223 @@
+"""``Toolset``: a fixed set of tools, checked once, for the whole tool-call loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .errors import FunctionDefinitionError
+
+if TYPE_CHECKING:
+    from .function import Function
+    from .plugins import PluginManager
+    from .providers import Provider
+    from .results import ToolCall, ToolResult
+
+__all__ = ["Toolset", "alias_routes"]
+
+
+def _rules() -> list[tuple[str, Any]]:
+    from .providers import name_rules
+
+    return name_rules()
+
+
+def alias_routes(functions: Iterable[Function]) -> dict[str, Function]:
+    """Every provider alias of these tools' names that is not itself a tool name → its tool.
+
+    An alias two tools share routes to neither (a :class:`Toolset` refuses
+    such a pair at definition).
+    """
+    functions = list(functions)
+    names = {fn.name for fn in functions}
+    routes: dict[str, Function] = {}
+    clashes: set[str] = set()
+    for provider, rule in _rules():
+        for fn in functions:
+            try:
+                alias = rule.alias(fn.name, provider)
+            except ValueError:
+                continue  # cannot be offered to this provider: nothing to route
+            if alias == fn.name or alias in names:
+                continue
+            other = routes.get(alias)
+            if other is not None and other is not fn:
+                clashes.add(alias)
+            routes[alias] = fn
+    for alias in clashes:
+        del routes[alias]
+    return routes
+
+
+class Toolset:
+    """A fixed set of tools: unique names and aliases, checked once, and the loop's methods.
+
+    ``Toolset(functions)`` checks at definition that no two tools share a
+    name, and that no two share the alias a provider would export them under
+    (``a.b`` and ``a_b`` are both ``a_b`` for OpenAI); either raises
+    :class:`~toolparse.FunctionDefinitionError` naming both tools. The
+    name → tool map is built once. A Toolset is immutable and iterates over
+    its Functions, so it goes wherever a list of Functions goes.
+
+    :param functions: the tools (Functions, or another Toolset).
+    """
+
+    __slots__ = ("_exported", "_routes", "_table", "functions")
+
+    functions: tuple[Function, ...]
+    _table: dict[str, Function]
+    _routes: dict[str, Function]
+    _exported: dict[str, dict[str, str]]
+
+    def __init__(self, functions: Iterable[Function]) -> None:
+        from .function import Function
+
+        fns = tuple(functions)
+        errors: list[tuple[str, str]] = []
+        table: dict[str, Function] = {}
+        for i, fn in enumerate(fns):
+            if not isinstance(fn, Function):
+                errors.append((f"functions[{i}]", f"expected a Function, got {fn!r:.60}"))
+            elif fn.name in table:
+                errors.append(
+                    ("functions", f"two tools are named {fn.name!r}; names must be unique")
+                )
+            else:
+                table[fn.name] = fn
+        if not errors:
+            errors.extend(_alias_clashes(fns))
+        if errors:
+            raise FunctionDefinitionError(errors, subject="Toolset")
+        set_ = object.__setattr__
+        set_(self, "functions", fns)
+        set_(self, "_table", table)
+        set_(self, "_routes", alias_routes(fns))
+        set_(self, "_exported", {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Toolset is immutable")
+
+    def __iter__(self) -> Iterator[Function]:
+        return iter(self.functions)
+
+    def __len__(self) -> int:
+        return len(self.functions)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __repr__(self) -> str:
+        return f"Toolset({', '.join(self._table)})"
+
+    def get(self, name: str) -> Function | None:
+        """The tool called ``name``, or exported under the alias ``name``; else ``None``."""
+        return self._table.get(name) or self._routes.get(name)
+
+    def names(self) -> list[str]:
+        """The tool names, in definition order."""
+        return list(self._table)
+
+    # -- the loop ------------------------------------------------------------
+
+    def to_tools(self, provider: str | Provider, *, strict: bool | None = None) -> list[Any]:
+        """The value of the request's ``tools`` for ``provider``.
+
+        :param strict: strict mode for every tool; ``None`` keeps each tool's own.
+        """
+        from .providers import to_tools
+
+        return to_tools(self.functions, provider, strict=strict)
+
+    def parse_tool_calls(self, payload: Any, provider: str | Provider) -> list[ToolCall]:
+        """The calls in a response, with aliased names mapped back to the tool names."""
+        from .providers import parse_tool_calls
+
+        return parse_tool_calls(payload, provider, functions=self)
+
+    def execute(
+        self,
+        calls: Iterable[ToolCall],
+        context: Any = None,
+        *,
+        timeout: float | None = None,
+        max_concurrency: int | None = None,
+        plugin_manager: PluginManager | None = None,
+    ) -> list[ToolResult]:
+        """:func:`toolparse.execute_tool_calls` over this toolset."""
+        from .calls import execute_tool_calls
+
+        return execute_tool_calls(
+            self,
+            calls,
+            context,
+            timeout=timeout,
+            max_concurrency=max_concurrency,
+            plugin_manager=plugin_manager,
+        )
+
+    async def aexecute(
+        self,
+        calls: Iterable[ToolCall],
+        context: Any = None,
+        *,
+        timeout: float | None = None,
+        max_concurrency: int | None = None,
+        plugin_manager: PluginManager | None = None,
+    ) -> list[ToolResult]:
+        """:func:`toolparse.aexecute_tool_calls` over this toolset."""
+        from .calls import aexecute_tool_calls
+
+        return await aexecute_tool_calls(
+            self,
+            calls,
+            context,
+            timeout=timeout,
+            max_concurrency=max_concurrency,
+            plugin_manager=plugin_manager,
+        )
+
+    def to_result_message(
+        self, results: Iterable[ToolResult], provider: str | Provider
+    ) -> list[dict[str, Any]]:
+        """The message(s) carrying ``results`` back (see :func:`toolparse.providers.to_result_message`)."""
+        from .providers import to_result_message
+
+        return to_result_message(results, provider)
+
+    def _names_for(self, provider: str, rule: Any) -> dict[str, str]:
+        """Exported name → tool name for one provider (cached)."""
+        found = self._exported.get(provider)
+        if found is None:
+            found = {}
+            for fn in self.functions:
+                try:
+                    found[rule.alias(fn.name, provider)] = fn.name
+                except ValueError:
+                    pass
+            self._exported[provider] = found
+        return found
+
+
+def _alias_clashes(functions: Sequence[Function]) -> list[tuple[str, str]]:
+    """Pairs of tools one provider would export under the same name."""
+    errors: list[tuple[str, str]] = []
+    reported: set[tuple[str, str]] = set()
+    for provider, rule in _rules():
+        seen: dict[str, str] = {}
+        for fn in functions:
+            try:
+                alias = rule.alias(fn.name, provider)
+            except ValueError:
+                continue
+            other = seen.get(alias)
+            if other is not None and (other, fn.name) not in reported:
+                reported.add((other, fn.name))
+                errors.append(
+                    (
+                        "functions",
+                        f"tools {other!r} and {fn.name!r} would both be exported to "
+                        f"{provider} as {alias!r}; rename one of them",
+                    )
+                )
+            seen.setdefault(alias, fn.name)
+    return errors
