@@ -16,6 +16,7 @@ __all__ = [
     "Exported",
     "Reply",
     "export",
+    "exports",
     "functions_of",
     "image_url",
     "interrupt_unavailable",
@@ -50,6 +51,26 @@ def export(function: Function, strict: bool | None = None) -> Exported:
         definition["parameters"],
         mode,
     )
+
+
+def exports(functions: Iterable[Function], strict: bool | None) -> list[Exported]:
+    """:func:`export` for each Function; two that would share an exported name are refused.
+
+    :raises ValueError: two names map to one alias (``a.b`` and ``a_b``); a
+        framework would silently keep only one of the two tools.
+    """
+    found: list[Exported] = []
+    owners: dict[str, str] = {}
+    for fn in functions:
+        exported = export(fn, strict)
+        other = owners.setdefault(exported.name, fn.name)
+        if other != fn.name:
+            raise ValueError(
+                f"tools {other!r} and {fn.name!r} are both exported as {exported.name!r}; "
+                "rename one of them"
+            )
+        found.append(exported)
+    return found
 
 
 def functions_of(source: object) -> tuple[list[Function], bool]:

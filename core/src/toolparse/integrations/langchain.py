@@ -25,7 +25,16 @@ from pydantic import BaseModel
 from ..contract import error, ok
 from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart
-from ._common import Reply, export, functions_of, image_url, interrupt_unavailable, is_async, reply
+from ._common import (
+    Exported,
+    Reply,
+    exports,
+    functions_of,
+    image_url,
+    interrupt_unavailable,
+    is_async,
+    reply,
+)
 
 try:  # LangGraph is optional: without it an Interrupt is a documented error result
     from langgraph.types import interrupt as _graph_interrupt
@@ -197,12 +206,11 @@ def to_langchain(
         ``return_direct`` and the exported schema come from the Function.
     """
     functions, single = functions_of(source)
-    tools = [_to_tool(fn, strict) for fn in functions]
+    tools = [_to_tool(fn, e) for fn, e in zip(functions, exports(functions, strict), strict=True)]
     return tools[0] if single else tools
 
 
-def _to_tool(function: Function, strict: bool | None) -> ToolparseTool:
-    exported = export(function, strict)
+def _to_tool(function: Function, exported: Exported) -> ToolparseTool:
     return ToolparseTool(
         name=exported.name,
         description=exported.description,

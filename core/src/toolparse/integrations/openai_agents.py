@@ -18,7 +18,15 @@ from agents.tool_context import ToolContext
 
 from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart
-from ._common import export, functions_of, image_url, interrupt_unavailable, is_async, reply
+from ._common import (
+    Exported,
+    exports,
+    functions_of,
+    image_url,
+    interrupt_unavailable,
+    is_async,
+    reply,
+)
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
     from agents import ToolOutputImage, ToolOutputText
@@ -56,12 +64,14 @@ def to_openai_agents(
     ``needs_approval`` to ask before the tool runs).
     """
     functions, single = functions_of(source)
-    tools = [_to_tool(fn, strict, needs_approval) for fn in functions]
+    tools = [
+        _to_tool(fn, e, needs_approval)
+        for fn, e in zip(functions, exports(functions, strict), strict=True)
+    ]
     return tools[0] if single else tools
 
 
-def _to_tool(function: Function, strict: bool | None, needs_approval: Any) -> FunctionTool:
-    exported = export(function, strict)
+def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> FunctionTool:
     name = function.name
     run_async = is_async(function)
 

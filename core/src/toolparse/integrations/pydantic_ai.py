@@ -23,7 +23,7 @@ from pydantic_ai.toolsets import FunctionToolset
 from ..contract import Error
 from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart
-from ._common import Reply, export, functions_of, is_async, reply
+from ._common import Exported, Reply, exports, functions_of, is_async, reply
 
 __all__ = ["to_pydantic_ai"]
 
@@ -55,7 +55,10 @@ def to_pydantic_ai(
     the body runs again with ``context["tool_call_approved"]`` true.
     """
     functions, single = functions_of(source)
-    tools = [_to_tool(fn, strict, max_retries) for fn in functions]
+    tools = [
+        _to_tool(fn, e, max_retries)
+        for fn, e in zip(functions, exports(functions, strict), strict=True)
+    ]
     if single:
         return tools[0]
     return FunctionToolset(tools)
@@ -103,8 +106,7 @@ class _Arguments:
         return "Send the arguments as one JSON object."  # pragma: no cover - unreachable
 
 
-def _to_tool(function: Function, strict: bool | None, max_retries: int | None) -> Tool[Any]:
-    exported = export(function, strict)
+def _to_tool(function: Function, exported: Exported, max_retries: int | None) -> Tool[Any]:
 
     def context_of(ctx: RunContext[Any]) -> dict[str, Any]:
         return {
