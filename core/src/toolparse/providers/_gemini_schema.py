@@ -16,7 +16,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .._nulls import free_form
+from .._nulls import free_form, merge_all_of
 from ._common import Schema, add_notes, note, resolve_ref
 from ._schema import JSON_OBJECT_NOTE, tuple_note
 
@@ -146,8 +146,13 @@ class _Gemini:
                 return self.node({**resolve_ref(self.root, ref), **s}, path)
             finally:
                 self.inlining.pop()
-        all_of = s.pop("allOf", None)
-        if isinstance(all_of, list):
+        if isinstance(s.get("allOf"), list):
+            # the parts as one schema first (a part may say only `required`)
+            try:
+                return self.node(merge_all_of(s, self.root), path)
+            except ValueError:
+                pass  # parts that disagree as JSON Schema may agree once converted
+            all_of = s.pop("allOf")
             merged: Schema = {}
             for part in all_of:
                 merged = _merge(merged, self.node(part, path), self.name)
