@@ -99,7 +99,11 @@ def test_no_undocumented_hook_in_the_docs() -> None:
 def test_every_public_name_has_a_docstring_and_a_reference_entry(name: str) -> None:
     obj = getattr(tp, name)
     api = (DOCS / "api.md").read_text(encoding="utf-8")
-    assert f"toolparse.{name}" in api, f"{name} is missing from docs/api.md"
+    # the reference renders every name in toolparse.__all__ (automodule with :members:, and the
+    # constants through package-constants); a name may also be listed by hand in the overview
+    generated = ".. automodule:: toolparse\n   :members:" in api
+    generated = generated and ".. package-constants:: toolparse" in api
+    assert generated or f"toolparse.{name}" in api, f"{name} is missing from docs/api.md"
     if inspect.isclass(obj) or inspect.isfunction(obj):
         assert inspect.getdoc(obj), f"{name} has no docstring"
 
