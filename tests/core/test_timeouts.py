@@ -1,0 +1,191 @@
+"""Timeouts that tell the truth, and hung tools that never stall later work."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+from toolparse._workers import WorkerPool, worker_pool
+
+
+@pytest.fixture
+def release() -> Iterator[threading.Event]:
+    """An event hung bodies wait on; set at the end so their threads go back to the pool."""
+    event = threading.Event()
+    yield event
+    event.set()
+    deadline = time.monotonic() + 5
+    while worker_pool().busy and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_an_async_body_past_its_timeout_is_stopped() -> None:
+    stopped: list[bool] = []
+
+    async def slow(a: Any) -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            stopped.append(True)
+            raise
+        return "late"
+
+    for run in (
+        lambda calls: tp.execute_tool_calls([tp.Function("slow", slow)], calls, timeout=0.05),
+        lambda calls: asyncio.run(
+            tp.aexecute_tool_calls([tp.Function("slow", slow)], calls, timeout=0.05)
+        ),
+    ):
+        (result,) = run([tp.ToolCall("1", "slow")])
+        assert result.is_error
+        assert result.content == "The tool slow did not finish within 0.05 seconds and was stopped."
+    assert stopped == [True, True]
+
+
+def test_a_sync_body_past_its_timeout_may_still_finish(release: threading.Event) -> None:
+    sent: list[str] = []
+
+    def send_email(a: Any) -> str:
+        release.wait(5)
+        sent.append("email")
+        return "sent"
+
+    fn = tp.Function("send_email", send_email)
+    text = (
+        "The tool send_email did not finish within 0.05 seconds; it may still finish, "
+        "so check its effect before calling it again."
+    )
+    started = time.perf_counter()
+    (result,) = tp.execute_tool_calls([fn], [tp.ToolCall("1", "send_email")], timeout=0.05)
+    assert time.perf_counter() - started < 1
+    assert result.is_error
+    assert result.content == text
+    (result,) = asyncio.run(
+        tp.aexecute_tool_calls([fn], [tp.ToolCall("2", "send_email")], timeout=0.05)
+    )
+    assert result.content == text
+    conc = tp.Function("send_email", send_email, concurrent=True)
+    results = tp.execute_tool_calls(
+        [conc], [tp.ToolCall("3", "send_email"), tp.ToolCall("4", "send_email")], timeout=0.05
+    )
+    assert [r.content for r in results] == [text, text]
+
+
+def test_the_late_outcome_goes_to_the_observing_hook(release: threading.Event) -> None:
+    seen: list[tuple[str, bool, str]] = []
+    got_late = threading.Event()
+
+    class Observer:
+        @tp.hookimpl
+        def toolparse_tool_executed(
+            self, call: tp.ToolCall, result: tp.ToolResult, late: bool
+        ) -> None:
+            seen.append((call.id, late, result.text))
+            if late:
+                got_late.set()
+
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.register(Observer())
+
+    def send_email(a: Any) -> str:
+        release.wait(5)
+        return "sent after all"
+
+    fn = tp.Function("send_email", send_email)
+    tp.execute_tool_calls([fn], [tp.ToolCall("1", "send_email")], timeout=0.05, plugin_manager=pm)
+    assert seen == [("1", False, seen[0][2])]
+    assert "may still finish" in seen[0][2]
+    release.set()
+    assert got_late.wait(5)
+    assert seen[1] == ("1", True, "sent after all")
+
+
+def test_after_200_hung_calls_later_calls_answer_at_once(release: threading.Event) -> None:
+    def hang(a: Any) -> str:
+        release.wait(30)
+        return "late"
+
+    fns = [
+        tp.Function("hang", hang, concurrent=True),
+        tp.Function("quick", lambda a: "quick"),
+        tp.Function("quick_conc", lambda a: "quick", concurrent=True),
+    ]
+    started = time.perf_counter()
+    results = tp.execute_tool_calls(
+        fns, [tp.ToolCall(str(i), "hang") for i in range(200)], timeout=0.1
+    )
+    assert time.perf_counter() - started < 3
+    assert all(r.is_error for r in results)
+    limit = worker_pool().max_workers
+    assert worker_pool().threads <= limit  # the threads stay bounded
+    busy = [r for r in results if "worker threads are busy" in r.text]
+    assert len(busy) >= 200 - limit
+    # a sequential call without a timeout runs inline: answered promptly
+    started = time.perf_counter()
+    (quick,) = tp.execute_tool_calls(fns, [tp.ToolCall("q", "quick")])
+    assert quick.content == "quick"
+    # a call that needs a worker thread gets a clear error at once
+    for calls, kwargs in (
+        ([tp.ToolCall("q", "quick")], {"timeout": 1}),
+        ([tp.ToolCall("a", "quick_conc"), tp.ToolCall("b", "quick_conc")], {}),
+    ):
+        for result in tp.execute_tool_calls(fns, calls, **kwargs):  # type: ignore[arg-type]
+            assert result.is_error
+            assert result.text == (
+                f"The tool {result.name} could not be started: all {limit} worker threads are "
+                "busy with earlier calls that have not finished. Try again later."
+            )
+    (async_quick,) = asyncio.run(tp.aexecute_tool_calls(fns, [tp.ToolCall("q", "quick")]))
+    assert "worker threads are busy" in async_quick.text
+    assert time.perf_counter() - started < 1
+
+
+@pytest.mark.parametrize("bad", [0, -1, 0.0, float("nan"), True, "5"])
+def test_invalid_timeouts_are_refused(bad: Any) -> None:
+    fn = tp.Function("t", lambda a: "x")
+    with pytest.raises(ValueError, match="timeout must be a number of seconds above 0"):
+        tp.execute_tool_calls([fn], [tp.ToolCall("1", "t")], timeout=bad)
+    with pytest.raises(ValueError, match="timeout must be"):
+        asyncio.run(tp.aexecute_tool_calls([fn], [tp.ToolCall("1", "t")], timeout=bad))
+    with pytest.raises(ValueError, match="timeout must be"):
+        tp.Toolset([fn]).execute([tp.ToolCall("1", "t")], timeout=bad)
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5, True])
+def test_invalid_max_concurrency_is_refused(bad: Any) -> None:
+    fn = tp.Function("t", lambda a: "x")
+    with pytest.raises(ValueError, match="max_concurrency must be a whole number"):
+        tp.execute_tool_calls([fn], [tp.ToolCall("1", "t")], max_concurrency=bad)
+
+
+def test_a_call_within_its_timeout_is_answered_normally() -> None:
+    fn = tp.Function("t", lambda a: "fine")
+    (result,) = tp.execute_tool_calls([fn], [tp.ToolCall("1", "t")], timeout=5)
+    assert result.content == "fine"
+    assert not result.is_error
+
+
+def test_the_pool_refuses_rather_than_queues() -> None:
+    pool = WorkerPool(2)
+    gate = threading.Event()
+    first = pool.try_submit(gate.wait, 5)
+    second = pool.try_submit(gate.wait, 5)
+    assert first is not None
+    assert second is not None
+    assert pool.try_submit(lambda: 1) is None
+    assert pool.busy == 2
+    gate.set()
+    assert first.result(5) is True
+    assert second.result(5) is True
+    third = pool.try_submit(lambda: 3)
+    assert third is not None
+    assert third.result(5) == 3
+    assert pool.threads <= 2
+    with pytest.raises(ValueError, match="max_workers"):
+        WorkerPool(0)
