@@ -12,7 +12,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import utils as conjecture_utils
-from tests.adapters.attrs.models import (
+
+import toolparse as tp
+import toolparse_attrs
+from toolparse_attrs._adapter import AttrsAdapter
+
+from .models import (
     CORPUS,
     Aliased,
     Choices,
@@ -26,10 +31,6 @@ from tests.adapters.attrs.models import (
     Scalars,
     Unions,
 )
-
-import toolparse as tp
-import toolparse_attrs
-from toolparse_attrs._adapter import AttrsAdapter
 
 
 def fn(source: Any, body: Any = lambda a: "x", **kwargs: Any) -> tp.Function:

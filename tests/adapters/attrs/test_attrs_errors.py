@@ -5,7 +5,10 @@ from typing import Any
 
 import attrs
 import pytest
-from tests.adapters.attrs.models import (
+
+import toolparse as tp
+
+from .models import (
     Aliased,
     Cat,
     Choices,
@@ -23,8 +26,6 @@ from tests.adapters.attrs.models import (
     Unions,
     Validated,
 )
-
-import toolparse as tp
 
 
 def parse(source: Any, arguments: Any, **kwargs: Any) -> Any:

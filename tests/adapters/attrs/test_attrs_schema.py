@@ -10,7 +10,11 @@ import attrs
 import jsonschema
 import pytest
 from attrs import validators as v
-from tests.adapters.attrs.models import (
+
+import toolparse as tp
+import toolparse_attrs
+
+from .models import (
     Aliased,
     Choices,
     Collections,
@@ -25,9 +29,6 @@ from tests.adapters.attrs.models import (
     Unions,
     Validated,
 )
-
-import toolparse as tp
-import toolparse_attrs
 
 
 def schema(source: Any, **kwargs: Any) -> dict[str, Any]:

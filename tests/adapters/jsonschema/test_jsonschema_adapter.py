@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 import toolparse as tp
-from toolparse_jsonschema import JsonSchema
-from toolparse_jsonschema import JsonSchemaAdapter
+from toolparse_jsonschema import JsonSchema, JsonSchemaAdapter
 from toolparse_jsonschema._compiled import CompiledSchema
 
 WEATHER: dict[str, Any] = {

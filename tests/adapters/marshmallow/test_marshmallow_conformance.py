@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.adapters.conformance import AdapterConformance, ConformanceCase, Invalid
+from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
+from toolparse_marshmallow import MarshmallowAdapter
 
-from ._marshmallow_schemas import Invoice, InvoiceSchema, Line, corpus
+from .models import Invoice, InvoiceSchema, Line, corpus
 
 
 def _check(parsed: Any) -> None:
@@ -21,7 +22,7 @@ def _check(parsed: Any) -> None:
 class TestMarshmallowConformance(AdapterConformance):
     def case(self) -> ConformanceCase:
         return ConformanceCase(
-            adapter="marshmallow",
+            adapter=MarshmallowAdapter(),
             source=InvoiceSchema,
             valid={
                 "vendor_name": "ACME",

@@ -19,7 +19,7 @@ from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, valid
 import toolparse as tp
 from toolparse_marshmallow._adapter import MarshmallowAdapter
 
-from ._marshmallow_schemas import Caps
+from .models import Caps
 
 _VALIDATOR = jsonschema.Draft202012Validator
 
@@ -301,9 +301,9 @@ def test_meta_unknown_sets_additional_properties(unknown: str | None, expected: 
 
 
 def test_no_generated_titles_anywhere_in_the_corpus() -> None:
-    from tests.adapters.conformance import _titles
+    from toolparse.testing import generated_titles as _titles
 
-    from ._marshmallow_schemas import corpus
+    from .models import corpus
 
     for source in corpus():
         assert _titles(schema_of(source)) == [], source

@@ -26,14 +26,14 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from tests.adapters.conformance import FORBIDDEN_IN_MESSAGES
 
 import toolparse as tp
+from toolparse.testing import FORBIDDEN_IN_MESSAGES
 from toolparse_pydantic import _parser, _schema
 from toolparse_pydantic._adapter import PydanticAdapter
 from toolparse_pydantic._schema import DECIMAL_PATTERN, UUID_PATTERN
 
-from ._pydantic_models import (
+from .models import (
     Aliased,
     Box,
     Choices,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.adapters.conformance import AdapterConformance, ConformanceCase, Invalid
+from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
+from toolparse_pydantic import PydanticAdapter
 
-from ._pydantic_models import Invoice, Line, corpus
+from .models import Invoice, Line, corpus
 
 
 def _check(parsed: Any) -> None:
@@ -20,7 +21,7 @@ def _check(parsed: Any) -> None:
 class TestPydanticConformance(AdapterConformance):
     def case(self) -> ConformanceCase:
         return ConformanceCase(
-            adapter="pydantic",
+            adapter=PydanticAdapter(),
             source=Invoice,
             valid={
                 "vendor_name": "ACME",

@@ -9,7 +9,7 @@ import jsonschema
 import toolparse as tp
 from toolparse_pydantic._adapter import PydanticAdapter
 
-from ._pydantic_v1_models import LegacyItem, LegacyOpen, LegacyOrder
+from .models_v1 import LegacyItem, LegacyOpen, LegacyOrder
 
 ADAPTER = PydanticAdapter()
 

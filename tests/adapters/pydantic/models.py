@@ -17,7 +17,7 @@ from typing_extensions import NotRequired, TypedDict
 from toolparse import SignatureParam
 from toolparse_pydantic._signature import model_from_signature
 
-from ._pydantic_v1_models import LegacyOpen, LegacyOrder
+from .models_v1 import LegacyOpen, LegacyOrder
 
 
 class Line(BaseModel):

@@ -1,0 +1,80 @@
+"""What an adapter's tests hand the conformance kit, and the shared expectations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["FORBIDDEN_IN_MESSAGES", "ConformanceCase", "Invalid", "generated_titles"]
+
+
+@dataclass
+class Invalid:
+    """One kind of invalid input and what the message must name."""
+
+    #: the arguments the model sends
+    arguments: dict[str, Any]
+    #: substrings the ONE error message must contain (every problem named)
+    expect: Sequence[str]
+
+
+@dataclass
+class ConformanceCase:
+    """What an adapter's tests provide to the kit.
+
+    :param adapter: the adapter under test (an instance); the kit registers
+        it on a fresh plugin manager. For the core's built-in adapter, the
+        one the manager already holds under that name is used.
+    :param source: the model under test: at least one required field (an
+        integer or number among the fields), one optional field, and a nested
+        object or a list of objects.
+    :param valid: arguments the library accepts.
+    :param check_parsed: asserts on what the body receives for ``valid``.
+    :param invalid: a wrong type, a missing required name, a nested problem,
+        several problems at once (at least four kinds, at most six).
+    :param typo: a misspelling of an OPTIONAL accepted name, and that name.
+    :param instance: a model instance a tool body may return ...
+    :param instance_json: ... and the JSON value it serialises to.
+    :param corpus: models whose exported schema must agree with the parser
+        (at least ten): values generated from the schema must parse.
+    """
+
+    adapter: Any
+    source: Any
+    valid: dict[str, Any]
+    check_parsed: Callable[[Any], None]
+    invalid: Sequence[Invalid]
+    typo: tuple[str, str]
+    instance: Any
+    instance_json: Any
+    corpus: Sequence[Any] = field(default_factory=list)
+
+
+#: what a message the model reads must never contain: links, tracebacks,
+#: the validation library's own vocabulary
+FORBIDDEN_IN_MESSAGES = re.compile(
+    r"https?://|input_value=|Traceback|ValidationError|pydantic|marshmallow|cattrs|jsonschema\b"
+)
+
+
+def generated_titles(schema: object, path: str = "") -> list[str]:
+    """The paths of ``title`` keywords anywhere in ``schema`` (they only cost tokens)."""
+    found: list[str] = []
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key == "title" and isinstance(value, str):
+                found.append(path or "/")
+            elif key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(
+                value, Mapping
+            ):
+                # property *names* may legitimately be "title"
+                for name, sub in value.items():
+                    found.extend(generated_titles(sub, f"{path}/{key}/{name}"))
+            else:
+                found.extend(generated_titles(value, f"{path}/{key}"))
+    elif isinstance(schema, list):
+        for i, item in enumerate(schema):
+            found.extend(generated_titles(item, f"{path}/{i}"))
+    return found
