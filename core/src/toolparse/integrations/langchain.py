@@ -1,7 +1,7 @@
 """toolparse Functions as LangChain tools, and LangChain tools as Functions.
 
 ``pip install "toolparse[langchain]"``. :func:`to_langchain` gives a
-``langchain_core`` :class:`~langchain_core.tools.BaseTool` that runs the Function
+``langchain_core`` ``BaseTool`` that runs the Function
 with toolparse's validation: a rejected call comes back as a ``ToolMessage``
 with ``status="error"`` and toolparse's message, never as an exception into the
 graph, so LangGraph's ``ToolNode`` and ``create_react_agent`` hand the model

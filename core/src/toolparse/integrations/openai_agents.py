@@ -1,7 +1,7 @@
 """toolparse Functions as OpenAI Agents SDK tools.
 
 ``pip install "toolparse[openai-agents]"``. :func:`to_openai_agents` gives an
-``agents`` :class:`~agents.FunctionTool` whose ``on_invoke_tool`` parses the
+``agents`` ``FunctionTool`` whose ``on_invoke_tool`` parses the
 model's raw JSON text with toolparse: a rejected call is answered with
 toolparse's message as the tool output (the SDK's own path answers every
 failure with one fixed sentence), so the model can fix its call in one turn.

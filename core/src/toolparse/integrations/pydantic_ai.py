@@ -1,7 +1,7 @@
 """toolparse Functions as pydantic-ai tools.
 
 ``pip install "toolparse[pydantic-ai]"``. :func:`to_pydantic_ai` gives a
-pydantic-ai :class:`~pydantic_ai.Tool` (a ``FunctionToolset`` for a Toolset)
+pydantic-ai ``Tool`` (a ``FunctionToolset`` for a Toolset)
 that validates with toolparse: a rejected call raises ``ModelRetry`` with
 toolparse's message, so pydantic-ai's retry loop sends the model exactly what
 to fix.
