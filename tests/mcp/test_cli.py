@@ -31,6 +31,8 @@ MODULE = textwrap.dedent(
     def hidden(x: int) -> str:
         \"\"\"Not in __all__: not served.\"\"\"
         return "no"
+
+    TOOLS = [weather, hidden]
     """
 )
 
@@ -79,7 +81,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_http_and_stateless_from_the_command(tmp_path: pathlib.Path) -> None:
+def test_a_list_target_over_stateless_http_from_the_command(tmp_path: pathlib.Path) -> None:
     path = write_tools(tmp_path)
     port = free_port()
     log = (tmp_path / "http.log").open("w")
@@ -89,7 +91,7 @@ def test_http_and_stateless_from_the_command(tmp_path: pathlib.Path) -> None:
             "-m",
             "toolparse",
             "mcp",
-            f"{path}:weather",
+            f"{path}:TOOLS",
             "--http",
             f"127.0.0.1:{port}",
             "--stateless",
@@ -112,13 +114,15 @@ def test_http_and_stateless_from_the_command(tmp_path: pathlib.Path) -> None:
         async def main() -> Any:
             with anyio.fail_after(20):
                 async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                    return await client.call_tool("weather", {"city": "Bergen"})
+                    listed = await client.list_tools()
+                    return listed, await client.call_tool("weather", {"city": "Bergen"})
 
-        result = anyio.run(main)
+        listed, result = anyio.run(main)
     finally:
         process.terminate()
         process.wait(10)
         log.close()
+    assert [t.name for t in listed.tools] == ["weather", "hidden"]  # a list target
     assert result.content[0].text == "sunny in Bergen"
 
 

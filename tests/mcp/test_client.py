@@ -171,7 +171,7 @@ def test_a_plain_sdk_server_is_validated_against_its_own_schema() -> None:
     assert "width: must be at least 1" in too_small.text
     assert bad_color.is_error
     assert "color: must be one of:" in bad_color.text
-    assert "(received \"blue\")" in bad_color.text
+    assert '(received "blue")' in bad_color.text
     assert good.is_error is False
     assert good.content == [tp.TextPart("a square"), tp.ImagePart(PIXEL, "image/png")]
     assert received == [{"width": 8, "color": "red"}]

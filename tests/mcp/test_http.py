@@ -63,8 +63,7 @@ def test_the_calls_over_http(stateless: bool, mode: str) -> None:
     assert unknown.is_error is True
     assert forecast.structured_content == {"city": "Bergen", "celsius": 21.5}
     assert steps.content[0].text == "done 3 steps"
-    if mode == "legacy":
-        assert seen == [1, 2, 3]
+    assert seen == [1, 2, 3], mode
     assert (resources.resources, prompts.prompts) == ([], [])
 
 
