@@ -437,6 +437,7 @@ def _given(description: str | None, fallback: str | None) -> str | None:
 def _resolve_pm(opts: _Options) -> PluginManager:
     if opts.plugin_manager is not None:
         return opts.plugin_manager
+    # the default manager, looked up only when the decorator was given none
     from ..plugins import plugin_manager
 
     return plugin_manager()

@@ -105,6 +105,7 @@ async def functions_from_session(session: Any, *, concurrent: bool = True) -> li
 
     :raises ImportError: the jsonschema adapter is not installed.
     """
+    # the default manager, looked up when a server's tools are wrapped
     from ..plugins import plugin_manager
 
     pm = plugin_manager()
