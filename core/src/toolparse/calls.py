@@ -116,6 +116,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
 
 def _observer(plugin_manager: PluginManager | None) -> PluginManager | None:
     if plugin_manager is None:
+        # the default manager, looked up only when the call gave none
         from .plugins import plugin_manager as default_pm
 
         plugin_manager = default_pm()

@@ -43,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 def _providers() -> list[str]:
     # the choices of -p/--provider: the built-in ones and any a plugin registers
     try:
+        # the default manager, looked up when the parser is built
         from ..plugins import plugin_manager
 
         return sorted(plugin_manager().providers())

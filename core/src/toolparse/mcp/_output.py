@@ -82,6 +82,7 @@ def _adapter_schema(function: Function, annotation: Any) -> dict[str, Any] | Non
     """The schema of the toolparse adapter that takes ``annotation``, if any."""
     pm = function._pm
     if pm is None:
+        # the default manager, looked up only for a tool built without one
         from ..plugins import plugin_manager
 
         pm = plugin_manager()

@@ -111,6 +111,7 @@ def get_provider(name: str, plugin_manager: PluginManager | None = None) -> Prov
     :raises ValueError: no provider has that name (the message lists those that do).
     """
     if plugin_manager is None:
+        # the default manager, looked up only when the call gave none
         from ..plugins import plugin_manager as default
 
         plugin_manager = default()
