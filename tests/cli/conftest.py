@@ -131,13 +131,25 @@ class Run:
         return self
 
 
+def write_project(folder: pathlib.Path) -> pathlib.Path:
+    """Write the project's modules into ``folder``."""
+    for name, text in FILES.items():
+        path = folder / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def shared_project(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """The project, written once for a module's tests that only run it as a process."""
+    return write_project(tmp_path_factory.mktemp("project"))
+
+
 @pytest.fixture
 def project(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[pathlib.Path]:
     """A folder of tool modules, made the current directory; imports are undone after."""
-    for name, text in FILES.items():
-        path = tmp_path / name
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    write_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))  # also restores sys.path afterwards
     yield tmp_path

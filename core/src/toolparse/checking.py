@@ -166,7 +166,9 @@ def _calls(record: Any, format: str, readers: dict[str, Any]) -> tuple[str, list
         if not record.strip():
             return "plain", []  # a blank line holds no calls
         try:
-            record = json.loads(record)
+            # decoded first: json.loads would sniff the encoding of every line
+            text = record if isinstance(record, str) else record.decode()
+            record = json.loads(text)
         except ValueError as exc:
             raise ValueError(f"not JSON ({exc})") from None
     kind = format if format != "auto" else detect_format(record)

@@ -49,6 +49,7 @@ def check(args: argparse.Namespace) -> int:
 def _provider_names(args: argparse.Namespace) -> list[str]:
     if args.provider:
         return [args.provider]
+    # the default manager, looked up only when no provider was named
     from ..plugins import plugin_manager
 
     return sorted(plugin_manager().providers())
@@ -156,6 +157,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
     fmt = args.format
     summary = Summary(fn.name for fn in loaded.tools)
     write = sys.stdout.write
+    dumps = json.JSONEncoder().encode
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
@@ -165,10 +167,9 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
             for results, lines in batches:
                 summary.records += lines
                 for result in results:
-                    where = f"{label}:{result.record}"
-                    summary.add(result, where)
-                    if args.json:
-                        write(json.dumps({"file": label, **result.as_dict()}) + "\n")
+                    summary.add(result, label)
+                if args.json:  # one write per batch: a write per line costs as much as the check
+                    write("".join([dumps({"file": label, **r.as_dict()}) + "\n" for r in results]))
         finally:
             if progress is not None:
                 progress.done()

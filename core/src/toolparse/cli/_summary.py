@@ -23,9 +23,9 @@ class _Row:
         self.calls = 0
         self.accepted = 0
         self.reasons: Counter[str] = Counter()
-        self.first: dict[str, str] = {}  # reason -> where it was first seen
+        self.first: dict[str, tuple[str, int]] = {}  # reason -> (file, record) first seen in
 
-    def note(self, reason: str, where: str) -> None:
+    def note(self, reason: str, where: tuple[str, int]) -> None:
         if reason not in self.reasons and len(self.reasons) >= _MAX_REASONS:
             reason = "(other reasons)"
         self.reasons[reason] += 1
@@ -52,8 +52,8 @@ class Summary:
         """How many calls were checked (an unreadable record counts as one)."""
         return sum(r.calls for r in self.rows.values())
 
-    def add(self, result: CallCheck, where: str) -> None:
-        """Count one result; ``where`` says where it came from (``file:line``)."""
+    def add(self, result: CallCheck, source: str) -> None:
+        """Count one result; ``source`` names the file it came from."""
         if result.tool is not None:
             key = result.tool
         elif UNREADABLE in result.reasons:
@@ -67,6 +67,7 @@ class Summary:
         if result.accepted:
             row.accepted += 1
             return
+        where = (source, result.record)
         if key == UNKNOWN_ROW:
             row.note(f"{result.name}: {UNKNOWN_TOOL}", where)
         elif key == UNREADABLE_ROW:
@@ -88,7 +89,9 @@ class Summary:
                 f"{name:<{width}}  {row.calls:>9,}  {row.accepted:>9,}  {row.calls - row.accepted:>9,}"
             )
             for reason, count in row.reasons.most_common(top):
-                out.append(f"    {count:>9,}  {reason}  (first at {row.first[reason]})")
+                out.append(
+                    f"    {count:>9,}  {reason}  (first at {':'.join(map(str, row.first[reason]))})"
+                )
             if len(row.reasons) > top:
                 out.append(f"    ... and {len(row.reasons) - top} more reasons")
         calls, rejected = self.calls, self.rejected
