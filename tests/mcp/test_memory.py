@@ -441,3 +441,20 @@ def test_malformed_tools_call_params_are_a_protocol_error(params: dict[str, Any]
     reply = anyio.run(main)
     assert isinstance(reply, types.JSONRPCError)
     assert (reply.id, reply.error.code) == (2, types.INVALID_PARAMS)
+
+
+def test_a_name_mcp_does_not_allow_is_served_under_its_alias_and_routed_back() -> None:
+    fn = tp.Function(
+        "math factorial",
+        lambda a: str(a["n"]),
+        parameters=[tp.FunctionParam("n", "integer", required=True)],
+    )
+
+    async def main() -> Any:
+        async with Client(tmcp.make_server([fn])) as client:
+            listed = await client.list_tools()
+            return listed.tools[0].name, await client.call_tool("math_factorial", {"n": 5})
+
+    name, result = anyio.run(main)
+    assert name == tp.providers.to_tool(fn, "mcp")["name"] == "math_factorial"
+    assert (result.is_error, result.content[0].text) == (False, "5")
