@@ -97,6 +97,13 @@ FILES = {
 
         dotted = tp.Function("math.factorial", lambda a: "1")
     """,
+    "cli_refused.py": """
+        import toolparse as tp
+
+        fine = tp.Function("fine", lambda a: "x")
+        rooted = tp.Function("rooted", lambda a: "x", parameters_schema={"type": "array"})
+        also = tp.Function("also", lambda a: "x", parameters_schema={"type": "string"})
+    """,
     "sub/file_tools.py": """
         import toolparse as tp
         from neighbour import CITY  # the file's own folder is importable

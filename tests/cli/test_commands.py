@@ -39,12 +39,8 @@ def test_schema_json_is_one_compact_line_and_always_a_list(cli: Cli) -> None:
     assert [t["name"] for t in json.loads(run.out)] == ["weather"]
 
 
-def test_schema_of_a_tool_a_provider_refuses_is_status_1(cli: Cli, project: pathlib.Path) -> None:
-    (project / "cli_array.py").write_text(
-        "import toolparse as tp\n"
-        "listy = tp.Function('listy', lambda a: 'x', parameters_schema={'type': 'array'})\n"
-    )
-    cli("schema", "cli_array", "-p", "openai").failed(1, "openai refuses the tool listy")
+def test_schema_of_a_tool_a_provider_refuses_is_status_1(cli: Cli) -> None:
+    cli("schema", "cli_refused:rooted", "-p", "openai").failed(1, "openai refuses the tool rooted")
 
 
 def test_a_name_outside_a_providers_rule_is_exported_under_its_alias(cli: Cli) -> None:
@@ -139,6 +135,23 @@ def test_plugins_show_distributions_and_versions(cli: Cli) -> None:
         assert rows["pydantic"]["version"] == version("toolparse-pydantic")
 
 
+def test_plugins_show_one_that_failed_to_load(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolparse.plugins import PluginDistribution
+
+    pm = tp.plugin_manager()
+    failed = PluginDistribution(
+        "broken", "toolparse-broken", "1.2", "toolparse_broken", "ImportError: x"
+    )
+    monkeypatch.setattr(
+        pm, "plugin_distributions", lambda: [*type(pm).plugin_distributions(pm), failed]
+    )
+    run = cli("plugins")
+    assert "broken" in run.out
+    assert "toolparse-broken 1.2  (failed to load: ImportError: x)" in run.out
+    rows = {r["name"]: r for r in json.loads(cli("plugins", "--json").out)["plugins"]}
+    assert rows["broken"]["error"] == "ImportError: x"
+
+
 # -- check without call files ---------------------------------------------------------
 
 
@@ -160,13 +173,7 @@ def test_check_reports_every_broken_definition_not_the_first(cli: Cli) -> None:
     assert [e.get("line") for e in lines if not e["ok"]] == [4, 5, 6]
 
 
-def test_check_reports_every_tool_a_provider_refuses(cli: Cli, project: pathlib.Path) -> None:
-    (project / "cli_refused.py").write_text(
-        "import toolparse as tp\n"
-        "fine = tp.Function('fine', lambda a: 'x')\n"
-        "rooted = tp.Function('rooted', lambda a: 'x', parameters_schema={'type': 'array'})\n"
-        "also = tp.Function('also', lambda a: 'x', parameters_schema={'type': 'string'})\n"
-    )
+def test_check_reports_every_tool_a_provider_refuses(cli: Cli) -> None:
     run = cli("check", "cli_refused", "-p", "openai")
     assert run.status == 1
     refused = [line for line in run.out.splitlines() if line.startswith("refused")]

@@ -35,6 +35,7 @@ MISTAKES = [
     (["mcp", "cli_tools:NUMBER"], 2, "is a int, not a tool"),
     (["schema", "cli_raises"], 2, "importing cli_raises failed: ZeroDivisionError"),
     (["schema", "cli_broken"], 1, "broken tool definition in cli_broken (line 4)"),
+    (["schema", "cli_refused:also", "-p", "gemini"], 1, "gemini refuses the tool also"),
     (["call", "cli_tools:weather", "{bad"], 2, "the arguments are not valid JSON"),
     (["call", "cli_tools:weather", "cty=Oslo"], 1, None),
     (["check", "cli_tools", "nothing.jsonl"], 2, "no such file"),

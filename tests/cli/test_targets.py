@@ -40,6 +40,25 @@ def test_every_target_form_names_the_same_tools_in_every_subcommand(
     exported = cli("schema", target, "-p", "mcp", "--json")
     assert [t["name"] for t in json.loads(exported.out)] == names
 
+    if len(names) == 1:  # call runs one tool
+        called = cli("call", target, "--json")
+        assert json.loads(called.out)["outcome"] in ("Ok", "Error")
+
+
+@pytest.mark.parametrize(("target", "names"), FORMS.items(), ids=list(FORMS))
+def test_mcp_serves_what_every_target_form_names(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, target: str, names: list[str]
+) -> None:
+    pytest.importorskip("mcp")
+    import toolparse.mcp
+
+    served: list[str] = []
+    monkeypatch.setattr(
+        toolparse.mcp, "serve", lambda tools, **kw: served.extend(t.name for t in tools)
+    )
+    assert cli("mcp", target).status == 0
+    assert served == names
+
 
 def test_a_plain_function_is_made_a_tool(cli: Cli) -> None:
     pytest.importorskip("toolparse_pydantic")  # @tool infers the schema with pydantic

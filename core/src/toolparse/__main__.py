@@ -2,4 +2,6 @@
 
 from .cli import main
 
-raise SystemExit(main())
+# guarded: a process pool's workers started by "spawn" import the main module again
+if __name__ == "__main__":
+    raise SystemExit(main())

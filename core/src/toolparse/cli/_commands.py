@@ -141,34 +141,53 @@ def call(args: argparse.Namespace) -> int:
 # -- plugins ---------------------------------------------------------------------
 
 
-def _distributions() -> dict[str, tuple[str, str]]:
-    """Entry-point name -> (distribution, version), for the installed toolparse plugins."""
-    from importlib.metadata import entry_points
-
-    from ..plugins import ENTRY_POINT_GROUP
-
-    found: dict[str, tuple[str, str]] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        dist = ep.dist
-        if dist is not None:
-            found[ep.name] = (dist.metadata["Name"], dist.version)
-    return found
-
-
 def plugins(args: argparse.Namespace) -> int:
     """List the plugins (with their distributions and versions), adapters and providers."""
     import toolparse
 
-    # the default manager, looked up when the command runs
     from ..plugins import plugin_manager
 
     pm = plugin_manager()
-    dists = _distributions()
-    rows = []
+    installed = {info.name: info for info in pm.plugin_distributions()}
+    rows: list[dict[str, Any]] = []
     for name, plugin in pm.list_name_plugin():
-        dist, version = dists.get(name, ("toolparse", toolparse.__version__))
+        info = installed.pop(name, None)
         module = getattr(plugin, "__name__", type(plugin).__name__)
-        rows.append({"name": name, "distribution": dist, "version": version, "module": module})
+        if info is None:  # registered in code (the core's defaults, or at run time)
+            dist, version = (
+                ("toolparse", toolparse.__version__)
+                if module.startswith("toolparse.")
+                else ("", "")
+            )
+            rows.append(
+                {
+                    "name": name,
+                    "distribution": dist,
+                    "version": version,
+                    "module": module,
+                    "error": None,
+                }
+            )
+        else:
+            rows.append(
+                {
+                    "name": name,
+                    "distribution": info.distribution,
+                    "version": info.version,
+                    "module": info.entry_point,
+                    "error": None,
+                }
+            )
+    for info in installed.values():  # installed, but failed to import
+        rows.append(
+            {
+                "name": info.name,
+                "distribution": info.distribution,
+                "version": info.version,
+                "module": info.entry_point,
+                "error": info.error,
+            }
+        )
     adapters = [a.name for a in pm.adapters()]
     providers = sorted(pm.providers())
     if args.json:
@@ -176,7 +195,12 @@ def plugins(args: argparse.Namespace) -> int:
         return OK
     width = max((len(r["name"]) for r in rows), default=0)
     for r in rows:
-        print(f"{r['name']:<{width}}  {r['distribution']} {r['version']}  ({r['module']})")
+        where = f"failed to load: {r['error']}" if r["error"] else r["module"]
+        print(
+            f"{r['name']:<{width}}  {r['distribution']} {r['version']}  ({where})".replace(
+                "   (", "  ("
+            )
+        )
     print("adapters (asked in this order):", ", ".join(adapters))
     print("providers:", ", ".join(providers))
     return OK

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ..checking import CallCheck, check_calls
 from ..function import Function
+from ._errors import FAILED, CommandError
 
 __all__ = ["checked_in_processes"]
 
@@ -35,11 +37,17 @@ def checked_in_processes(
     target: str, fmt: str, chunks: Iterator[tuple[int, list[bytes]]], jobs: int
 ) -> Iterator[tuple[list[CallCheck], int]]:
     """``(results, line count)`` per batch of ``chunks``, in order, checked by ``jobs`` processes."""
-    with ProcessPoolExecutor(jobs, initializer=_start, initargs=(target,)) as pool:
-        pending: deque[Future[tuple[list[CallCheck], int]]] = deque()
-        for first, lines in chunks:
-            pending.append(pool.submit(_check, first, lines, fmt))
-            if len(pending) >= 2 * jobs:
+    try:
+        with ProcessPoolExecutor(jobs, initializer=_start, initargs=(target,)) as pool:
+            pending: deque[Future[tuple[list[CallCheck], int]]] = deque()
+            for first, lines in chunks:
+                pending.append(pool.submit(_check, first, lines, fmt))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().result()
+            while pending:
                 yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+    except BrokenProcessPool:
+        raise CommandError(
+            "a --jobs worker process stopped before it finished; run without --jobs to see why",
+            FAILED,
+        ) from None
