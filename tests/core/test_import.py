@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = [
     "asyncio",
     "importlib.metadata",
@@ -37,3 +39,34 @@ def test_defining_and_executing_a_plain_tool_stays_light() -> None:
         "assert fn.execute('{\"x\": \"y\"}') == tp.Ok('y')"
     )
     assert loaded_after(code) == set()
+
+
+def test_collecting_every_installed_adapter_imports_no_library() -> None:
+    # every adapter's accepts() decides without importing: loading the plugins,
+    # collecting the adapters and asking them all about a source imports nothing
+    code = (
+        "import toolparse as tp; pm = tp.plugin_manager(); "
+        "assert pm.adapters(); "
+        "assert pm.select_adapter(object()) is None"
+    )
+    assert loaded_after(code) <= {"importlib.metadata"}
+    assert not loaded_after(code) & {"pydantic", "marshmallow", "attrs", "cattrs", "jsonschema"}
+
+
+def test_a_pydantic_users_first_tool_imports_no_other_library() -> None:
+    pytest.importorskip("toolparse_pydantic")
+    code = (
+        "import pydantic, toolparse as tp\n"
+        "class Weather(pydantic.BaseModel):\n"
+        "    city: str\n"
+        "fn = tp.Function('f', lambda a: a.city, args_schema=Weather)\n"
+        "assert fn.adapter.name == 'pydantic', fn.adapter\n"
+        "assert fn.execute({'city': 'Oslo'}) == tp.Ok('Oslo')\n"
+        "assert isinstance(fn.execute({'town': 'Oslo'}), tp.Error)\n"
+    )
+    probe = f"{code}import sys\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert "pydantic" in out.split()
+    assert not set(out.split()) & {"marshmallow", "attrs", "cattrs", "jsonschema"}

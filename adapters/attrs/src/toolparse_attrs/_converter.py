@@ -13,8 +13,6 @@ from __future__ import annotations
 import collections.abc as cabc
 import dataclasses
 import datetime as dt
-import functools
-import re
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +23,18 @@ from cattrs.disambiguators import is_supported_union
 from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ._scalars import (
+    Rejected,
+    enum_hook,
+    literal_hook,
+    parse_datetime,
+    strict_bool,
+    strict_date,
+    strict_datetime,
+    strict_float,
+    strict_int,
+    strict_str,
+)
 from ._types import (
     SETS,
     NoneType,
@@ -35,8 +45,6 @@ from ._types import (
     is_literal,
     is_model,
     json_kinds,
-    literal_values,
-    one_of,
     union_members,
     unwrap,
 )
@@ -51,177 +59,12 @@ __all__ = [
 ]
 
 
-class Rejected(ValueError):
-    """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 def get_structure_hook(converter: cattrs.BaseConverter, cls: Any) -> Any:
     """The converter's structure hook for ``cls`` (older cattrs has no public way)."""
     getter = getattr(converter, "get_structure_hook", None)
     if getter is not None:
         return getter(cls)
     return converter._structure_func.dispatch(cls)  # type: ignore[call-arg,misc]  # typed as an attribute, called as a method
-
-
-# -- scalars ------------------------------------------------------------------
-
-
-# Each hook takes the fast path in one call (cattrs calls it once per field);
-# a subclass of the type (an IntEnum is an int: cattrs finds these hooks by
-# class hierarchy) goes to _narrower.
-
-
-def _str(value: Any, tp: Any) -> str:
-    if type(value) is str and tp is str:
-        return value
-    result: str = _narrower(tp, str, value, _strict_str)
-    return result
-
-
-def _strict_str(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise Rejected("Input should be a valid string")
-
-
-def _int(value: Any, tp: Any) -> int:
-    if type(value) is int and tp is int:
-        return value
-    result: int = _narrower(tp, int, value, _strict_int)
-    return result
-
-
-def _strict_int(value: Any) -> int:
-    kind = type(value)
-    if kind is int:
-        return value  # type: ignore[no-any-return]
-    # 5.0 is an integer to JSON Schema (and to a JSON decoder it is a float);
-    # a fractional number would be truncated, so it is refused
-    if kind is float and value.is_integer():
-        return int(value)
-    raise Rejected("Input should be a valid integer")
-
-
-def _float(value: Any, tp: Any) -> float:
-    if type(value) is float and tp is float:
-        return value
-    result: float = _narrower(tp, float, value, _strict_float)
-    return result
-
-
-def _strict_float(value: Any) -> float:
-    kind = type(value)
-    if kind is float:
-        return value  # type: ignore[no-any-return]
-    if kind is int:
-        return float(value)
-    raise Rejected("Input should be a valid number")
-
-
-def _bool(value: Any, tp: Any) -> bool:
-    if type(value) is bool and tp is bool:
-        return value
-    result: bool = _narrower(tp, bool, value, _strict_bool)
-    return result
-
-
-def _strict_bool(value: Any) -> bool:
-    if type(value) is bool:
-        return value
-    raise Rejected("Input should be a valid boolean")
-
-
-def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
-    if tp is kind:
-        return strict(value)
-    if is_enum(tp):
-        return _enum_hook(tp)(value, tp)
-    return tp(strict(value))
-
-
-# ISO 8601 / RFC 3339, for every Python version toolparse supports (3.10's
-# fromisoformat reads neither "Z" nor fractions of other than 3 or 6 digits)
-_DATETIME = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?"
-    r"(?:([Zz])|([+-])(\d\d):?(\d\d))?"
-)
-
-
-def parse_datetime(text: str) -> dt.datetime:
-    """Read an ISO 8601 date-time (``2024-05-01T14:30:00Z``; the offset may be left out)."""
-    match = _DATETIME.fullmatch(text)
-    if match is None:
-        raise ValueError(text)
-    year, month, day, hour, minute, second, fraction, zulu, sign, oh, om = match.groups()
-    tz: dt.tzinfo | None = None
-    if zulu:
-        tz = dt.timezone.utc
-    elif sign:
-        offset = dt.timedelta(hours=int(oh), minutes=int(om))
-        tz = dt.timezone(-offset if sign == "-" else offset)
-    micro = int((fraction or "0")[:6].ljust(6, "0"))
-    return dt.datetime(
-        int(year),
-        int(month),
-        int(day),
-        int(hour),
-        int(minute),
-        int(second or 0),
-        micro,
-        tz,
-    )
-
-
-def _datetime(value: Any, tp: Any) -> dt.datetime:
-    if isinstance(value, str) and tp is dt.datetime:
-        try:
-            return parse_datetime(value)
-        except ValueError:
-            pass
-    raise Rejected("Input should be a valid date-time (ISO 8601, e.g. 2024-05-01T14:30:00Z)")
-
-
-def _date(value: Any, tp: Any) -> dt.date:
-    if isinstance(value, str) and len(value) == 10 and tp is dt.date:
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise Rejected("Input should be a valid date (YYYY-MM-DD)")
-
-
-# -- choices ------------------------------------------------------------------
-
-
-def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
-    """Structure a JSON value into the choice whose value it is, type included.
-
-    ``pairs`` are (JSON value, result). Keys carry the value's type so that
-    ``True`` does not pass for ``1`` (they are equal in Python).
-    """
-    table = {(type(value), value): result for value, result in pairs}
-    reason = one_of([value for value, _ in pairs])
-
-    def structure(value: Any, _: Any) -> Any:
-        try:
-            return table[type(value), value]
-        except (KeyError, TypeError):  # TypeError: an unhashable value
-            raise Rejected(reason) from None
-
-    return structure
-
-
-def _literal_hook(tp: Any) -> Callable[[Any, Any], Any]:
-    return _choice_hook(list(zip(literal_values(tp), typing.get_args(tp), strict=False)))
-
-
-@functools.lru_cache(maxsize=256)
-def _enum_hook(tp: Any) -> Callable[[Any, Any], Any]:
-    return _choice_hook([(member.value, member) for member in tp])
 
 
 # -- arrays -------------------------------------------------------------------
@@ -436,18 +279,18 @@ def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
     take precedence.
     """
     for kind, hook in (
-        (str, _str),
-        (int, _int),
-        (float, _float),
-        (bool, _bool),
-        (dt.datetime, _datetime),
-        (dt.date, _date),
+        (str, strict_str),
+        (int, strict_int),
+        (float, strict_float),
+        (bool, strict_bool),
+        (dt.datetime, strict_datetime),
+        (dt.date, strict_date),
     ):
         converter.register_structure_hook(kind, hook)
     converter.register_unstructure_hook(dt.datetime, dt.datetime.isoformat)
     converter.register_unstructure_hook(dt.date, dt.date.isoformat)
-    converter.register_structure_hook_factory(is_literal, _literal_hook)
-    converter.register_structure_hook_factory(is_enum, _enum_hook)
+    converter.register_structure_hook_factory(is_literal, literal_hook)
+    converter.register_structure_hook_factory(is_enum, enum_hook)
     converter.register_structure_hook_factory(is_array, _array_hook(converter))
     converter.register_structure_hook_factory(_is_mixed_union, _union_hook(converter))
     structure, unstructure = _class_hooks(converter)

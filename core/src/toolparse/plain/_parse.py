@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..adapter import JSON_TYPES
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
@@ -34,6 +33,7 @@ from ._nodes import (
     TupleNode,
     UnionNode,
 )
+from ._reasons import ALL_JSON, KIND_NAMES, accepts, article, choice_reason, names_of
 
 __all__ = ["compile_parser"]
 
@@ -75,75 +75,6 @@ def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
         return more
     failed.problems.extend(more.problems)
     return failed
-
-
-# -- what a node accepts, in words and in JSON types ----------------------------------
-
-_KIND_NAMES: dict[type, str] = {**JSON_TYPES, list: "array", dict: "object"}
-_ARTICLE = {
-    "integer": "an integer",
-    "array": "an array",
-    "object": "an object",
-    "null": "null",
-}
-_ALL_JSON = (str, int, float, bool, type(None), list, dict)
-
-
-def _a(kind: str) -> str:
-    return _ARTICLE.get(kind, f"a {kind}")
-
-
-def _json_text(value: Any) -> str:
-    import json  # only on the definition path
-
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _choice_reason(values: list[Any]) -> str:
-    if len(values) == 1:
-        return f"must be {_json_text(values[0])}"
-    return "must be one of: " + ", ".join(_json_text(v) for v in values)
-
-
-def _accepts(node: Node) -> tuple[list[type], list[type]]:
-    """Return the JSON value types ``node`` takes as they are, and those it coerces."""
-    while isinstance(node, DescribedNode):
-        node = node.node
-    if isinstance(node, (AnyNode, CustomNode)):
-        return list(_ALL_JSON), []
-    if isinstance(node, ScalarNode):
-        return [node.type], [int] if node.type is float else []
-    if isinstance(node, (ListNode, TupleNode)):
-        return [list], []
-    if isinstance(node, (DictNode, ObjectNode)):
-        return [dict], []
-    if isinstance(node, ChoiceNode):
-        return list(dict.fromkeys(type(v) for v, _ in node.choices)), []
-    assert isinstance(node, UnionNode)
-    exact: list[type] = []
-    coerced: list[type] = []
-    for member in node.members:
-        e, c = _accepts(member)
-        exact.extend(t for t in e if t not in exact)
-        coerced.extend(t for t in c if t not in coerced)
-    return exact, [t for t in coerced if t not in exact]
-
-
-def _names(node: Node) -> list[str]:
-    """How ``node`` is named in a "must be one of" reason."""
-    while isinstance(node, DescribedNode):
-        node = node.node
-    if isinstance(node, ScalarNode):
-        return [node.kind]
-    if isinstance(node, ChoiceNode):
-        return [_json_text(v) for v, _ in node.choices]
-    if isinstance(node, UnionNode):
-        return [name for m in node.members for name in _names(m)]
-    if isinstance(node, (ListNode, TupleNode)):
-        return ["array"]
-    if isinstance(node, (DictNode, ObjectNode)):
-        return ["object"]
-    return ["any value"]
 
 
 # -- the compiler ------------------------------------------------------------------
@@ -325,7 +256,7 @@ class _Compiler:
         # keyed by JSON type as well as value: true == 1 and 1 == 1.0 in Python
         table = {(type(v), v): parsed for v, parsed in node.choices}
         types = frozenset(type(v) for v, _ in node.choices)
-        reason = _choice_reason([v for v, _ in node.choices])
+        reason = choice_reason([v for v, _ in node.choices])
 
         def convert_choice(value: Any) -> Any:
             kind = type(value)
@@ -344,20 +275,25 @@ class _Compiler:
         # type only one member takes, how to name the others in its message
         table: dict[type, tuple[Converter, ...]] = {}
         others: dict[type, str] = {}
-        for json_type in _ALL_JSON:
-            exact = [(m, c) for m, c in members if json_type in _accepts(m)[0]]
-            coerced = [(m, c) for m, c in members if json_type in _accepts(m)[1]]
+        for json_type in ALL_JSON:
+            exact = [(m, c) for m, c in members if json_type in accepts(m)[0]]
+            coerced = [(m, c) for m, c in members if json_type in accepts(m)[1]]
             found = exact + coerced
             if not found:
                 continue
             table[json_type] = tuple(c for _, c in found)
             rest = [
-                name for m, _ in members if all(m is not f for f, _ in found) for name in _names(m)
+                name
+                for m, _ in members
+                if all(m is not f for f, _ in found)
+                for name in names_of(m)
             ]
-            others[json_type] = ", or " + ", ".join(map(_a, dict.fromkeys(rest))) if rest else ""
-        names = list(dict.fromkeys(name for m, _ in members for name in _names(m)))
-        if len(names) == 2 and names[1] == "null" and names[0] in _KIND_NAMES.values():
-            reason = f"must be {_a(names[0])} or null"
+            others[json_type] = (
+                ", or " + ", ".join(map(article, dict.fromkeys(rest))) if rest else ""
+            )
+        names = list(dict.fromkeys(name for m, _ in members for name in names_of(m)))
+        if len(names) == 2 and names[1] == "null" and names[0] in KIND_NAMES.values():
+            reason = f"must be {article(names[0])} or null"
         else:
             reason = "must be one of: " + ", ".join(names)
 
