@@ -147,9 +147,14 @@ def test_a_ping_during_a_slow_sync_call_is_answered_at_once() -> None:
             tg.start_soon(call)
             await anyio.to_thread.run_sync(started.wait, 10)
             await client.session.send_ping()  # warm: the first request on a connection costs more
-            begin = time.perf_counter()
-            await client.session.send_ping()
-            latency = time.perf_counter() - begin
+            # the best of a few: a blocked server would hold every one of them until
+            # release (10 s); a busy test machine delays one now and then
+            latency = float("inf")
+            for _ in range(5):
+                begin = time.perf_counter()
+                await client.session.send_ping()
+                latency = min(latency, time.perf_counter() - begin)
+            assert not release.is_set()
             release.set()
         return latency, results[0]
 
