@@ -203,9 +203,15 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
 MAX_EXCEPTION_CHARS = 300
 MAX_NAMES = 30
 
-_URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]+")
+_URL = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]*")
+# traceback text, wherever it stands (it may follow other text on a line)
+_TRACEBACK_TEXT = re.compile(
+    r"Traceback \(most recent call last\):|File \"[^\"]*\", line \d+(?:, in [^\s;]+)?"
+)
 _ADDRESS_REPR = re.compile(r"<([^<>]*?) at 0x[0-9a-fA-F]+>")
-_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}")
+# a validation library's dump of the value it was given (``[type=..., input_value=...]``)
+_DUMP = re.compile(r"\s*\[type=[^\]]*\]")
 _TRACEBACK_LINE = re.compile(
     r"^\s*(?:Traceback \(most recent call last\):|File \".*\", line \d+.*|\^[\^~\s]*"
     r"|During handling of the above exception.*|The above exception was the direct cause.*"
@@ -228,6 +234,8 @@ def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
         if line:
             lines.append(line)
     out = "; ".join(lines)
+    out = _TRACEBACK_TEXT.sub("", out)
+    out = _DUMP.sub("", out)
     out = _URL.sub("<link>", out)
     out = _ADDRESS_REPR.sub(r"<\1>", out)
     out = _ADDRESS.sub("<address>", out)
@@ -247,9 +255,19 @@ def _library_dirs() -> tuple[str, ...]:
     return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
 
 
+def _is_toolparse(frame: Any) -> bool:
+    """A frame of toolparse itself (its modules, or the code it compiles at definition)."""
+    module = str(frame.f_globals.get("__name__") or "")
+    return (
+        module == "toolparse"
+        or module.startswith("toolparse.")
+        or str(frame.f_code.co_filename).startswith("<toolparse")
+    )
+
+
 def _is_library(frame: Any) -> bool:
     module = str(frame.f_globals.get("__name__") or "")
-    if module == "toolparse" or module.startswith(("toolparse.", "toolparse_")):
+    if _is_toolparse(frame) or module.startswith("toolparse_"):
         return True
     filename = str(frame.f_code.co_filename)
     if filename.startswith("<"):
@@ -277,8 +295,7 @@ def frame_text(tb: Any) -> str:
             break
     if chosen is None:
         for frame, line in frames:
-            module = frame.f_globals.get("__name__") or ""
-            if not (module == "toolparse" or module.startswith("toolparse.")):
+            if not _is_toolparse(frame):
                 chosen = (frame, line)
                 break
     frame, line = chosen or frames[-1]
