@@ -60,7 +60,7 @@ def check_policy(unknown_arguments: object) -> UnknownArguments:
             f"unknown_arguments must be one of {', '.join(map(repr, POLICIES))}, "
             f"got {unknown_arguments!r:.40}"
         )
-    return unknown_arguments  # type: ignore[return-value]
+    return unknown_arguments
 
 
 #: A parser: ``parser(arguments)`` or ``parser(arguments, context)``, sync or async.

@@ -124,7 +124,7 @@ class PydanticAdapter:
             fields = dict(value.__dict__)
             if isinstance(value, SignatureModel) and value.toolparse_renamed:
                 renamed = value.toolparse_renamed
-                return {renamed.get(k, k): v for k, v in fields.items()}
+                return {str(renamed.get(k) or k): v for k, v in fields.items()}
             return fields
         v1 = _loaded("pydantic.v1.main", "BaseModel")
         if v1 is not None and isinstance(value, v1):

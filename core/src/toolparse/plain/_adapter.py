@@ -108,7 +108,7 @@ class PlainAdapter:
             source, unknown_arguments=unknown_arguments, field_schema=field_schema
         )
         assert compiled.parser is not None
-        return compiled.parser  # type: ignore[no-any-return]
+        return compiled.parser
 
     def serialize(self, value: object) -> str | None:
         """JSON text for a dataclass instance (enums by value); ``None`` otherwise."""
