@@ -97,6 +97,11 @@ FILES = {
 
         dotted = tp.Function("math.factorial", lambda a: "1")
     """,
+    "cli_interrupt.py": """
+        import toolparse as tp
+
+        approve = tp.Function("approve", lambda a: tp.interrupt("needs approval", {"step": 1}))
+    """,
     "cli_refused.py": """
         import toolparse as tp
 

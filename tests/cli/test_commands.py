@@ -99,6 +99,17 @@ def test_call_json_output(cli: Cli) -> None:
     assert json.loads(run.out)["is_error"] is True
 
 
+def test_call_shows_an_interrupt_and_is_not_a_failure(cli: Cli) -> None:
+    assert cli("call", "cli_interrupt").out == "Interrupt\nneeds approval\n"
+    run = cli("call", "cli_interrupt", "--json")
+    assert run.status == 0
+    assert json.loads(run.out) == {
+        "outcome": "Interrupt",
+        "display": "needs approval",
+        "data": {"step": 1},
+    }
+
+
 CALL_MISTAKES = [
     (["call", "cli_tools:weather", '{"city": '], "the arguments are not valid JSON"),
     (["call", "cli_tools:weather", "[1, 2]"], "the arguments must be a JSON object, got list"),

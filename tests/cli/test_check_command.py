@@ -1,0 +1,70 @@
+"""``toolparse check`` with call files: several files, forced formats, and definition problems on the way."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+Cli = Callable[..., Any]
+
+
+def _lines(path: pathlib.Path, *records: Any) -> str:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    return path.name
+
+
+def test_several_files_are_summed_and_each_reason_says_where(
+    cli: Cli, project: pathlib.Path
+) -> None:
+    a = _lines(project / "a.jsonl", {"name": "weather", "arguments": {"city": "Oslo"}})
+    b = _lines(
+        project / "b.jsonl",
+        {"name": "score", "arguments": {"n": 1}},
+        {"name": "score", "arguments": {"n": "one"}},
+    )
+    run = cli("check", "cli_tools", a, b)
+    assert run.status == 1
+    assert "n must be an integer  (first at b.jsonl:2)" in run.out
+    assert run.out.splitlines()[-1] == "3 calls in 3 records: 2 accepted, 1 rejected"
+    assert run.err == ""
+
+
+def test_all_accepted_is_status_0(cli: Cli, project: pathlib.Path) -> None:
+    a = _lines(project / "a.jsonl", {"name": "weather", "arguments": {"city": "Oslo"}}, "")
+    run = cli("check", "cli_tools", a)
+    assert run.status == 0
+    assert run.out.splitlines()[-1] == "1 calls in 2 records: 1 accepted, 0 rejected"
+    # every tool has a row, called or not
+    assert [line.split()[0] for line in run.out.splitlines()[1:4]] == ["weather", "score", "whoami"]
+
+
+def test_format_names_the_shape(cli: Cli, project: pathlib.Path) -> None:
+    a = _lines(project / "a.jsonl", {"name": "weather", "arguments": {"city": "Oslo"}})
+    assert cli("check", "cli_tools", a, "--format", "mcp", "--json").status == 0
+    run = cli("check", "cli_tools", a, "--format", "anthropic", "--json")
+    assert run.status == 1
+    [result] = [json.loads(line) for line in run.out.splitlines()]
+    assert result["reasons"] == ["unreadable record"]
+
+
+def test_broken_definitions_are_reported_on_stderr_and_the_good_tools_still_check(
+    cli: Cli, project: pathlib.Path
+) -> None:
+    a = _lines(project / "a.jsonl", {"name": "good", "arguments": {}})
+    run = cli("check", "cli_broken", a, "--json")
+    assert run.status == 1
+    assert json.loads(run.out)["accepted"] is True  # stdout stays one result per line
+    errors = run.err.splitlines()
+    assert errors[0] == "toolparse: broken tool definition (line 4): tool '': name: can't be blank"
+    assert len(errors) == 3
+
+
+def test_provider_refusals_count_with_p(cli: Cli, project: pathlib.Path) -> None:
+    a = _lines(project / "a.jsonl", {"name": "fine", "arguments": {}})
+    assert cli("check", "cli_refused", a).status == 0  # without -p, only the calls count
+    run = cli("check", "cli_refused", a, "-p", "openai")
+    assert run.status == 1
+    assert "toolparse: refused rooted: openai:" in run.err
+    assert "0 rejected" in run.out
