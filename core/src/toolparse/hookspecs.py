@@ -42,7 +42,8 @@ def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
     ``@hookimpl(tryfirst=True)``) can take over sources the other accepts.
 
     Called once per plugin manager, the first time an adapter is needed, and
-    again after a plugin is registered or unregistered.
+    again after a plugin is registered or unregistered. Two adapters of one
+    name are an error (``toolparse.plugins.PluginError``), not a silent shadow.
 
     :param register: callback taking one adapter (see :class:`toolparse.Adapter`).
     """
@@ -89,8 +90,11 @@ def toolparse_field_schema(
     """Give the JSON Schema of a field or type an adapter cannot map precisely.
 
     firstresult. Adapters that write their own JSON Schema (marshmallow fields,
-    attrs and plain types) call this for every field before their own mapping,
-    so a plugin can describe a custom field class exactly.
+    attrs and plain types) ask this for every field with what they would emit,
+    so a plugin can describe a custom field class exactly. An adapter of the
+    one-step form gets the hook as ``compile``'s ``field_schema`` argument,
+    bound to the tool's plugin manager; one of the two-method form calls
+    ``toolparse.plugins.field_schema``.
 
     Called at tool definition, once per field.
 
