@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import tomllib
 
 import toolparse as tp
 
