@@ -7,6 +7,7 @@ Serve Functions or a Toolset as an MCP server, over stdio or Streamable HTTP::
     toolparse.mcp.serve(tools)                                  # stdio
     toolparse.mcp.serve(tools, transport="streamable-http", port=8000)
     app = toolparse.mcp.asgi_app(tools, stateless=True)         # mount or run with uvicorn
+    server = toolparse.mcp.make_server(tools)                   # the SDK's low-level Server
 
 and use an MCP server's tools as Functions, validated locally before a call
 is sent::
