@@ -176,9 +176,9 @@ def _resolve_in_context(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     Two cases, both inside the project: a short name written in a docstring (``POLICIES``,
     ``ToolCall.kind``) whose object is documented under another module (the top-level
     package) resolves to the one documented object of that name, as a ``.name`` reference
-    would; a type variable or a private type alias in a signature (``T``, ``ProblemKind``)
-    has no entry of its own and is shown as written, without a link. A name that is
-    ambiguous or names nothing still warns.
+    would; a type variable, a type alias or a private class in a signature (``T``,
+    ``ProblemKind``, ``_Recording``) has no entry of its own and is shown as written, without
+    a link. A name that is ambiguous, or names nothing in the project, still warns.
     """
     if node.get("refdomain") != "py":
         return None
@@ -192,8 +192,11 @@ def _resolve_in_context(app: Any, env: Any, node: Any, contnode: Any) -> Any:
         )
         if found is not None:
             return found
-    if _is_type_alias(_project_value(target, node.get("py:module"))):
+    value = _project_value(target, node.get("py:module"))
+    if _is_type_alias(value):
         return contnode
+    if value is not None and target.rpartition(".")[2].startswith("_"):
+        return contnode  # a private class in a signature: private names have no entry
     return None
 
 
