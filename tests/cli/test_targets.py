@@ -105,8 +105,16 @@ def test_mcp_without_the_sdk_names_the_extra(cli: Cli, monkeypatch: pytest.Monke
 #: (arguments, exit status, what the one line on stderr says)
 MISTAKES = [
     (["schema", "no_such_module_xyz"], 2, "no module named 'no_such_module_xyz'"),
-    (["schema", "cli_tools:nothing"], 2, "cli_tools has no attribute 'nothing'"),
-    (["schema", "cli_tools:weather.nope"], 2, "cli_tools:weather has no attribute 'nope'"),
+    (
+        ["schema", "cli_tools:nothing"],
+        2,
+        "no attribute 'nothing'; its tools are weather, score, whoami",
+    ),
+    (
+        ["schema", "cli_tools:weather.nope"],
+        2,
+        "cli_tools:weather has no attribute 'nope'; it is a Function",
+    ),
     (["schema", "cli_raises"], 2, "importing cli_raises failed: ZeroDivisionError"),
     (["schema", "cli_raises"], 2, "(line 4)"),
     (

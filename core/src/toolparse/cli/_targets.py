@@ -307,24 +307,28 @@ def _defined_names(module: types.ModuleType) -> set[str] | None:
 
 
 def _inventory(value: Any, where: str) -> str:
-    """What ``value`` holds instead of tools, in one line."""
-    public = (
-        {k: v for k, v in vars(value).items() if not k.startswith("_")}
-        if hasattr(value, "__dict__")
-        else {}
-    )
+    """What ``value`` holds (instead of the name or the tools asked for), in one line."""
+    if not isinstance(value, types.ModuleType):
+        return f"it is {_kind(value)}"
+    public = {k: v for k, v in vars(value).items() if not k.startswith("_")}
+    try:
+        tools = {id(fn) for fn in _module_tools(value, where)}
+    except CommandError:  # a wrong __all__: said when the module itself is the target
+        tools = set()
+    mine = [k for k, v in public.items() if id(v) in tools]
+    imported = [k for k, v in public.items() if isinstance(v, Function) and id(v) not in tools]
     groups = [k for k, v in public.items() if isinstance(v, (list, tuple)) and _functions_in(v)]
     toolset = _toolset_type()
     if toolset is not None:
         groups += [k for k, v in public.items() if isinstance(v, toolset)]
-    own = getattr(value, "__name__", None)
     functions = [
         k
         for k, v in public.items()
-        if isinstance(v, types.FunctionType) and getattr(v, "__module__", None) == own
+        if isinstance(v, types.FunctionType) and getattr(v, "__module__", None) == value.__name__
     ]
-    imported = [k for k, v in public.items() if isinstance(v, Function)]
     parts = []
+    if mine:
+        parts.append(f"its tools are {_names(mine)}")
     if groups:
         parts.append(f"it has lists of tools: {_names(groups)} (name one as {where}:NAME)")
     if imported:
