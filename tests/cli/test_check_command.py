@@ -7,6 +7,9 @@ import pathlib
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 Cli = Callable[..., Any]
 
 
@@ -68,3 +71,27 @@ def test_provider_refusals_count_with_p(cli: Cli, project: pathlib.Path) -> None
     assert run.status == 1
     assert "toolparse: refused rooted: openai:" in run.err
     assert "0 rejected" in run.out
+
+
+LINE = st.text(max_size=30) | st.builds(
+    json.dumps,
+    st.dictionaries(
+        st.sampled_from(["name", "arguments", "type", "id", "input", "choices", "role", "content"]),
+        st.none() | st.integers() | st.text(max_size=10) | st.sampled_from(["weather", "score"]),
+        max_size=4,
+    ),
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(LINE, max_size=6))
+def test_any_file_is_checked_and_never_crashes(
+    cli: Cli, project: pathlib.Path, lines: list[str]
+) -> None:
+    (project / "any.jsonl").write_text("\n".join(lines))
+    run = cli("check", "cli_tools", "any.jsonl")
+    assert run.status in (0, 1), run.err
+    assert run.err == ""
+    assert run.out.splitlines()[-1].endswith(" rejected")
