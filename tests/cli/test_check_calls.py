@@ -196,6 +196,40 @@ def test_format_can_be_forced_and_must_be_known() -> None:
         check({}, format="xml")
 
 
+class _AcmeProvider:
+    """A plugin's provider with a shape of its own."""
+
+    name = "acme"
+
+    def parse_tool_calls(self, payload: Any) -> list[tp.ToolCall]:
+        call = payload["acme_call"]
+        return [tp.ToolCall(call["ref"], call["tool"], call["params"])]
+
+
+class _AcmePlugin:
+    @tp.hookimpl
+    def toolparse_register_providers(self, register: Any) -> None:
+        register(_AcmeProvider())
+
+
+@pytest.fixture
+def acme() -> Any:
+    pm = tp.plugin_manager()
+    plugin = _AcmePlugin()
+    pm.register(plugin, name="acme-test")
+    yield
+    pm.unregister(plugin)
+
+
+@pytest.mark.usefixtures("acme")
+def test_a_plugins_provider_reads_its_own_shape() -> None:
+    record = {"acme_call": {"ref": "r1", "tool": "weather", "params": {"city": "Oslo"}}}
+    [auto] = check(record)
+    [named] = check(record, format="acme")
+    assert (auto.id, auto.accepted, auto.format) == ("r1", True, "acme")
+    assert named == auto
+
+
 def test_detect_format() -> None:
     assert detect_format({"name": "a", "arguments": {}}) == "plain"
     assert detect_format({"type": "function_call", "name": "a"}) == "openai-responses"

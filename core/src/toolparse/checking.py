@@ -104,7 +104,10 @@ def check_calls(
     Nothing here raises for a bad record; it becomes a rejected result.
     """
     if format != "auto" and format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
+        from .plugins import plugin_manager
+
+        if format not in plugin_manager().providers():  # a plugin's provider reads its own shape
+            raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
     functions = list(tools)
     table = _names(functions)
     names = [fn.name for fn in functions]
@@ -173,6 +176,9 @@ def _calls(record: Any, format: str, readers: dict[str, Any]) -> tuple[str, list
             raise ValueError(f"not JSON ({exc})") from None
     kind = format if format != "auto" else detect_format(record)
     if kind is None:
+        found = _plugin_calls(record, readers)
+        if found is not None:
+            return found
         raise ValueError(f"not a tool call in any known shape: {_preview(record)}")
     if kind == "plain":
         return kind, [_plain(record)]
@@ -202,6 +208,26 @@ def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         # a record of roughly the right shape with a piece missing
         raise ValueError(f"not a {provider} tool call ({type(exc).__name__}: {exc})") from None
+
+
+def _plugin_calls(record: Any, readers: dict[str, Any]) -> tuple[str, list[ToolCall]] | None:
+    """A shape none of the built-in formats has: the first plugin provider that reads calls in it."""
+    others = readers.get("")
+    if others is None:
+        from .plugins import plugin_manager
+
+        found = plugin_manager().providers()
+        others = readers[""] = [
+            (n, p.parse_tool_calls) for n, p in found.items() if n not in FORMATS
+        ]
+    for name, read in others:
+        try:
+            calls = list(read(record))
+        except Exception:  # not this provider's shape: try the next
+            continue
+        if calls:
+            return name, calls
+    return None
 
 
 def detect_format(record: Any) -> str | None:
@@ -252,7 +278,10 @@ def _dump(value: Any) -> Any:
 
 
 def _preview(value: Any) -> str:
-    text = json.dumps(value, default=repr) if not isinstance(value, str) else value
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, default=repr)
+    except (TypeError, ValueError):  # keys JSON cannot hold, or a cycle
+        text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -102,7 +102,7 @@ def _parser() -> _Parser:
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="check calls in N processes")
     p.add_argument(
         "--format",
-        choices=("auto", *FORMATS),
+        choices=("auto", *FORMATS, *(p for p in providers if p not in FORMATS)),
         default="auto",
         help="the shape of each recorded line (default: detected per line)",
     )
