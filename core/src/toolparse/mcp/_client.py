@@ -108,6 +108,7 @@ async def functions_from_session(session: Any, *, concurrent: bool = True) -> li
     # the default manager, looked up when a server's tools are wrapped
     from ..plugins import plugin_manager
 
+    # the default manager, looked up once per listing (never per call)
     pm = plugin_manager()
     if pm.adapter("jsonschema") is None:
         raise ImportError(

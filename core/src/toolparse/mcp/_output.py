@@ -85,6 +85,7 @@ def _adapter_schema(function: Function, annotation: Any) -> dict[str, Any] | Non
         # the default manager, looked up only for a tool built without one
         from ..plugins import plugin_manager
 
+        # the default manager, when the server is built (never per call)
         pm = plugin_manager()
     for adapter in pm.adapters():
         try:
