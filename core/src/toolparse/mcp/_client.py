@@ -73,7 +73,9 @@ def outcome_of(result: types.CallToolResult) -> Outcome:
             return interrupt(paused["display"], paused.get("data"))
         return error(text or "The tool failed without saying why.")
     content: Any = text if text_only else parts
-    return ok(content, result.structured_content) if result.structured_content else ok(content)
+    if result.structured_content is not None:
+        return ok(content, result.structured_content)
+    return ok(content)
 
 
 def _body(session: Any, name: str) -> Any:
