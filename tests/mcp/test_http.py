@@ -162,3 +162,26 @@ def test_a_ping_during_a_slow_sync_call_is_answered_at_once() -> None:
         latency, result = run(url, body, mode="legacy")  # ping is a handshake-era request
     assert result.content[0].text == "released a"
     assert latency < 0.1
+
+
+def test_mounted_in_another_app() -> None:
+    import contextlib
+
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    mcp_app = tmcp.asgi_app(TOOLS, path="/")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        async with mcp_app.router.lifespan_context(mcp_app):
+            yield
+
+    parent = Starlette(routes=[Mount("/tools", app=mcp_app)], lifespan=lifespan)
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("weather", {"city": "Oslo"})
+
+    with serving(parent) as url:
+        result = run(url.replace("/mcp", "/tools/"), body)
+    assert result.content[0].text == "sunny in Oslo for 1 day(s)"
