@@ -184,6 +184,19 @@ def test_check_reports_every_broken_definition_not_the_first(cli: Cli) -> None:
     assert [e.get("line") for e in lines if not e["ok"]] == [4, 5, 6]
 
 
+def test_check_of_a_module_whose_all_names_a_broken_tool(cli: Cli, project: pathlib.Path) -> None:
+    (project / "cli_broken_all.py").write_text(
+        "import toolparse as tp\n"
+        "__all__ = ['good', 'bad']\n"
+        "good = tp.Function('good', lambda a: 'x')\n"
+        "bad = tp.Function('bad', lambda a: 'x', parameters=[1])\n"
+    )
+    run = cli("check", "cli_broken_all")
+    assert run.status == 1
+    assert "broken   line 4: tool 'bad': parameters[0]:" in run.out
+    assert "ok       good:" in run.out
+
+
 def test_check_reports_every_tool_a_provider_refuses(cli: Cli) -> None:
     run = cli("check", "cli_refused", "-p", "openai")
     assert run.status == 1

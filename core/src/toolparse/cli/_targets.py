@@ -47,7 +47,8 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
     loaded = Loaded(target, [])
     module = _import(source, loaded if tolerant else None)
     if name is None:
-        loaded.tools = _module_tools(module, source)
+        # a name __all__ lists may be missing because its definition broke: said already
+        loaded.tools = _module_tools(module, source, lenient=bool(loaded.broken or loaded.failed))
         if not loaded.tools and not (loaded.broken or loaded.failed):
             raise CommandError(f"{source} has no tools; {_inventory(module, source)}")
         return loaded
@@ -255,12 +256,14 @@ def _kind(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _module_tools(module: types.ModuleType, where: str) -> list[Function]:
+def _module_tools(module: types.ModuleType, where: str, *, lenient: bool = False) -> list[Function]:
     exported = getattr(module, "__all__", None)
     out: list[Function] = []
     if exported is not None:
         for name in exported:
             if not hasattr(module, name):
+                if lenient:
+                    continue
                 raise CommandError(f"{where} lists {name!r} in __all__ but has no such attribute")
             out.extend(_functions_in(getattr(module, name)) or ())
     else:
