@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import anyio
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.mcp.tools import weather
@@ -94,3 +95,8 @@ def test_any_arguments_a_model_sends_get_the_answer_toolparse_gives(
     (local,) = tp.execute_tool_calls([weather], [tp.ToolCall("1", "weather", arguments)])
     assert result.is_error is local.is_error
     assert [c.text for c in result.content] == [local.text]
+
+
+def test_an_unknown_transport_is_refused() -> None:
+    with pytest.raises(ValueError, match="transport must be 'stdio' or 'streamable-http'"):
+        tmcp.serve([weather], transport="sse")  # type: ignore[arg-type]
