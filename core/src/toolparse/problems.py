@@ -7,7 +7,9 @@ renders them, so the model reads one layout whichever library validated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Final, Literal
 
 from . import messages
@@ -135,6 +137,23 @@ def invalid_arguments(
     project's layout and whose ``exception`` is an :class:`InvalidArguments`
     carrying the problems (with ``cause`` as its ``__cause__``).
     """
+    if arguments is not None and arguments is _pending.get():
+        # the Function running this parser adds the policy's names to these
+        # problems and renders them all once, at the end of the call
+        exc = InvalidArguments("", _dedupe(problems), arguments, accepted)
+        if cause is not None:
+            exc.__cause__ = cause
+        return Error("", exc)
+    return render_problems(problems, arguments, accepted, cause)
+
+
+def render_problems(
+    problems: Iterable[ArgumentProblem],
+    arguments: Mapping[str, Any] | None,
+    accepted: Sequence[str],
+    cause: BaseException | None,
+) -> Error:
+    """The one rendering of a rejected call's problems (see :func:`invalid_arguments`)."""
     problems = _dedupe(problems)
     arguments = arguments or {}
     sent = messages.argument_keys(arguments)  # for suggestions: never suggest a name sent
@@ -158,6 +177,26 @@ def invalid_arguments(
     if cause is not None:
         exc.__cause__ = cause
     return Error(text, exc)
+
+
+#: The arguments of the one parser call whose problems a Function renders
+#: itself (set only while an adapter's parser runs on arguments with names
+#: the policy may add; see :func:`pending`).
+_pending: ContextVar[object] = ContextVar("toolparse_pending_problems", default=None)
+
+
+@contextmanager
+def pending(arguments: Mapping[str, Any]) -> Iterator[None]:
+    """While this is open, :func:`invalid_arguments` for ``arguments`` leaves its problems unrendered.
+
+    The ``Error`` it returns has an empty message; whoever opened this renders
+    the problems (with any it adds) once, with :func:`render_problems`.
+    """
+    token = _pending.set(arguments)
+    try:
+        yield
+    finally:
+        _pending.reset(token)
 
 
 def _dedupe(problems: Iterable[ArgumentProblem]) -> list[ArgumentProblem]:

@@ -1,39 +1,50 @@
-"""``Function``: a tool definition, and its execution with every failure caught."""
+"""``Function``: a tool definition, and its execution with every failure caught.
+
+The definition is checked and resolved once (``_definition``); the steps a
+call goes through are chosen and composed once into a plan (``_plan``), which
+``execute``, ``aexecute``, ``parse_arguments`` and ``aparse_arguments`` run.
+"""
 
 from __future__ import annotations
 
 import copy
-import inspect
-import json
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .. import messages
-from .._nulls import null_restorer
-from ..adapter import (
-    Adapter,
-    UnknownArguments,
-    accepted_names,
-    install_hint,
-    required_names,
-)
-from ..arguments import DEFAULT_LIMITS, ArgumentKeyError, Arguments, Limits, decode, recursion_error
-from ..contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError
-from ..errors import FunctionDefinitionError, NoAdapterError
+from ..adapter import Adapter, UnknownArguments
+from ..arguments import DEFAULT_LIMITS, Limits
+from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
-from ..problems import ArgumentProblem, InvalidArguments, invalid_arguments
-from ..results import ContentPart
-from ._callables import _arity, _is_async, _run_sync
-from ._resolution import _resolve
+from ._callables import _arity, _is_async
+from ._definition import declare, field_errors, source_description
+from ._outcome import Outcomes
+from ._plan import compile_plan
+from ._policy import Policy
 
 if TYPE_CHECKING:
     from ..plugins import PluginManager
 
 __all__ = ["Function", "get_display_text"]
 
-_POLICIES = ("report", "reject", "ignore")
-_new = tuple.__new__  # builds an Ok without its Python-level __new__ (hot path)
-_JSON_SCALARS = (int, float, bool, type(None))
+#: the definition fields, as ``Function(...)`` takes them (and ``replace`` changes them)
+_FIELDS = (
+    "name",
+    "function",
+    "description",
+    "parameters",
+    "parameters_schema",
+    "args_schema",
+    "parse_args",
+    "concurrent",
+    "strict",
+    "display_text",
+    "options",
+    "unknown_arguments",
+    "return_direct",
+    "limits",
+    "plugin_manager",
+    "adapter",
+)
 
 
 class Function:
@@ -70,23 +81,17 @@ class Function:
 
     __slots__ = (
         "_accepted",
-        "_accepted_set",
         "_adapter",
-        "_all",
+        "_aparse",
+        "_arun",
         "_async",
-        "_body_arity",
-        "_fast",
-        "_fastparse",
-        "_guard",
-        "_nulls",
-        "_open",
+        "_call",
+        "_finish",
+        "_given",
         "_parse",
-        "_parser",
-        "_parser_arity",
         "_pm",
-        "_pre",
         "_required",
-        "_required_set",
+        "_run",
         "_schema",
         "args_schema",
         "concurrent",
@@ -122,21 +127,18 @@ class Function:
     _adapter: Adapter | None
     _schema: dict[str, Any]
     _required: tuple[str, ...]
-    _required_set: frozenset[str]
     _accepted: tuple[str, ...]
-    _accepted_set: frozenset[str]
-    _body_arity: int
-    _parser: Callable[..., Any] | None
-    _parser_arity: int
-    _parse: str
     _async: bool
-    _nulls: Callable[[dict[str, Any]], dict[str, Any]] | None
-    _open: bool
-    _all: frozenset[str] | None
-    _fast: bool
-    _fastparse: bool
-    _guard: frozenset[str] | None
-    _pre: bool
+    _given: dict[str, Any]
+    #: the body step, for callers that parse first and run the body elsewhere
+    #: (a worker thread): ``_call(value, context)`` gives an outcome, or an
+    #: awaitable to pass to ``_finish(awaitable, value)``
+    _call: Callable[[Any, Any], Any]
+    _finish: Callable[[Any, Any], Any]
+    _parse: Callable[[Any, Any], ParseResult]
+    _aparse: Callable[[Any, Any], Any]
+    _run: Callable[[Any, Any], Outcome]
+    _arun: Callable[[Any, Any], Any]
 
     def __init__(
         self,
@@ -158,102 +160,38 @@ class Function:
         plugin_manager: PluginManager | None = None,
         adapter: str | Adapter | None = None,
     ) -> None:
-        errors: list[tuple[str, str]] = []
         params = tuple(parameters or ())
-        if not isinstance(name, str) or not name.strip():
-            errors.append(("name", "can't be blank"))
-        elif len(name) > 64:
-            errors.append(("name", f"should be at most 64 character(s), has {len(name)}"))
-        for field, value in (("description", description), ("display_text", display_text)):
-            if value is not None and not isinstance(value, str):
-                errors.append((field, f"must be a string, got {type(value).__name__}"))
-        for field, flag in (
-            ("concurrent", concurrent),
-            ("strict", strict),
-            ("return_direct", return_direct),
-        ):
-            if not isinstance(flag, bool):
-                errors.append((field, f"must be True or False, got {flag!r:.40}"))
-        if unknown_arguments not in _POLICIES:
-            errors.append(
-                (
-                    "unknown_arguments",
-                    f"must be one of {', '.join(map(repr, _POLICIES))}, got {unknown_arguments!r:.40}",
-                )
-            )
-        if options is not None and not isinstance(options, Mapping):
-            errors.append(("options", "must be a mapping"))
-        for i, p in enumerate(params):
-            if not isinstance(p, FunctionParam):
-                errors.append((f"parameters[{i}]", f"expected a FunctionParam, got {p!r:.60}"))
-        if parameters_schema is not None and not isinstance(parameters_schema, Mapping):
-            errors.append(("parameters_schema", "must be a JSON Schema dict"))
-        styles = [
-            n
-            for n, v in (
-                ("parameters", params),
-                ("parameters_schema", parameters_schema),
-                ("args_schema", args_schema),
-            )
-            if v is not None and v != ()
-        ]
-        if len(styles) > 1:
-            errors.append(
-                (
-                    styles[1],
-                    f"cannot use both {styles[0]} and {styles[1]}; declare the arguments one way",
-                )
-            )
+        errors, styles = field_errors(
+            name,
+            description,
+            display_text,
+            {"concurrent": concurrent, "strict": strict, "return_direct": return_direct},
+            unknown_arguments,
+            options,
+            params,
+            parameters_schema,
+            args_schema,
+        )
         body_arity = _arity(function, "function", errors)
         parser_arity = 0 if parse_args is None else _arity(parse_args, "parse_args", errors)
-
-        pm = plugin_manager
-        pinned = adapter
-        chosen: Adapter | None = None
-        schema: dict[str, Any] | None = None
-        parser: Callable[..., Any] | None = None
-        if pinned is not None and args_schema is None:
-            errors.append(("adapter", "is only used with args_schema"))
-        if args_schema is not None and len(styles) == 1:
-            if pm is None:
-                from ..plugins import plugin_manager as default_pm
-
-                pm = default_pm()
-            found = _resolve(pm, args_schema, unknown_arguments, parse_args is None, errors, pinned)
-            if found is not None:
-                chosen, compiled = found
-                schema, parser = compiled.schema, compiled.parser
-        if errors:
-            subject = f"tool {name!r}"
-            if any(msg.startswith("no installed adapter") for _, msg in errors):
-                raise NoAdapterError(
-                    args_schema, install_hint(args_schema), errors=errors, subject=subject
-                )
-            raise FunctionDefinitionError(errors, subject=subject)
-
-        if chosen is None:
-            if params:
-                schema = FunctionParam.to_parameters_schema(params)
-            elif parameters_schema is not None:
-                schema = copy.deepcopy(dict(parameters_schema))
-            else:
-                schema = {"type": "object", "properties": {}}
-        assert schema is not None
-        if unknown_arguments == "reject" and isinstance(schema.get("properties"), Mapping):
-            schema["additionalProperties"] = False
-
-        if params:
-            required = FunctionParam.required_properties(params)
-            accepted = list(dict.fromkeys(p.name for p in params))
-        else:
-            required = required_names(schema)
-            # declaration order for models; a raw schema's names are sorted
-            accepted = accepted_names(
-                schema, sort=chosen is None or isinstance(args_schema, Mapping)
-            )
-
+        found = declare(
+            name=name,
+            params=params,
+            parameters_schema=parameters_schema,
+            args_schema=args_schema,
+            styles=styles,
+            unknown_arguments=unknown_arguments,
+            want_parser=parse_args is None,
+            pm=plugin_manager,
+            pinned=adapter,
+            errors=errors,
+        )
+        given = description
+        if description is None and (args_schema is not None or parameters_schema is not None):
+            description = source_description(found.schema)
+        limits = limits or DEFAULT_LIMITS
         set_ = object.__setattr__
-        assignments: tuple[tuple[str, Any], ...] = (
+        for field, value in (
             ("name", name),
             ("function", function),
             ("description", description),
@@ -267,72 +205,79 @@ class Function:
             ("options", options),
             ("unknown_arguments", unknown_arguments),
             ("return_direct", return_direct),
-            ("limits", limits or DEFAULT_LIMITS),
-            ("_pm", pm),
-            ("_adapter", chosen),
-            ("_schema", schema),
-            ("_required", tuple(required)),
-            ("_required_set", frozenset(required)),
-            ("_accepted", tuple(accepted)),
-            ("_accepted_set", frozenset(accepted)),
-            ("_body_arity", body_arity),
-            ("_parser", parse_args if parse_args is not None else parser),
+            ("limits", limits),
+            ("_pm", found.pm),
+            ("_adapter", found.adapter),
+            ("_schema", found.schema),
+            ("_required", found.required),
+            ("_accepted", found.accepted),
             (
-                "_parser_arity",
-                parser_arity
-                if parse_args is not None
-                else (0 if parser is None else _arity(parser, "parser", [])),
+                "_given",
+                {"description": given, "plugin_manager": plugin_manager, "adapter": adapter},
             ),
-            # the policy applies around an adapter's parser, never around yours
-            (
-                "_parse",
-                "user"
-                if parse_args is not None
-                else ("adapter" if parser is not None else "check"),
-            ),
-            (
-                "_async",
-                _is_async(function) or _is_async(parse_args if parse_args is not None else parser),
-            ),
-            # strict exports make optional properties nullable: drop those nulls again
-            ("_nulls", null_restorer(schema) if strict else None),
-        )
-        for field, value in assignments:
+        ):
             set_(self, field, value)
-        set_(self, "_open", not self._accepted_set)
-        set_(self, "_all", self._accepted_set or None)
-        # work around the parser only where there is some: nulls to restore,
-        # the required-key check, names to drop, or a policy to merge
-        set_(
-            self,
-            "_pre",
-            self._nulls is not None
-            or self._parse == "check"
-            or (self._parse == "adapter" and unknown_arguments == "ignore"),
+        self._compile(body_arity, parser_arity, found.parser)
+
+    def _compile(
+        self, body_arity: int, parser_arity: int, adapter_parser: Callable[..., Any] | None
+    ) -> None:
+        """Choose the steps a call goes through, and compile them into the plan."""
+        parser = self.parse_args if self.parse_args is not None else adapter_parser
+        if parser is adapter_parser and parser is not None:
+            parser_arity = _arity(parser, "parser", [])
+        parser_async = parser is not None and _is_async(parser)
+        body_async = _is_async(self.function)
+        plan = compile_plan(
+            name=self.name,
+            limits=self.limits,
+            schema=self._schema,
+            policy=Policy(self.unknown_arguments, self._accepted, self._required),
+            parser=parser,
+            parser_arity=parser_arity,
+            # the policy applies around an adapter's parser (when its names are
+            # known), never around yours
+            guarded=self.parse_args is None and bool(self._accepted),
+            # the "wrong argument name" message is for bodies given the arguments as sent
+            outcomes=Outcomes(self, self._accepted if parser is None else ()),
+            function=self.function,
+            body_arity=body_arity,
+            parser_async=parser_async,
+            body_async=body_async,
         )
-        # the names an adapter's accepted parse must stay within (None: no
-        # policy to apply around the parser, e.g. your own parse_args)
-        set_(
-            self,
-            "_guard",
-            self._accepted_set if self._parse == "adapter" and self._accepted else None,
-        )
-        set_(
-            self,
-            "_fastparse",
-            self._parse != "check" and not self._async and not self._pre,
-        )
-        set_(
-            self,
-            "_fast",
-            self._parse == "check" and not self._async and self._nulls is None,
-        )
+        set_ = object.__setattr__
+        set_(self, "_async", parser_async or body_async)
+        set_(self, "_call", plan.call)
+        set_(self, "_finish", plan.finish)
+        set_(self, "_parse", plan.parse)
+        set_(self, "_aparse", plan.aparse)
+        set_(self, "_run", plan.run)
+        set_(self, "_arun", plan.arun)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
 
     def __repr__(self) -> str:
         return f"Function({self.name!r})"
+
+    def replace(self, **changes: Any) -> Function:
+        """A new Function with the given definition fields changed, e.g. ``fn.replace(name="x")``.
+
+        Takes the keywords of ``Function(...)``; the rest stay as they are. A
+        description this Function took from its source is taken again from
+        the new one.
+        """
+        unknown = sorted(set(changes) - set(_FIELDS))
+        if unknown:
+            raise TypeError(f"replace() got unexpected field(s): {', '.join(unknown)}")
+        # the fields as they were given (a description taken from the source,
+        # the adapter chosen for it, are chosen again for the new definition)
+        fields = {f: getattr(self, f) for f in _FIELDS if f not in self._given}
+        fields.update(self._given)
+        fields.update(changes)
+        name = fields.pop("name")
+        function = fields.pop("function")
+        return Function(name, function, **fields)
 
     # -- introspection --------------------------------------------------------
 
@@ -353,153 +298,18 @@ class Function:
         """Every top-level name; ``[]`` means unknown, not "accepts nothing"."""
         return list(self._accepted)
 
-    # -- parsing --------------------------------------------------------------
+    # -- running the plan -------------------------------------------------------
 
     def parse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """Run exactly what :meth:`execute` runs before the body, without the body.
 
         Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
         """
-        args = decode(arguments, self.name, self.limits)
-        if isinstance(args, Error):
-            return args
-        if self._async:
-            return _run_sync(self._aparse(args, context))  # type: ignore[no-any-return]
-        return self._parse_sync(args, context)
+        return self._parse(arguments, context)
 
     async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """:meth:`parse_arguments` for async code and ``async def`` parsers."""
-        args = decode(arguments, self.name, self.limits)
-        if isinstance(args, Error):
-            return args
-        return await self._aparse(args, context)
-
-    def _before(self, args: dict[str, Any]) -> dict[str, Any] | Error:
-        """The checks that run before any parser: nulls, required keys, policy."""
-        if self._nulls is not None:
-            args = self._nulls(args)
-        mode = self._parse
-        if mode == "user":
-            return args
-        accepted = self._accepted_set
-        if mode == "check":
-            if self._required and not self._required_set.issubset(args):
-                return self._missing(args)
-            if accepted and not accepted.issuperset(args):
-                return self._unknown(args)
-            return args
-        if accepted and self.unknown_arguments == "ignore" and not accepted.issuperset(args):
-            args = {k: v for k, v in args.items() if k in accepted}
-        return args
-
-    def _missing(self, args: Mapping[str, Any]) -> Error:
-        found = messages.suggestions(
-            messages.unrecognized_names(args, self._accepted), self._accepted, args
-        )
-        missing = [n for n in self._required if n not in args]
-        return Error(messages.missing_required(self._required, missing, found, self._accepted))
-
-    def _flagged(self, args: Mapping[str, Any]) -> dict[str, str | None]:
-        """Unknown names the policy turns into a rejection (empty: none)."""
-        unknown = messages.unrecognized_names(args, self._accepted)
-        if not unknown or self.unknown_arguments == "ignore":
-            return {}
-        found = messages.suggestions(unknown, self._accepted, args)
-        if self.unknown_arguments == "reject" or any(v is not None for v in found.values()):
-            return found
-        return {}
-
-    def _unknown(self, args: dict[str, Any]) -> dict[str, Any] | Error:
-        if self.unknown_arguments == "ignore":
-            return {k: v for k, v in args.items() if k in self._accepted_set}
-        found = self._flagged(args)
-        if found:
-            return Error(messages.unrecognized_only(found, self._accepted))
-        return args
-
-    def _after(self, result: object, args: dict[str, Any]) -> ParseResult:
-        """Check a parser's result; merge the unknown-name policy into it."""
-        kind = type(result)
-        outcome: ParseResult
-        if kind is Ok:
-            outcome = result if result[0] is not None else _new(Ok, (args, None))  # type: ignore[index, assignment]
-        elif kind is Error:
-            message = result[0]  # type: ignore[index]
-            outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
-        else:
-            return Error(f"parse_args returned unexpected shape: {result!r:.200}")
-        guard = self._guard
-        if guard is None or (kind is Ok and guard.issuperset(args)):
-            return outcome
-        return self._merge_policy(outcome, args)
-
-    def _merge_policy(self, outcome: ParseResult, args: dict[str, Any]) -> ParseResult:
-        """Add the unknown names the policy speaks of to an adapter's result, as one Error.
-
-        A rejected call names every unknown name (so the model learns them all
-        at once); an accepted one is rejected only for the names the policy
-        flags (a likely typo under "report", any name under "reject").
-        """
-        problems: list[ArgumentProblem] = []
-        cause: BaseException | None = None
-        if type(outcome) is Error:
-            exc = outcome[1]
-            if not isinstance(exc, InvalidArguments):
-                return outcome  # an adapter's plain error: nothing to merge into
-            problems.extend(exc.problems)
-            cause = exc.__cause__
-            names: Iterable[str] = (
-                []
-                if self.unknown_arguments == "ignore"
-                else messages.unrecognized_names(args, self._accepted)
-            )
-        else:
-            names = self._flagged(args)
-            if not names:
-                return outcome
-        known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
-        new = [ArgumentProblem.unrecognized(n) for n in names if n not in known]
-        if not new and type(outcome) is Error and outcome[1].accepted == self._accepted:
-            return outcome  # the adapter already said it all: no second rendering
-        return invalid_arguments(
-            [*problems, *new], arguments=args, accepted=self._accepted, cause=cause
-        )
-
-    def _parse_sync(self, args: dict[str, Any], context: Any) -> ParseResult:
-        if self._pre:
-            checked = self._before(args)
-            if type(checked) is Error:
-                return checked
-            args = checked  # type: ignore[assignment]
-        if self._parser is None:
-            return _new(Ok, (args, None))
-        try:
-            if self._parser_arity == 2:
-                result = self._parser(args, context)
-            else:
-                result = self._parser(args)
-        except Exception as exc:
-            return self._parser_failed(exc, args)
-        return self._after(result, args)
-
-    async def _aparse(self, args: dict[str, Any], context: Any) -> ParseResult:
-        checked = self._before(args)
-        if type(checked) is Error:
-            return checked
-        if self._parser is None:
-            return Ok(checked)
-        try:
-            if self._parser_arity == 2:
-                result = self._parser(checked, context)
-            else:
-                result = self._parser(checked)
-            if inspect.isawaitable(result):
-                result = await result
-        except Exception as exc:
-            return self._parser_failed(exc, args)
-        return self._after(result, checked)  # type: ignore[arg-type]
-
-    # -- execution ------------------------------------------------------------
+        return await self._aparse(arguments, context)  # type: ignore[no-any-return]
 
     def execute(self, arguments: object = None, context: Any = None) -> Outcome:
         """Parse the arguments, run the body, and return what the model reads.
@@ -508,198 +318,11 @@ class Function:
         an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
         completion here too (in a private event loop).
         """
-        # the hot path (no parser, a sync body, a dict of known names): the
-        # required-key check, the policy, the body, in as few steps as we can
-        if (
-            self._fast
-            and type(arguments) is dict
-            and (
-                # every accepted name sent, no other: one comparison says it all
-                arguments.keys() == self._all
-                or (
-                    self._required_set.issubset(arguments)
-                    and (self._open or self._accepted_set.issuperset(arguments))
-                )
-            )
-        ):
-            args = Arguments(arguments)
-            try:
-                result = (
-                    self.function(args, context) if self._body_arity == 2 else self.function(args)
-                )
-            except Exception as exc:
-                return self._rescue(exc, args)
-            if type(result) is str:
-                return _new(Ok, (result, None))
-            if inspect.isawaitable(result):
-                return _run_sync(self._finish(result, args))  # type: ignore[no-any-return]
-            return self._outcome(result)
-        if self._fastparse and type(arguments) is dict:
-            # the parser's hot path: a sync parser and body, a dict as sent,
-            # the steps of _parse_sync, _after and _call inlined
-            try:
-                if self._parser_arity == 2:
-                    result = self._parser(arguments, context)  # type: ignore[misc]
-                else:
-                    result = self._parser(arguments)  # type: ignore[misc]
-            except Exception as exc:
-                return self._parser_failed(exc, arguments)
-            guard = self._guard
-            if type(result) is Ok and (guard is None or guard.issuperset(arguments)):
-                value = result[0]
-                if value is None:
-                    value = arguments
-                try:
-                    if self._body_arity == 2:
-                        body = self.function(value, context)
-                    else:
-                        body = self.function(value)
-                except Exception as exc:
-                    return self._rescue(exc, value)
-                if type(body) is str:
-                    return _new(Ok, (body, None))
-                if inspect.isawaitable(body):
-                    return _run_sync(self._finish(body, value))  # type: ignore[no-any-return]
-                return self._outcome(body)
-            checked = self._after(result, arguments)
-            if type(checked) is Error:
-                return checked
-            called = self._call(checked[0], context)
-            if not isinstance(called, tuple):
-                called = _run_sync(self._finish(called, None))
-            return called  # type: ignore[no-any-return]
-        if self._async:
-            return _run_sync(self.aexecute(arguments, context))  # type: ignore[no-any-return]
-        decoded = decode(arguments, self.name, self.limits)
-        outcome: Outcome
-        if isinstance(decoded, Error):
-            outcome = decoded
-        elif self._parse == "check":
-            before = self._before(decoded)
-            if isinstance(before, Error):
-                outcome = before
-            else:
-                outcome = self._call(Arguments(before), context)
-        else:
-            parsed = self._parse_sync(decoded, context)
-            outcome = parsed if type(parsed) is Error else self._call(parsed[0], context)
-        if not isinstance(outcome, tuple):
-            # a sync callable that returned an awaitable (a partial of an async def)
-            outcome = _run_sync(self._finish(outcome, None))
-        return outcome
+        return self._run(arguments, context)
 
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
-        args = decode(arguments, self.name, self.limits)
-        if type(args) is Error:
-            outcome: Outcome = args
-        else:
-            parsed = await self._aparse(args, context)  # type: ignore[arg-type]
-            if type(parsed) is Error:
-                outcome = parsed
-            else:
-                value = parsed.value  # type: ignore[union-attr]
-                if self._parse == "check":
-                    value = Arguments(value)
-                outcome = self._call(value, context)
-                if inspect.isawaitable(outcome):
-                    outcome = await self._finish(outcome, value)
-        return outcome
-
-    def _call(self, value: Any, context: Any) -> Any:
-        """Run the body; an awaitable comes back as is for :meth:`aexecute`."""
-        try:
-            result = (
-                self.function(value, context) if self._body_arity == 2 else self.function(value)
-            )
-        except Exception as exc:
-            return self._rescue(exc, value)
-        if type(result) is str:
-            return _new(Ok, (result, None))
-        if inspect.isawaitable(result):
-            return result
-        return self._outcome(result)
-
-    async def _finish(self, awaitable: Awaitable[Any], value: Any) -> Outcome:
-        try:
-            result = await awaitable
-        except Exception as exc:
-            return self._rescue(exc, value)
-        return self._outcome(result)
-
-    def _rescue(self, exc: Exception, value: Any) -> Error:
-        if isinstance(exc, ToolError):
-            return Error(exc.message, exc)
-        if (
-            isinstance(exc, ArgumentKeyError)
-            and exc.arguments is value
-            and self._parse == "check"
-            and self._accepted
-        ):
-            return Error(messages.key_error(exc.key, value, self._accepted), exc)
-        return Error(self._exception_text(exc), exc)
-
-    def _parser_failed(self, exc: Exception, arguments: dict[str, Any]) -> Error:
-        """A parser raised: too-deep arguments say so; anything else is rescued."""
-        if isinstance(exc, RecursionError):
-            text = recursion_error(self.name, arguments, self.limits)
-            if text is not None:
-                return Error(text, exc)
-        return Error(self._exception_text(exc), exc)
-
-    def _exception_text(self, exc: BaseException) -> str:
-        if self._pm is not None and self._pm.hook.toolparse_format_exception.get_hookimpls():
-            text = self._pm.hook.toolparse_format_exception(exception=exc, function=self)
-            if text is not None:
-                return str(text)
-        return messages.exception(exc)
-
-    def _outcome(self, result: Any) -> Outcome:
-        """Normalise what a body returned into the result vocabulary."""
-        kind = type(result)
-        if kind is str:
-            return Ok(result)
-        if kind is Ok:
-            content = self._content(result.value)
-            if type(content) is Error:
-                return content
-            if content is result.value:
-                return result  # type: ignore[no-any-return]
-            return Ok(content, result.processed_content)
-        if kind is Error:
-            message = result.message
-            return result if isinstance(message, str) else Error(repr(message), result.exception)
-        if kind is Interrupt:
-            if isinstance(result.display, str):
-                return result  # type: ignore[no-any-return]
-            return Error(messages.UNEXPECTED_RESPONSE)
-        content = self._content(result)
-        return content if type(content) is Error else Ok(content)
-
-    def _content(self, value: Any) -> Any:
-        """Content the model can read: text, parts, a ToolResult, or JSON text."""
-        if isinstance(value, str):
-            return value
-        from ..results import ToolResult
-
-        if isinstance(value, ToolResult):
-            return value
-        if isinstance(value, list) and value and all(isinstance(p, ContentPart) for p in value):
-            return value
-        if isinstance(value, (dict, list, tuple, *_JSON_SCALARS)):
-            try:
-                return json.dumps(value, ensure_ascii=False, allow_nan=False)
-            except (TypeError, ValueError, RecursionError):
-                pass
-        if self._pm is not None:
-            text = self._pm.serialize(value)
-        else:
-            from ..plugins import plugin_manager
-
-            text = plugin_manager().serialize(value)
-        if text is not None:
-            return text
-        return Error(messages.UNEXPECTED_RESPONSE)
+        return await self._arun(arguments, context)  # type: ignore[no-any-return]
 
 
 def get_display_text(

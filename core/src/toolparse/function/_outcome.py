@@ -1,0 +1,127 @@
+"""Outcomes: turning what a tool's body returned, or what it raised, into what the model reads.
+
+The plan's body step (``_plan``) calls the body and hands anything but a
+plain string here; so does a parser that raised.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import messages
+from ..arguments import ArgumentKeyError, Limits, recursion_error
+from ..contract import Error, Interrupt, Ok, Outcome, ToolError
+from ..results import ContentPart, ToolResult
+
+if TYPE_CHECKING:
+    from ._function import Function
+
+__all__: list[str] = []
+
+_JSON_SCALARS = (int, float, bool, type(None))
+
+
+class Outcomes:
+    """How one Function turns a body's result, or a failure, into what the model reads.
+
+    :param owner: the Function (the ``toolparse_format_exception`` hook gets it).
+    :param accepted: the accepted names, for the "wrong argument name" message
+        of a body that read a name it was not sent (empty: no such message,
+        e.g. when a parser produced the value).
+    """
+
+    __slots__ = ("_accepted", "_owner")
+
+    def __init__(self, owner: Function, accepted: Sequence[str]) -> None:
+        self._owner = owner
+        self._accepted = tuple(accepted)
+
+    async def finish(self, awaitable: Awaitable[Any], value: Any) -> Outcome:
+        """Await what an async body returned, and normalise it."""
+        try:
+            result = await awaitable
+        except Exception as exc:
+            return self.rescue(exc, value)
+        return self.outcome(result)
+
+    def rescue(self, exc: Exception, value: Any) -> Error:
+        """A body raised: a ToolError is its message; anything else is rescued."""
+        if isinstance(exc, ToolError):
+            return Error(exc.message, exc)
+        if isinstance(exc, ArgumentKeyError) and exc.arguments is value and self._accepted:
+            return Error(messages.key_error(exc.key, value, self._accepted), exc)
+        return Error(self.exception_text(exc), exc)
+
+    def parser_failed(self, exc: Exception, arguments: dict[str, Any], limits: Limits) -> Error:
+        """A parser raised: too-deep arguments say so; anything else is rescued."""
+        if isinstance(exc, RecursionError):
+            text = recursion_error(self._owner.name, arguments, limits)
+            if text is not None:
+                return Error(text, exc)
+        return Error(self.exception_text(exc), exc)
+
+    def exception_text(self, exc: BaseException) -> str:
+        """The text for an exception, from the ``toolparse_format_exception`` hook or the default."""
+        pm = self._owner._pm
+        if pm is None:
+            # the default manager, looked up only once something raised (a lazy
+            # edge: plugins imports the core's defaults, which import Function)
+            from ..plugins import plugin_manager
+
+            pm = plugin_manager()
+        if pm.hook.toolparse_format_exception.get_hookimpls():
+            text = pm.hook.toolparse_format_exception(exception=exc, function=self._owner)
+            if text is not None:
+                return str(text)
+        return messages.exception(exc)
+
+    def outcome(self, result: Any) -> Outcome:
+        """Normalise what a body returned into the result vocabulary."""
+        kind = type(result)
+        if kind is str:
+            return Ok(result)
+        if kind is Ok:
+            content = self.content(result.value)
+            if type(content) is Error:
+                return content
+            if content is result.value:
+                return result  # type: ignore[no-any-return]
+            return Ok(content, result.processed_content)
+        if kind is Error:
+            message = result.message
+            return result if isinstance(message, str) else Error(repr(message), result.exception)
+        if kind is Interrupt:
+            if isinstance(result.display, str):
+                return result  # type: ignore[no-any-return]
+            return Error(messages.UNEXPECTED_RESPONSE)
+        content = self.content(result)
+        return content if type(content) is Error else Ok(content)
+
+    def content(self, value: Any) -> Any:
+        """Content the model can read: text, parts, a ToolResult, or JSON text."""
+        if isinstance(value, str):
+            return value
+        if isinstance(value, ToolResult):
+            # a copy: what the call fills in (its id, name, flags) never
+            # reaches the object the tool returned, which it may reuse
+            return copy.copy(value)
+        if isinstance(value, list) and value and all(isinstance(p, ContentPart) for p in value):
+            return value
+        if isinstance(value, (dict, list, tuple, *_JSON_SCALARS)):
+            try:
+                return json.dumps(value, ensure_ascii=False, allow_nan=False)
+            except (TypeError, ValueError, RecursionError):
+                pass
+        pm = self._owner._pm
+        if pm is None:
+            # the default manager serialises models for tools built without one
+            from ..plugins import plugin_manager
+
+            pm = plugin_manager()
+        text = pm.serialize(value)
+        if text is not None:
+            return text
+        return Error(messages.UNEXPECTED_RESPONSE)

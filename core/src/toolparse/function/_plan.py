@@ -1,0 +1,314 @@
+"""A Function's plan: the steps its calls go through, chosen and compiled once.
+
+At definition a Function picks its steps: decode the arguments, restore nulls
+(when its schema has optional properties), then either the required-key check
+and the policy (no parser) or the parser with the policy around it, then the
+body and its outcome. Each step is written once below, as a short piece of
+Python; the plan joins the pieces a Function needs into straight-line
+functions and compiles them (as attrs compiles its ``__init__``), so a call
+runs one function with no flags to read and no step-to-step calls. Execution
+is parsing followed by the body step, by construction: ``parse_arguments``
+runs exactly what ``execute`` runs first.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from .._nulls import null_restorer
+from ..arguments import Arguments, Limits, decode
+from ..contract import Error, Ok, Outcome, ParseResult
+from ..problems import pending
+from ._callables import _run_sync
+from ._outcome import Outcomes
+from ._policy import Policy
+
+__all__: list[str] = []
+
+# -- the steps, each written once ---------------------------------------------------
+# ``args`` is the arguments dict so far; a parsing step leaves ``parsed`` (an
+# Ok) or ``value`` (what the body gets); ``{call}`` and ``{aw}`` are filled in
+# per Function (how its parser and body are called, and whether to await).
+
+_DECODE = """
+    if type(arguments) is dict:
+        args = arguments
+    else:
+        args = decode(arguments, name, limits)
+        if type(args) is Error:
+            return args
+"""
+
+# null for an optional property means "absent"; skipped (one set test) when
+# no property that may hold such a null was sent, as in most calls
+_NULLS = """
+    if not watch.isdisjoint(args) and (None in args.values() or not deep.isdisjoint(args)):
+        args = restore(args)
+"""
+
+# the same where the top-level names are unknown (e.g. a root $ref)
+_NULLS_ALWAYS = """
+    args = restore(args)
+"""
+
+# "ignore" before an adapter's parser: the parser never sees unknown names
+_DROP = """
+    if not accepted.issuperset(args):
+        args = {k: v for k, v in args.items() if k in accepted}
+"""
+
+# no parser: the required keys, then the policy; the body gets Arguments
+_CHECK = """
+    if {fits}:
+        value = Arguments(args)
+    else:
+        parsed = checked(args)
+        if type(parsed) is Error:
+            return parsed
+        value = parsed[0]
+"""
+
+# a parser with the policy around it: arguments with names the policy may add
+# are parsed with the adapter's rendering held back, so they join its problems
+# before the one rendering (in settle)
+_PARSE_GUARDED = """
+    within = accepted.issuperset(args)
+    try:
+        if within:
+            parsed = {call}
+            {awaiting}
+        else:
+            with pending(args):
+                parsed = {call}
+                {awaiting}
+    except Exception as exc:
+        return failed(exc, args)
+    if within and type(parsed) is Ok:
+        value = parsed[0]
+        if value is None:
+            value = args
+    else:
+        parsed = settle(parsed, args, within)
+        if type(parsed) is Error:
+            return parsed
+        value = parsed[0]
+"""
+
+# a parser no policy wraps (yours, or an adapter's for names that are unknown)
+_PARSE = """
+    try:
+        parsed = {call}
+        {awaiting}
+    except Exception as exc:
+        return failed(exc, args)
+    if type(parsed) is not Ok:
+        return settle(parsed, args, True)
+    value = parsed[0]
+    if value is None:
+        value = args
+"""
+
+_PARSED = """
+    return _new(Ok, (value, None))
+"""
+
+# the body, and the outcome of what it returned: {finish} is how an awaitable
+# result is completed (awaited, run to completion, or handed back)
+_BODY = """
+    try:
+        out = {call}
+    except Exception as exc:
+        return rescue(exc, value)
+    if type(out) is str:
+        return _new(Ok, (out, None))
+    if isawaitable(out):
+        return {finish}
+    return outcome(out)
+"""
+
+_AWAITING = "if isawaitable(parsed): parsed = await parsed"
+
+
+class Plan:
+    """The entry points of one Function, compiled from its steps.
+
+    ``call(value, context)`` is the body step alone (for callers that parse
+    first and run the body elsewhere); it gives an outcome, or an awaitable to
+    pass to ``finish(awaitable, value)``.
+    """
+
+    __slots__ = ("aparse", "arun", "call", "finish", "parse", "run")
+
+    parse: Callable[[Any, Any], ParseResult]
+    aparse: Callable[[Any, Any], Awaitable[ParseResult]]
+    run: Callable[[Any, Any], Outcome]
+    arun: Callable[[Any, Any], Awaitable[Outcome]]
+    call: Callable[[Any, Any], Any]
+    finish: Callable[[Any, Any], Awaitable[Outcome]]
+
+
+def _watch(
+    schema: Mapping[str, Any], restore: Callable[[Any], Any]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The top-level names that may hold a null to drop: ``(watch, deep)``.
+
+    ``deep`` are those under which a null may hide further down; ``watch``
+    adds those whose own null means absent. ``None``: the top-level names are
+    not known, so every call is walked.
+    """
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return None
+    deep = frozenset(
+        name
+        for name, prop in props.items()
+        if null_restorer({**schema, "properties": {name: prop}, "required": [name]}) is not None
+    )
+    own = frozenset(name for name in props if isinstance(name, str) and not restore({name: None}))
+    return own | deep, deep
+
+
+def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], ParseResult]:
+    merge = policy.merge if policy is not None else None
+
+    def settle(result: object, args: dict[str, Any], within: bool) -> ParseResult:
+        """Check a parser's result; merge the unknown-name policy into it."""
+        kind = type(result)
+        outcome: ParseResult
+        if kind is Ok:
+            outcome = result if result[0] is not None else Ok(args)  # type: ignore[index, assignment]
+        elif kind is Error:
+            message = result[0]  # type: ignore[index]
+            outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
+        else:
+            return Error(f"parse_args returned unexpected shape: {result!r:.200}")
+        if merge is None or (within and kind is Ok):
+            return outcome
+        return merge(outcome, args)
+
+    return settle
+
+
+def _function(name: str, header: str, pieces: list[str], namespace: dict[str, Any]) -> Any:
+    source = header + "".join(pieces)
+    code = compile(source, f"<toolparse plan: {namespace['name']}>", "exec")
+    exec(code, namespace)  # our own pieces, joined at definition
+    return namespace.pop(name)
+
+
+def compile_plan(
+    *,
+    name: str,
+    limits: Limits,
+    schema: Mapping[str, Any],
+    policy: Policy,
+    parser: Callable[..., Any] | None,
+    parser_arity: int,
+    guarded: bool,
+    outcomes: Outcomes,
+    function: Callable[..., Any],
+    body_arity: int,
+    parser_async: bool,
+    body_async: bool,
+) -> Plan:
+    """Choose a Function's steps and compile them into its plan.
+
+    :param guarded: apply the policy around ``parser`` (an adapter's parser
+        whose accepted names are known; never your own ``parse_args``).
+    """
+    restore = null_restorer(schema)
+    watched = _watch(schema, restore) if restore is not None else None
+    namespace: dict[str, Any] = {
+        "Arguments": Arguments,
+        "Error": Error,
+        "Ok": Ok,
+        "_new": tuple.__new__,
+        "_run_sync": _run_sync,
+        "accepted": policy.accepted_set,
+        "checked": policy.checked,
+        "decode": decode,
+        "everything": policy.accepted_set,
+        "failed": lambda exc, args: outcomes.parser_failed(exc, args, limits),
+        "finish": outcomes.finish,
+        "function": function,
+        "isawaitable": inspect.isawaitable,
+        "limits": limits,
+        "name": name,
+        "watch": watched[0] if watched is not None else frozenset(),
+        "deep": watched[1] if watched is not None else frozenset(),
+        "outcome": outcomes.outcome,
+        "parser": parser,
+        "pending": pending,
+        "required": policy.required_set,
+        "rescue": outcomes.rescue,
+        "restore": restore,
+        "settle": _settler(policy if guarded else None),
+    }
+    context = ", context" if parser_arity == 2 else ""
+
+    def parsing(awaiting: str) -> list[str]:
+        steps = [_DECODE]
+        if restore is not None:
+            steps.append(_NULLS if watched is not None else _NULLS_ALWAYS)
+        if parser is None:
+            fits = (
+                "args.keys() == everything or "
+                "(required.issubset(args) and everything.issuperset(args))"
+                if policy.accepted
+                else "required.issubset(args)"
+            )
+            steps.append(_CHECK.format(fits=fits))
+            return steps
+        if guarded and policy.policy == "ignore":
+            steps.append(_DROP)
+        step = _PARSE_GUARDED if guarded else _PARSE
+        steps.append(step.format(call=f"parser(args{context})", awaiting=awaiting))
+        return steps
+
+    body_call = "function(value, context)" if body_arity == 2 else "function(value)"
+
+    def body(finish: str) -> str:
+        return _BODY.format(call=body_call, finish=finish)
+
+    plan = Plan()
+    sync = "def {}(arguments, context):"
+    asynchronous = "async def {}(arguments, context):"
+    plan.aparse = _function(
+        "aparse", asynchronous.format("aparse"), [*parsing(_AWAITING), _PARSED], namespace
+    )
+    plan.arun = _function(
+        "arun",
+        asynchronous.format("arun"),
+        [*parsing(_AWAITING), body("await finish(out, value)")],
+        namespace,
+    )
+    plan.call = _function("call", "def call(value, context):", [body("out")], namespace)
+    plan.finish = outcomes.finish
+    if parser_async:
+        aparse = plan.aparse
+
+        def parse(arguments: Any, context: Any) -> ParseResult:
+            return _run_sync(aparse(arguments, context))  # type: ignore[no-any-return]
+
+        plan.parse = parse
+    else:
+        plan.parse = _function("parse", sync.format("parse"), [*parsing(""), _PARSED], namespace)
+    if parser_async or body_async:
+        arun = plan.arun
+
+        def run(arguments: Any, context: Any) -> Outcome:
+            # one event loop for the parser and the body
+            return _run_sync(arun(arguments, context))  # type: ignore[no-any-return]
+
+        plan.run = run
+    else:
+        # a sync callable may still return an awaitable (a partial of an async def)
+        plan.run = _function(
+            "run",
+            sync.format("run"),
+            [*parsing(""), body("_run_sync(finish(out, value))")],
+            namespace,
+        )
+    return plan

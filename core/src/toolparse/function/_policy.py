@@ -1,0 +1,103 @@
+"""The ``unknown_arguments`` policy and the required-key check, as plan steps.
+
+Two places apply the policy: before any parser (the required-key check of a
+Function without one), and around an adapter's parser, where the unknown
+names join the adapter's problems so the rejected call is rendered once. The
+quick tests that let most calls through run in the plan itself (``_plan``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .. import messages
+from ..arguments import Arguments
+from ..contract import Error, Ok, ParseResult
+from ..problems import ArgumentProblem, InvalidArguments, render_problems
+
+__all__: list[str] = []
+
+
+class Policy:
+    """The policy of one Function over its accepted and required top-level names."""
+
+    __slots__ = ("accepted", "accepted_set", "policy", "required", "required_set")
+
+    def __init__(self, policy: str, accepted: Sequence[str], required: Sequence[str]) -> None:
+        self.policy = policy
+        self.accepted = tuple(accepted)
+        self.accepted_set = frozenset(accepted)
+        self.required = tuple(required)
+        self.required_set = frozenset(required)
+
+    # -- before any parser ------------------------------------------------------
+
+    def checked(self, args: dict[str, Any]) -> ParseResult:
+        """The required-key check and the policy, for arguments the quick test did not pass.
+
+        Its ``Ok`` carries the :class:`~toolparse.Arguments` the body receives.
+        """
+        if not self.required_set.issubset(args):
+            return Error(self._missing(args))
+        if self.policy == "ignore":
+            return Ok(Arguments({k: v for k, v in args.items() if k in self.accepted_set}))
+        found = self.flagged(args)
+        if found:
+            return Error(messages.unrecognized_only(found, self.accepted))
+        return Ok(Arguments(args))
+
+    def _missing(self, args: Mapping[str, Any]) -> str:
+        found = messages.suggestions(
+            messages.unrecognized_names(args, self.accepted), self.accepted, args
+        )
+        missing = [n for n in self.required if n not in args]
+        return messages.missing_required(self.required, missing, found, self.accepted)
+
+    def flagged(self, args: Mapping[str, Any]) -> dict[str, str | None]:
+        """Unknown names the policy turns into a rejection (empty: none)."""
+        unknown = messages.unrecognized_names(args, self.accepted)
+        if not unknown or self.policy == "ignore":
+            return {}
+        found = messages.suggestions(unknown, self.accepted, args)
+        if self.policy == "reject" or any(v is not None for v in found.values()):
+            return found
+        return {}
+
+    # -- around an adapter's parser ---------------------------------------------
+
+    def merge(self, outcome: ParseResult, args: dict[str, Any]) -> ParseResult:
+        """Add the unknown names the policy speaks of to an adapter's result, as one Error.
+
+        A rejected call names every unknown name (so the model learns them all
+        at once); an accepted one is rejected only for the names the policy
+        flags (a likely typo under "report", any name under "reject"). The
+        adapter's problems may arrive unrendered (see ``problems.pending``):
+        this is where they are rendered, once.
+        """
+        problems: list[ArgumentProblem] = []
+        cause: BaseException | None = None
+        names: Iterable[str]
+        if type(outcome) is Error:
+            exc = outcome[1]
+            if not isinstance(exc, InvalidArguments):
+                return outcome  # an adapter's plain error: nothing to merge into
+            problems.extend(exc.problems)
+            cause = exc.__cause__
+            names = (
+                [] if self.policy == "ignore" else messages.unrecognized_names(args, self.accepted)
+            )
+        else:
+            names = self.flagged(args)
+            if not names:
+                return outcome
+        known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
+        new = [ArgumentProblem.unrecognized(n) for n in names if n not in known]
+        if (
+            not new
+            and type(outcome) is Error
+            and outcome[0]
+            and outcome[1].accepted == self.accepted
+        ):
+            return outcome  # the adapter rendered it all already
+        return render_problems([*problems, *new], args, self.accepted, cause)
