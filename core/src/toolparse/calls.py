@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import messages
+from ._aliases import alias_routes
 from ._workers import WorkerPool, set_max_workers, worker_pool
 from .contract import Error, Ok, Outcome
 from .errors import FunctionDefinitionError
@@ -77,8 +78,6 @@ class _Lookup:
             if self.routes is None:
                 routes = getattr(self.source, "_routes", None)
                 if routes is None:
-                    from .toolset import alias_routes
-
                     routes = alias_routes(self.table.values())
                 self.routes = routes
             return self.routes.get(name)

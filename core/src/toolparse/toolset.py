@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ._aliases import alias_routes, rules
+from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
 
 if TYPE_CHECKING:
@@ -13,40 +15,7 @@ if TYPE_CHECKING:
     from .providers import Provider
     from .results import ToolCall, ToolResult
 
-__all__ = ["Toolset", "alias_routes"]
-
-
-def _rules() -> list[tuple[str, Any]]:
-    from .providers import name_rules
-
-    return name_rules()
-
-
-def alias_routes(functions: Iterable[Function]) -> dict[str, Function]:
-    """Every provider alias of these tools' names that is not itself a tool name → its tool.
-
-    An alias two tools share routes to neither (a :class:`Toolset` refuses
-    such a pair at definition).
-    """
-    functions = list(functions)
-    names = {fn.name for fn in functions}
-    routes: dict[str, Function] = {}
-    clashes: set[str] = set()
-    for provider, rule in _rules():
-        for fn in functions:
-            try:
-                alias = rule.alias(fn.name, provider)
-            except ValueError:
-                continue  # cannot be offered to this provider: nothing to route
-            if alias == fn.name or alias in names:
-                continue
-            other = routes.get(alias)
-            if other is not None and other is not fn:
-                clashes.add(alias)
-            routes[alias] = fn
-    for alias in clashes:
-        del routes[alias]
-    return routes
+__all__ = ["Toolset"]
 
 
 class Toolset:
@@ -144,8 +113,6 @@ class Toolset:
         plugin_manager: PluginManager | None = None,
     ) -> list[ToolResult]:
         """:func:`toolparse.execute_tool_calls` over this toolset."""
-        from .calls import execute_tool_calls
-
         return execute_tool_calls(
             self,
             calls,
@@ -165,8 +132,6 @@ class Toolset:
         plugin_manager: PluginManager | None = None,
     ) -> list[ToolResult]:
         """:func:`toolparse.aexecute_tool_calls` over this toolset."""
-        from .calls import aexecute_tool_calls
-
         return await aexecute_tool_calls(
             self,
             calls,
@@ -202,7 +167,7 @@ def _alias_clashes(functions: Sequence[Function]) -> list[tuple[str, str]]:
     """Pairs of tools one provider would export under the same name."""
     errors: list[tuple[str, str]] = []
     reported: set[tuple[str, str]] = set()
-    for provider, rule in _rules():
+    for provider, rule in rules():
         seen: dict[str, str] = {}
         for fn in functions:
             try:
