@@ -1,0 +1,279 @@
+"""A Function's plan: one rendering per rejected call, null as absent, replace(), and
+the small guarantees every tool has (the exception hook, a returned ToolResult untouched)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+import toolparse.function._plan as plan_module
+from toolparse import messages
+from toolparse import plugins as plugins_module
+from toolparse.adapter import Compiled
+
+
+@dataclasses.dataclass
+class Forecast:
+    """Weather for a city."""
+
+    city: str
+    days: int = 1
+
+
+@pytest.fixture
+def pm() -> tp.PluginManager:
+    return tp.make_plugin_manager(load_entry_points=False)
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count calls of the one renderer of argument problems."""
+    count: list[int] = []
+    original = messages.invalid
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        count.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(messages, "invalid", counting)
+    return count
+
+
+# -- render once ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", ["report", "reject"])
+def test_a_rejected_call_with_unknown_names_is_rendered_once(
+    pm: tp.PluginManager, renders: list[int], policy: Any
+) -> None:
+    fn = tp.Function(
+        "forecast",
+        lambda a: "ok",
+        args_schema=Forecast,
+        plugin_manager=pm,
+        unknown_arguments=policy,
+    )
+    # a wrong value (the adapter's problem) and two unknown names (the policy's)
+    result = fn.execute({"city": 5, "dayz": 2, "other": 1})
+    assert isinstance(result, tp.Error)
+    assert "\ncity: " in result.message
+    assert 'Unrecognized parameters: dayz (did you mean "days"?), other' in result.message
+    assert renders == [1]
+    problems = result.exception.problems  # type: ignore[union-attr]
+    assert [(p.path, p.kind) for p in problems][-2:] == [
+        (("dayz",), "unrecognized"),
+        (("other",), "unrecognized"),
+    ]
+
+
+def test_every_kind_of_rejected_call_is_rendered_once(
+    pm: tp.PluginManager, renders: list[int]
+) -> None:
+    fn = tp.Function("forecast", lambda a: "ok", args_schema=Forecast, plugin_manager=pm)
+    calls: list[dict[str, Any]] = [
+        {"city": 5},  # the adapter alone
+        {"days": "x"},  # missing and invalid
+        {"city": "Oslo", "dayz": 2},  # only the policy (a likely typo)
+        {"city": 5, "unrelated": 1},  # the adapter, and a name the policy names
+    ]
+    for arguments in calls:
+        renders.clear()
+        assert isinstance(fn.execute(arguments), tp.Error)
+        assert renders == [1], arguments
+        renders.clear()
+        assert isinstance(fn.parse_arguments(arguments), tp.Error)
+        assert renders == [1], arguments
+
+
+def test_an_adapter_that_names_the_unknown_names_itself_is_rendered_once(
+    renders: list[int],
+) -> None:
+    accepted = ["city"]
+
+    def parser(arguments: dict[str, Any]) -> Any:
+        problems = [tp.ArgumentProblem.unrecognized(k) for k in arguments if k not in accepted]
+        return tp.invalid_arguments(problems, arguments=arguments, accepted=accepted)
+
+    class Strict:
+        name = "strict-test"
+
+        def accepts(self, source: object) -> bool:
+            return source == "strict-source"
+
+        def compile(self, source: Any, **options: Any) -> Compiled:
+            schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+            return Compiled(schema, parser, accepted=accepted)
+
+    fn = tp.Function("t", lambda a: "ok", args_schema="strict-source", adapter=Strict())
+    result = fn.execute({"city": "Oslo", "other": 1})
+    assert isinstance(result, tp.Error)
+    # held back while the adapter ran, rendered once at the end: never empty
+    assert result.message.startswith("Invalid arguments for this tool.")
+    assert "Unrecognized parameters: other" in result.message
+    assert renders == [1]
+
+
+def test_invalid_arguments_outside_a_function_still_renders() -> None:
+    error = tp.invalid_arguments([tp.ArgumentProblem.missing("city")], arguments={})
+    assert error.message.startswith("Invalid arguments for this tool.")
+    assert "Missing parameters: city" in error.message
+
+
+# -- null means absent, for every Function -------------------------------------------
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_null_for_an_optional_field_gives_its_default(pm: tp.PluginManager, strict: bool) -> None:
+    seen: list[Any] = []
+    fn = tp.Function(
+        "forecast",
+        lambda a: seen.append(a) or "ok",
+        args_schema=Forecast,
+        plugin_manager=pm,
+        strict=strict,
+    )
+    assert fn.execute({"city": "Oslo", "days": None}) == tp.Ok("ok")
+    assert seen == [Forecast("Oslo", 1)]
+    # a required field's null is the adapter's to judge
+    assert isinstance(fn.execute({"city": None}), tp.Error)
+
+
+def test_the_null_step_runs_only_when_a_null_could_be_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walks: list[Any] = []
+    original = plan_module.null_restorer
+
+    def counting(schema: Any) -> Callable[[Any], Any] | None:
+        restore = original(schema)
+        if restore is None:
+            return None
+
+        def walk(value: Any) -> Any:
+            walks.append(value)
+            return restore(value)
+
+        return walk
+
+    monkeypatch.setattr(plan_module, "null_restorer", counting)
+    params = [
+        tp.FunctionParam("city", "string", required=True),
+        tp.FunctionParam("days", "integer"),
+    ]
+    fn = tp.Function("t", lambda a: str(dict(a)), parameters=params)
+    walks.clear()  # probing at definition does not count
+    assert fn.execute({"city": "Oslo"}) == tp.Ok("{'city': 'Oslo'}")
+    assert fn.execute({"city": "Oslo", "days": 2}) == tp.Ok("{'city': 'Oslo', 'days': 2}")
+    assert walks == []
+    assert fn.execute({"city": "Oslo", "days": None}) == tp.Ok("{'city': 'Oslo'}")
+    assert walks == [{"city": "Oslo", "days": None}]
+    # nothing optional: no null step at all
+    required = tp.Function("t", lambda a: "ok", parameters=params[:1])
+    walks.clear()
+    assert required.execute({"city": None}) == tp.Ok("ok")
+    assert walks == []
+
+
+def test_nulls_below_the_top_are_dropped_without_a_top_level_null() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "options": {
+                "type": "object",
+                "properties": {"days": {"type": "integer"}, "hourly": {"type": "boolean"}},
+                "required": ["days"],
+            }
+        },
+    }
+    fn = tp.Function("t", lambda a: tp.ok(dict(a)), parameters_schema=schema)
+    assert fn.parse_arguments({"options": {"days": 2, "hourly": None}}) == tp.Ok(
+        {"options": {"days": 2}}
+    )
+
+
+# -- replace and description ---------------------------------------------------------
+
+
+def test_replace_changes_the_given_fields_only() -> None:
+    fn = tp.Function(
+        "math.factorial",
+        lambda a: str(a["n"]),
+        description="Factorial.",
+        parameters=[tp.FunctionParam("n", "integer", required=True)],
+        concurrent=True,
+    )
+    renamed = fn.replace(name="math_factorial")
+    assert renamed is not fn
+    assert (renamed.name, fn.name) == ("math_factorial", "math.factorial")
+    assert renamed.description == "Factorial."
+    assert renamed.concurrent is True
+    assert renamed.parameters == fn.parameters
+    assert renamed.execute({"n": 3}) == tp.Ok("3")
+    assert fn.replace(concurrent=False).concurrent is False
+    with pytest.raises(TypeError, match="unexpected field"):
+        fn.replace(title="x")
+    with pytest.raises(tp.FunctionDefinitionError, match="name: can't be blank"):
+        fn.replace(name="")
+
+
+def test_description_is_taken_from_the_source(pm: tp.PluginManager) -> None:
+    fn = tp.Function("forecast", lambda a: "ok", args_schema=Forecast, plugin_manager=pm)
+    assert fn.description == "Weather for a city."
+    schema = {"type": "object", "description": " Look it up. ", "properties": {}}
+    assert tp.Function("t", lambda a: "ok", parameters_schema=schema).description == "Look it up."
+    given = tp.Function(
+        "forecast", lambda a: "ok", description="Mine.", args_schema=Forecast, plugin_manager=pm
+    )
+    assert given.description == "Mine."
+
+    @dataclasses.dataclass
+    class Plain:
+        city: str
+
+    # replace takes it again from the new source
+    assert fn.replace(args_schema=Plain).description is None
+    assert given.replace(args_schema=Plain).description == "Mine."
+
+
+# -- every tool ----------------------------------------------------------------------
+
+
+def test_the_exception_hook_applies_to_tools_without_a_plugin_manager(
+    monkeypatch: pytest.MonkeyPatch, pm: tp.PluginManager
+) -> None:
+    class Formatter:
+        @tp.hookimpl
+        def toolparse_format_exception(self, exception: BaseException, function: Any) -> str:
+            return f"{function.name} failed: {exception}"
+
+    pm.register(Formatter())
+    monkeypatch.setattr(plugins_module, "_default", pm)
+
+    def boom(a: Any) -> str:
+        raise RuntimeError("no")
+
+    plain = tp.Function("plain", boom)  # no args_schema: no plugin manager of its own
+    result = plain.execute({})
+    assert isinstance(result, tp.Error)
+    assert result.message == "plain failed: no"
+    assert isinstance(result.exception, RuntimeError)
+
+
+def test_a_returned_tool_result_is_never_mutated() -> None:
+    mine = tp.ToolResult(None, None, "cached answer")
+    fn = tp.Function("t", lambda a: mine, display_text="Looking", return_direct=True)
+    first, second = tp.execute_tool_calls(
+        [fn], [tp.ToolCall("1", "t", {}), tp.ToolCall("2", "t", {})]
+    )
+    assert (first.tool_call_id, second.tool_call_id) == ("1", "2")
+    assert (first.name, first.display_text, first.return_direct) == ("t", "Looking", True)
+    assert (mine.tool_call_id, mine.name, mine.display_text, mine.return_direct) == (
+        None,
+        None,
+        None,
+        False,
+    )
