@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._nulls import MAX_DEPTH, resolve_ref
+from .._nulls import MAX_DEPTH, merge_all_of, resolve_ref
 from ._common import Schema, object_root
 
 if TYPE_CHECKING:
@@ -56,8 +56,18 @@ def parameters(function: Function, provider: str) -> Schema:
         except ValueError as exc:
             raise ValueError(f"{provider}: tool {function.name!r}: {exc}") from None
         schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    if isinstance(schema.get("allOf"), list):
+        # a root allOf (refused at the top level by Anthropic): its parts as one
+        try:
+            schema = merge_all_of(schema, schema)
+        except ValueError:
+            pass  # parts that disagree: left for each provider's own rule
     schema = object_root(schema, provider, function.name)
-    schema = modern_tuples(schema)
+    modern = modern_tuples(schema)
+    if modern != schema and "2020-12" not in str(schema.get("$schema", "2020-12")):
+        # the rewrite is 2020-12: an older dialect named at the root no longer applies
+        del modern["$schema"]
+    schema = modern
     if function.description is not None and schema.get("description") == function.description:
         del schema["description"]  # said once, as the tool's description
     return schema
