@@ -66,8 +66,9 @@ class _Lookup:
 
     __slots__ = ("routes", "source", "table")
 
-    def __init__(self, functions: Iterable[Function] | Toolset) -> None:
-        self.table, self.source = _tables(functions)
+    def __init__(self, table: dict[str, Function], source: Any) -> None:
+        self.table = table
+        self.source = source  # a Toolset (its routes are built) or the Functions
         self.routes: dict[str, Function] | None = None
 
     def find(self, name: object) -> Function | None:
@@ -206,12 +207,34 @@ def execute_tool_calls(
     """
     if timeout is not None or max_concurrency is not None:
         _check(timeout, max_concurrency)
-    lookup = _Lookup(functions)
+    table, source = _tables(functions)
     pm = _observer(plugin_manager)
     calls = calls if type(calls) is list else list(calls)
     n = len(calls)
     results: list[Any] = [None] * n
     i = 0
+    if pm is None and timeout is None:
+        # the common case, kept lean: known sequential tools run here one
+        # after the other; anything else goes the general way below
+        from_outcome = ToolResult.from_outcome
+        while i < n:
+            call = calls[i]
+            name = call.name
+            fn = table.get(name) if type(name) is str else None
+            if fn is None or fn.concurrent:
+                break
+            results[i] = from_outcome(
+                call,
+                fn,
+                fn.execute(
+                    call.arguments,
+                    {"tool_call_id": call.id} if context is None else _context(context, call),
+                ),
+            )
+            i += 1
+        else:
+            return results
+    lookup = _Lookup(table, source)
     while i < n:
         call = calls[i]
         fn = lookup.find(call.name)
@@ -406,7 +429,7 @@ async def aexecute_tool_calls(
     """
     if timeout is not None or max_concurrency is not None:
         _check(timeout, max_concurrency)
-    lookup = _Lookup(functions)
+    lookup = _Lookup(*_tables(functions))
     pm = _observer(plugin_manager)
     calls = calls if type(calls) is list else list(calls)
     n = len(calls)
@@ -424,6 +447,12 @@ async def aexecute_tool_calls(
         elif fn.concurrent:
             group, i = _group(calls, i, lookup, results, pm, context)
             await _agroup(group, results, timeout, max_concurrency, pm)
+        elif fn._async and timeout is None and pm is None:
+            # an async tool on its own: awaited right here, the lean way
+            results[i] = ToolResult.from_outcome(
+                call, fn, await fn.aexecute(call.arguments, _context(context, call))
+            )
+            i += 1
         else:
             await _arun(i, call, fn, _context(context, call), results, timeout, pm, None)
             i += 1
@@ -468,7 +497,10 @@ async def _arun(
     start = _perf()
     outcome: Outcome
     if fn._async:
-        outcome = await _atimed(fn, call.arguments, ctx, timeout)
+        if timeout is None:
+            outcome = await fn.aexecute(call.arguments, ctx)
+        else:
+            outcome = await _atimed(fn, call.arguments, ctx, timeout)
     else:
         parsed = fn.parse_arguments(call.arguments, ctx)
         if type(parsed) is not Ok:
