@@ -1,4 +1,8 @@
-"""@tool: call forms, keywords, ValueErrors, context injection, response formats."""
+"""@tool: call forms, keywords, ValueErrors, context injection, response formats.
+
+These run in the core-only environment too (the built-in adapter infers the
+schema there); what needs pydantic is in test_decorator_pydantic.py.
+"""
 
 from __future__ import annotations
 
@@ -13,29 +17,24 @@ from hypothesis import strategies as st
 import toolparse as tp
 from toolparse import tool
 
-pydantic = pytest.importorskip("pydantic")
-# pydantic needs typing_extensions' TypedDict before Python 3.12 (and brings it along)
-TypedDict = pytest.importorskip("typing_extensions").TypedDict
 
-
-# -- the reference page's examples ---------------------------------------------------
-
-
-def test_reference_bare_decorator() -> None:
-    @tool
-    def search_api(query: str) -> str:
-        # Searches the API for the query.
-        return  # type: ignore[return-value]
+def test_bare_decorator_with_the_built_in_adapter() -> None:
+    @tool(adapter="plain")
+    def search_api(query: str, limit: int = 10) -> str:
+        return f"{query}:{limit}"
 
     assert isinstance(search_api, tp.Function)
-    assert search_api.name == "search_api"
-    assert search_api.description is None  # no docstring: a comment is not one
+    assert search_api.adapter is not None
+    assert search_api.adapter.name == "plain"
     assert search_api.json_schema() == {
         "type": "object",
-        "properties": {"query": {"type": "string"}},
+        "properties": {"query": {"type": "string"}, "limit": {"type": "integer", "default": 10}},
         "required": ["query"],
+        "additionalProperties": False,
     }
-    assert search_api.execute({"query": "x"}) == tp.Ok("null")
+    assert search_api.execute({"query": "x"}) == tp.Ok("x:10")
+    assert search_api.execute({"query": "x", "limit": None}) == tp.Ok("x:10")  # null: absent
+    assert isinstance(search_api.execute({"limit": 2}), tp.Error)
 
 
 def test_reference_name_and_return_direct() -> None:
@@ -59,34 +58,6 @@ def test_reference_content_and_artifact() -> None:
     )
 
 
-def test_reference_parse_docstring_schema() -> None:
-    pytest.importorskip("docstring_parser")  # toolparse[docstring]
-
-    @tool(parse_docstring=True)
-    def foo(bar: str, baz: int) -> str:
-        """The foo.
-
-        Args:
-            bar: The bar.
-            baz: The baz.
-        """
-        return bar
-
-    assert foo.description == "The foo."
-    # the reference's structure, without pydantic's auto-generated titles
-    assert foo.json_schema() == {
-        "type": "object",
-        "properties": {
-            "bar": {"description": "The bar.", "type": "string"},
-            "baz": {"description": "The baz.", "type": "integer"},
-        },
-        "required": ["bar", "baz"],
-    }
-
-
-# -- call forms ------------------------------------------------------------------------
-
-
 def add(a: int, b: int = 1) -> int:
     """Add two numbers."""
     return a + b
@@ -102,12 +73,6 @@ def test_tool_with_a_name_decorates() -> None:
     fn = tool("plus")(add)
     assert fn.name == "plus"
     assert fn.execute({"a": 2}) == tp.Ok("3")
-
-
-def test_tool_with_a_name_and_a_callable() -> None:
-    fn = tool("plus", add)
-    assert fn.name == "plus"
-    assert fn.execute({"a": "2"}) == tp.Ok("3")  # pydantic's lax mode
 
 
 def test_tool_with_keywords_only() -> None:
@@ -218,31 +183,9 @@ def test_a_bad_response_format_is_a_definition_error() -> None:
 # -- description precedence ------------------------------------------------------------
 
 
-class Query(pydantic.BaseModel):  # type: ignore[misc, name-defined]
-    """Search arguments."""
-
-    q: str
-    limit: int = 5
-
-
 def search(q: str, limit: int) -> str:
     """Search the web."""
     return f"{q}:{limit}"
-
-
-def test_description_argument_wins() -> None:
-    assert tool(search, description="Given.", args_schema=Query).description == "Given."
-
-
-def test_docstring_wins_over_args_schema() -> None:
-    assert tool(search, args_schema=Query).description == "Search the web."
-
-
-def test_args_schema_description_is_the_last_resort() -> None:
-    def undocumented(q: str, limit: int) -> str:
-        return q
-
-    assert tool(undocumented, args_schema=Query).description == "Search arguments."
 
 
 def test_description_argument_is_stripped_like_langchain() -> None:
@@ -262,22 +205,6 @@ def test_docstring_is_cleaned() -> None:
 
 
 # -- args_schema and infer_schema -------------------------------------------------------
-
-
-def test_args_schema_overrides_inference_and_fields_become_keywords() -> None:
-    seen: list[dict[str, Any]] = []
-
-    def body(**kwargs: Any) -> str:
-        seen.append(kwargs)
-        return "ok"
-
-    fn = tool("search", body, args_schema=Query, description="Search.")
-    assert fn.accepted_param_names() == ["q", "limit"]
-    assert fn.execute({"q": "cats"}) == tp.Ok("ok")
-    assert seen == [{"q": "cats", "limit": 5}]
-    message = fn.execute({"limit": "many"}).message  # type: ignore[union-attr]
-    assert "limit: Input should be a valid integer" in message
-    assert "Missing parameters: q" in message
 
 
 def test_args_schema_may_be_a_json_schema_dict_when_an_adapter_accepts_it() -> None:
@@ -315,23 +242,6 @@ def test_infer_schema_false_takes_one_string_like_langchain() -> None:
     wrong = fn.execute({"__arg1": 3}).message  # type: ignore[union-attr]
     assert "__arg1: Input should be a valid string (received 3)" in wrong
     assert calls == ["hi", "any one name"]
-
-
-def test_infer_schema_false_with_args_schema_uses_the_schema() -> None:
-    fn = tool(search, infer_schema=False, args_schema=Query)
-    assert fn.execute({"q": "x"}) == tp.Ok("x:5")
-
-
-def test_variadic_parameters_need_args_schema() -> None:
-    def anything(*args: Any, **kwargs: Any) -> str:
-        return "x"
-
-    with pytest.raises(
-        tp.FunctionDefinitionError, match=r"\*args, \*\*kwargs.*args_schema="
-    ) as info:
-        tool(anything)
-    assert info.value.errors[0][0] == "signature"
-    assert tool(anything, args_schema=Query).execute({"q": "x"}) == tp.Ok("x")
 
 
 def test_positional_only_parameters_are_a_definition_error() -> None:
@@ -400,39 +310,9 @@ def test_unknown_arguments_reject_names_the_typo() -> None:
     assert 'Unrecognized parameters: bb (did you mean "b"?)' in message
 
 
-def test_extra_keys_a_parser_lets_through_never_reach_the_body() -> None:
-    # "report": an unknown name that is no typo passes the policy; pydantic drops it
-    assert tool(add).execute({"a": 1, "zzz_unrelated": 2}) == tp.Ok("2")
-
-
 def test_a_mapping_parser_with_extra_keys_is_filtered_for_the_body() -> None:
     fn = tool(add, parse_args=lambda arguments: tp.ok({"a": 1, "zzz": 9}))
     assert fn.execute({}) == tp.Ok("2")
-
-
-def test_plugin_manager_passes_through(pm: tp.PluginManager) -> None:
-    fn = tool(add, plugin_manager=pm)
-    assert fn.adapter is not None
-    assert fn.adapter.name == "plain"  # pydantic is not loaded in this manager
-    assert fn.execute({"a": 1, "b": 2}) == tp.Ok("3")
-    assert "b: must be an integer" in fn.execute({"a": 1, "b": "2"}).message  # type: ignore[union-attr]
-
-
-# -- adapters ------------------------------------------------------------------------------
-
-
-def test_default_adapter_is_pydantic_when_installed() -> None:
-    fn = tool(add)
-    assert fn.adapter is not None
-    assert fn.adapter.name == "pydantic"
-
-
-def test_named_adapter_is_used_even_when_another_accepts_its_source() -> None:
-    # the plain adapter builds a dataclass, which pydantic (asked first) accepts too
-    fn = tool(add, adapter="plain")
-    assert fn.adapter is not None
-    assert fn.adapter.name == "plain"
-    assert fn.json_schema()["additionalProperties"] is False
 
 
 def test_attrs_adapter() -> None:
@@ -525,12 +405,6 @@ def test_any_adapter_with_from_signature_and_keywords(pm: tp.PluginManager) -> N
         tool(greet, adapter="schema-only", plugin_manager=pm)
 
 
-def test_no_adapter_can_infer(pm: tp.PluginManager) -> None:
-    pm.unregister(name="toolparse.defaults")
-    with pytest.raises(tp.FunctionDefinitionError, match=r'pip install "toolparse\[pydantic\]"'):
-        tool(add, plugin_manager=pm)
-
-
 def test_an_adapter_failing_on_a_type_is_a_definition_error(pm: tp.PluginManager) -> None:
     class Opaque:
         pass
@@ -581,15 +455,6 @@ def test_context_gets_the_tool_call_id_through_execute_tool_calls() -> None:
     assert caller == {"user": "ann"}  # the caller's mapping is not mutated
 
 
-def test_the_model_cannot_override_the_context() -> None:
-    @tool
-    def owner(item: str, ctx: tp.Context) -> str:
-        """Owner."""
-        return f"{item} {ctx}"
-
-    assert owner.execute({"item": "pen", "ctx": "forged"}, {"u": 1}) == tp.Ok("pen {'u': 1}")
-
-
 @pytest.mark.parametrize(
     "annotation",
     [
@@ -621,14 +486,6 @@ def test_two_context_parameters_are_a_definition_error() -> None:
         tp.FunctionDefinitionError, match="only one parameter can receive the Context"
     ):
         tool(twice)
-
-
-def test_context_with_args_schema_and_kwargs() -> None:
-    def body(ctx: tp.Context, **kwargs: Any) -> str:
-        return f"{sorted(kwargs.items())} {ctx['k']}"
-
-    fn = tool("s", body, args_schema=Query, description="d")
-    assert fn.execute({"q": "x"}, {"k": 7}) == tp.Ok("[('limit', 5), ('q', 'x')] 7")
 
 
 def test_context_with_infer_schema_false() -> None:
@@ -753,64 +610,6 @@ def test_runnable_like_object() -> None:
     assert fn.execute({"text": "hi"}) == tp.Ok("echo hi")
     assert isinstance(fn.execute({"text": 3}), tp.Error)
 
-
-class Pair(TypedDict):
-    a: int
-    b: int
-
-
-def total(pair: Pair) -> int:
-    return pair["a"] + pair["b"]
-
-
-# langchain_core reads the annotations as they are: resolve the postponed ones
-total.__annotations__ = {"pair": Pair, "return": int}
-
-
-def test_langchain_runnable() -> None:
-    pytest.importorskip("langchain_core")
-    from langchain_core.prompts import PromptTemplate
-    from langchain_core.runnables import RunnableLambda
-    from langchain_core.tools import tool as lc_tool
-
-    runnable = PromptTemplate.from_template("Tell me about {topic} in {n} words") | RunnableLambda(
-        lambda prompt: prompt.to_string()
-    )
-    fn = tool("about", runnable)
-    expected = lc_tool("about", runnable).invoke({"topic": "owls", "n": "5"})
-    assert fn.execute({"topic": "owls", "n": "5"}) == tp.Ok(expected)
-    assert "Missing parameters: n" in fn.execute({"topic": "owls"}).message  # type: ignore[union-attr]
-    assert tool(description="About.")(runnable).name == "RunnableSequence"
-    assert tool(runnable).name == "RunnableSequence"
-
-
-def test_langchain_runnable_without_an_object_schema_raises_as_in_langchain() -> None:
-    pytest.importorskip("langchain_core")
-    from langchain_core.runnables import RunnableLambda
-    from langchain_core.tools import tool as lc_tool
-
-    # its input schema is a $ref to the TypedDict, not an object schema
-    runnable = RunnableLambda(total)
-    with pytest.raises(ValueError, match="Runnable must have an object schema"):
-        lc_tool("total", runnable)
-    with pytest.raises(ValueError, match="Runnable must have an object schema"):
-        tool("total", runnable)
-    fn = tool("total", runnable, args_schema=Pair, description="Add.")
-    assert fn.execute({"a": 2, "b": "3"}) == tp.Ok("5")
-
-
-def test_runnable_with_args_schema() -> None:
-    class Model(pydantic.BaseModel):  # type: ignore[misc, name-defined]
-        """Echo arguments."""
-
-        text: str
-
-    fn = tool("echo", Runnable(), args_schema=Model)
-    assert fn.description == "Echo arguments."
-    assert fn.execute({"text": "x"}) == tp.Ok("echo x")
-
-
-# -- the model's arguments, whatever they are ------------------------------------------------------
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),

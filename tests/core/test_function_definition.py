@@ -138,7 +138,13 @@ def test_both_parameter_styles() -> None:
 
 
 def test_empty_parameters_with_schema_is_fine() -> None:
-    tp.Function("t", body, parameters=[], parameters_schema={"type": "object"})
+    # an empty parameters list is "not given": parameters_schema is the one style used
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    fn = tp.Function("t", body, parameters=[], parameters_schema=schema)
+    assert fn.parameters == ()
+    assert fn.json_schema() == schema
+    assert fn.required_param_names() == ["q"]
+    assert isinstance(fn.execute({}), tp.Error)
 
 
 def test_every_problem_named_at_once() -> None:
