@@ -8,10 +8,11 @@ graph, so LangGraph's ``ToolNode`` and ``create_react_agent`` hand the model
 something it can act on. :func:`from_langchain` goes the other way.
 """
 
-from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, overload
+# No ``from __future__ import annotations`` here: LangChain resolves the type
+# hints of ``_run`` on every call (looking for a RunnableConfig parameter), and
+# string annotations would be compiled again each time.
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, overload
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForToolRun,
@@ -45,9 +46,6 @@ try:
     from langgraph.runtime import get_runtime as _get_runtime
 except ImportError:  # pragma: no cover - LangGraph before the runtime API, or not installed
     _get_runtime = None  # type: ignore[assignment]
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
 __all__ = ["ToolparseTool", "from_langchain", "to_langchain"]
 

@@ -1,0 +1,179 @@
+"""Integrations: a call through each bridge against the framework's own tool path.
+
+For each framework, one valid and one rejected call of the same function
+(``add(a: int, b: int)``), through toolparse's bridge and through the tool the
+framework builds itself. The frameworks' own paths answer a rejected call
+differently (LangChain raises a ``ValidationError``, the Agents SDK returns a
+fixed sentence, pydantic-ai retries with pydantic's text); the rows time each
+path as it is. The last row per framework is what the bridge adds over
+toolparse's own ``execute``: the bridge's call minus ``fn.execute`` for the
+same arguments, against the framework's own call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import timeit
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import toolparse as tp
+from harness import Row, interleaved, per_call_us
+
+VALID = {"a": 2, "b": 3}
+BAD = {"a": "two", "b": 3}
+
+
+@tp.tool
+def add(a: int, b: int) -> str:
+    """Add two integers."""
+    return str(a + b)
+
+
+def plain_add(a: int, b: int) -> str:
+    """Add two integers."""
+    return str(a + b)
+
+
+def langchain_rows() -> list[Row]:
+    from langchain_core.tools import StructuredTool, tool
+    from pydantic import ValidationError
+
+    from toolparse.integrations.langchain import to_langchain
+
+    bridge = to_langchain(add)
+    own = tool(plain_add)
+
+    def call(args: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "tool_call", "id": "c1", "name": "add", "args": args}
+
+    def own_rejected() -> object:
+        try:
+            return own.invoke(call(BAD))
+        except ValidationError as exc:
+            return exc
+
+    # LangChain's own path with no validation at all: a JSON Schema args_schema
+    unchecked = StructuredTool(
+        name="add",
+        description="Add two integers.",
+        args_schema=add.json_schema(),
+        func=plain_add,
+    )
+    valid = interleaved(lambda: bridge.invoke(call(VALID)), lambda: own.invoke(call(VALID)))
+    rejected = interleaved(lambda: bridge.invoke(call(BAD)), own_rejected)
+    bare = interleaved(lambda: bridge.invoke(call(VALID)), lambda: unchecked.invoke(call(VALID)))
+    execute = per_call_us(lambda: add.execute(dict(VALID)))
+    return [
+        Row("langchain: valid call", *valid, "@langchain_core.tools.tool"),
+        Row("langchain: rejected call (ToolMessage)", *rejected, "@tool (raises ValidationError)"),
+        # what the bridge adds to LangChain's own unvalidated path, against execute alone
+        Row("langchain: bridge cost over no validation", bare[0] - bare[1], execute, "fn.execute"),
+    ]
+
+
+def best_of(fn: Callable[[], object], number: int = 100, repeat: int = 5) -> float:
+    """Best-of-``repeat`` time of one call, in microseconds, over ``number`` calls."""
+    timer = timeit.Timer(fn)
+    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
+
+
+def pydantic_ai_rows() -> list[Row]:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from toolparse.integrations.pydantic_ai import to_pydantic_ai
+
+    def model(*calls: dict[str, Any]) -> FunctionModel:
+        def respond(messages: list[Any], info: Any) -> ModelResponse:
+            turn = sum(1 for m in messages if type(m).__name__ == "ModelResponse")
+            if turn < len(calls):
+                return ModelResponse(
+                    parts=[ToolCallPart("add", calls[turn], tool_call_id=f"c{turn}")]
+                )
+            return ModelResponse(parts=[TextPart("done")])
+
+        return FunctionModel(respond)
+
+    loop = asyncio.new_event_loop()
+
+    def runner(tools: list[Any], *calls: dict[str, Any]) -> Callable[[], object]:
+        agent = Agent(model(*calls), tools=tools, retries=3)
+        return lambda: loop.run_until_complete(agent.run("go"))
+
+    bridge = [to_pydantic_ai(add)]
+    own = [plain_add]
+    try:
+        # an agent run costs milliseconds: fewer runs than the harness's 1,000 minimum
+        valid = best_of(runner(bridge, VALID)), best_of(runner(own, VALID))
+        rejected = best_of(runner(bridge, BAD, VALID)), best_of(runner(own, BAD, VALID))
+    finally:
+        loop.close()
+    return [
+        Row("pydantic-ai: agent run, one valid call", *valid, "Agent(tools=[function])"),
+        Row("pydantic-ai: agent run, rejected then valid", *rejected, "Agent(tools=[function])"),
+    ]
+
+
+def openai_agents_rows() -> list[Row]:
+    from agents import FunctionTool, function_tool
+    from agents.tool_context import ToolContext
+
+    from toolparse.integrations.openai_agents import to_openai_agents
+
+    bridge = to_openai_agents(add)
+    own = function_tool(plain_add)
+
+    async def unchecked_invoke(ctx: Any, text: str) -> str:
+        # the SDK's own path with no validation: decode, call in a worker thread
+        return await asyncio.to_thread(lambda: plain_add(**json.loads(text)))
+
+    unchecked = FunctionTool(
+        name="add",
+        description="Add two integers.",
+        params_json_schema=add.json_schema(),
+        on_invoke_tool=unchecked_invoke,
+        strict_json_schema=False,
+    )
+    loop = asyncio.new_event_loop()
+    # the SDK logs each failure of its own tool (its rejected calls)
+    logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
+
+    def invoker(tool: Any, args: dict[str, Any]) -> Callable[[], object]:
+        text = json.dumps(args)
+        ctx = ToolContext(context=None, tool_name="add", tool_call_id="c1", tool_arguments=text)
+        return lambda: loop.run_until_complete(tool.on_invoke_tool(ctx, text))
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the SDK logs the failure of its own rejected call
+            valid = interleaved(invoker(bridge, VALID), invoker(own, VALID))
+            rejected = interleaved(invoker(bridge, BAD), invoker(own, BAD))
+            bare = interleaved(invoker(bridge, VALID), invoker(unchecked, VALID))
+        execute = per_call_us(lambda: add.execute(json.dumps(VALID)))
+    finally:
+        loop.close()
+    return [
+        Row("openai-agents: valid call", *valid, "@function_tool"),
+        Row("openai-agents: rejected call", *rejected, "@function_tool (fixed error text)"),
+        Row(
+            "openai-agents: bridge cost over no validation",
+            bare[0] - bare[1],
+            execute,
+            "fn.execute",
+        ),
+    ]
+
+
+def run() -> list[Row]:
+    rows: list[Row] = []
+    for build in (langchain_rows, pydantic_ai_rows, openai_agents_rows):
+        try:
+            rows.extend(build())
+        except ImportError:  # the framework is not installed here
+            continue
+    return rows
