@@ -444,8 +444,9 @@ def _kind(node: Mapping[str, Any]) -> str:
         text = "/".join(k.lower() for k in kind)
     elif isinstance(kind, str):
         text = kind.lower()
-    elif "anyOf" in node:
-        text = "anyOf(" + ", ".join(_kind(b) for b in node["anyOf"]) + ")"
+    elif "anyOf" in node or "oneOf" in node:
+        key = "anyOf" if "anyOf" in node else "oneOf"
+        text = f"{key}(" + ", ".join(_kind(b) for b in node[key]) + ")"
     elif "$ref" in node:
         text = "$ref"
     elif "enum" in node:

@@ -220,9 +220,9 @@ class _Gemini:
                     notes.append(
                         note("one of", values) if key == "enum" else note("must be", values[0])
                     )
-                    kinds = {_value_type(v) for v in values}
-                    if "type" not in out and len(kinds) == 1 and None not in kinds:
-                        out["type"] = kinds.pop()
+                    value_types = {_value_type(v) for v in values}
+                    if "type" not in out and len(value_types) == 1 and None not in value_types:
+                        out["type"] = value_types.pop()
             elif key == "format":
                 if value in _FORMATS.get(out.get("type", ""), ()):
                     out[key] = value
@@ -244,7 +244,7 @@ class _Gemini:
         if isinstance(items, list):  # draft-07 tuple form
             prefix, items = items, s.get("additionalItems")
         if isinstance(prefix, list):
-            out["items"] = self.tuple(prefix, items, s, out, notes, path)
+            out["items"] = self.positional(prefix, items, s, out, notes, path)
         elif isinstance(items, Mapping) and items:
             out["items"] = self.node(items, (*path, "items"))
         elif out.get("type") == "ARRAY":
@@ -282,7 +282,7 @@ class _Gemini:
         add_notes(out, notes)
         return out
 
-    def tuple(
+    def positional(
         self,
         prefix: list[Any],
         rest: Any,

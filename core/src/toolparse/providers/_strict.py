@@ -179,7 +179,7 @@ class _Strict:
             if "additionalItems" in s:
                 s["items"] = s.pop("additionalItems")
         if isinstance(s.get("prefixItems"), list):
-            tuple_items = self.tuple(s, path, notes)
+            tuple_items = self.positional(s, path, notes)
         elif s.get("type") == "array" and "items" not in s:
             # no items schema: any value (OpenAI refuses an array without one)
             tuple_items = {"anyOf": [dict(v) for v in ANY_VALUE]}
@@ -257,7 +257,7 @@ class _Strict:
         add_notes(out, notes)
         return out
 
-    def tuple(self, s: Schema, path: tuple[str, ...], notes: list[str]) -> Schema:
+    def positional(self, s: Schema, path: tuple[str, ...], notes: list[str]) -> Schema:
         """Positional items, which neither strict mode can say: their union, in words.
 
         Pops ``prefixItems``/``items`` from ``s`` (a closed tuple gets its
