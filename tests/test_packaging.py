@@ -6,6 +6,8 @@ pins between them, an MIT LICENSE in each, and a README per distribution that is
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.metadata
 import pathlib
 import re
@@ -253,3 +255,68 @@ def test_the_reference_renders_every_public_module() -> None:
     assert "toolparse" in documented
     assert public_modules() - documented == set()
     assert documented - public_modules() == set(), "a documented module does not exist"
+
+
+def module_source(module: str) -> pathlib.Path:
+    parts = module.split(".")
+    src = ROOT / "core" / "src" if parts[0] == "toolparse" else None
+    if src is None:
+        src = ROOT / "adapters" / parts[0].removeprefix("toolparse_") / "src"
+    path = src.joinpath(*parts)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def bound_at_import(tree: ast.Module) -> set[str]:
+    """Names a module binds when imported (type-checking-only imports left out)."""
+    names: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(
+                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                )
+            elif (
+                isinstance(node, ast.AnnAssign) and node.value and isinstance(node.target, ast.Name)
+            ):
+                names.add(node.target.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+
+    visit(tree.body)
+    return names
+
+
+@pytest.mark.parametrize("module", sorted(public_modules()))
+def test_every_exported_name_resolves(module: str) -> None:
+    # the reference renders __all__: every name in it is bound at import, or served by the
+    # module's __getattr__ (a lazy export), which is then asked for it. Read from the source,
+    # so the frameworks behind the extras are not imported here.
+    tree = ast.parse(module_source(module).read_text(encoding="utf-8"))
+    exported = next(
+        (
+            ast.literal_eval(node.value)
+            for node in tree.body
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and "__all__"
+            in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+            and node.value is not None
+        ),
+        None,
+    )
+    assert isinstance(exported, list), f"{module} has no explicit __all__"
+    lazy = [name for name in exported if name not in bound_at_import(tree)]
+    if lazy:
+        assert "__getattr__" in bound_at_import(tree), f"{module} exports unbound {lazy}"
+        imported = importlib.import_module(module)
+        for name in lazy:
+            getattr(imported, name)  # raises AttributeError when the lazy export is broken

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ._common import NameRule
 
 __all__ = [
+    "NameRule",
     "Provider",
     "builtin_providers",
     "get_provider",
@@ -221,3 +222,13 @@ def to_result_message(
     results = list(results)
     refuse_interrupts(results)
     return _provider(provider).to_result_message(results)
+
+
+def __getattr__(name: str) -> Any:
+    # NameRule is public (a provider's ``name_rule``), but its module costs an import of
+    # hashlib and json: it loads on first use, like the providers themselves
+    if name == "NameRule":
+        from ._common import NameRule
+
+        return NameRule
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
