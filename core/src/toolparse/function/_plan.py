@@ -13,8 +13,10 @@ runs exactly what ``execute`` runs first.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
+from types import CodeType
 from typing import Any
 
 from .._nulls import null_restorer
@@ -114,6 +116,11 @@ _PARSED = """
     return _new(Ok, (value, None))
 """
 
+# a parser's own Ok, when it carries the value, is the result as it is
+_PARSED_AS_IS = """
+    return parsed if type(parsed) is Ok and parsed[0] is value else _new(Ok, (value, None))
+"""
+
 # the body, and the outcome of what it returned: {finish} is how an awaitable
 # result is completed (awaited, run to completion, or handed back)
 _BODY = """
@@ -191,10 +198,14 @@ def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], 
     return settle
 
 
+@functools.cache
+def _code(source: str) -> CodeType:
+    # few distinct plans exist (the pieces are fixed): each is compiled once per process
+    return compile(source, "<toolparse plan>", "exec")
+
+
 def _function(name: str, header: str, pieces: list[str], namespace: dict[str, Any]) -> Any:
-    source = header + "".join(pieces)
-    code = compile(source, f"<toolparse plan: {namespace['name']}>", "exec")
-    exec(code, namespace)  # our own pieces, joined at definition
+    exec(_code(header + "".join(pieces)), namespace)  # our own pieces, joined at definition
     return namespace.pop(name)
 
 
@@ -275,8 +286,9 @@ def compile_plan(
     plan = Plan()
     sync = "def {}(arguments, context):"
     asynchronous = "async def {}(arguments, context):"
+    parsed = _PARSED if parser is None else _PARSED_AS_IS
     plan.aparse = _function(
-        "aparse", asynchronous.format("aparse"), [*parsing(_AWAITING), _PARSED], namespace
+        "aparse", asynchronous.format("aparse"), [*parsing(_AWAITING), parsed], namespace
     )
     plan.arun = _function(
         "arun",
@@ -294,7 +306,7 @@ def compile_plan(
 
         plan.parse = parse
     else:
-        plan.parse = _function("parse", sync.format("parse"), [*parsing(""), _PARSED], namespace)
+        plan.parse = _function("parse", sync.format("parse"), [*parsing(""), parsed], namespace)
     if parser_async or body_async:
         arun = plan.arun
 
