@@ -109,11 +109,24 @@ def test_strict_refuses_recursion() -> None:
     assert providers.to_tool(fn, "anthropic", strict=False)["input_schema"] == schema
 
 
-@pytest.mark.parametrize("key", ["anyOf", "oneOf", "allOf"])
+@pytest.mark.parametrize("key", ["anyOf", "oneOf"])
 def test_top_level_composition_is_refused(key: str) -> None:
     schema = {"type": "object", key: [{"required": ["a"]}, {"required": ["b"]}]}
     fn = tp.Function("f", lambda a: "x", parameters_schema=schema)
     with pytest.raises(ValueError, match=f"may not use {key} at the top level"):
+        providers.to_tool(fn, "anthropic")
+
+
+def test_a_top_level_all_of_is_merged() -> None:
+    schema = {"type": "object", "allOf": [{"required": ["a"]}, {"required": ["b"]}]}
+    fn = tp.Function("f", lambda a: "x", parameters_schema=schema)
+    assert providers.to_tool(fn, "anthropic")["input_schema"] == {
+        "type": "object",
+        "required": ["a", "b"],
+    }
+    clash = {"type": "object", "allOf": [{"type": "object"}, {"type": "string"}]}
+    fn = tp.Function("f", lambda a: "x", parameters_schema=clash)
+    with pytest.raises(ValueError, match="may not use allOf at the top level"):
         providers.to_tool(fn, "anthropic")
 
 
