@@ -240,15 +240,13 @@ def compile_plan(
         "accepted": policy.accepted_set,
         "checked": policy.checked,
         "decode": decode,
-        "everything": policy.accepted_set,
+        "deep": watched[1] if watched is not None else frozenset(),
         "failed": lambda exc, args: outcomes.parser_failed(exc, args, limits),
         "finish": outcomes.finish,
         "function": function,
         "isawaitable": inspect.isawaitable,
         "limits": limits,
         "name": name,
-        "watch": watched[0] if watched is not None else frozenset(),
-        "deep": watched[1] if watched is not None else frozenset(),
         "outcome": outcomes.outcome,
         "parser": parser,
         "pending": pending,
@@ -256,6 +254,7 @@ def compile_plan(
         "rescue": outcomes.rescue,
         "restore": restore,
         "settle": _settler(policy if guarded else None),
+        "watch": watched[0] if watched is not None else frozenset(),
     }
     context = ", context" if parser_arity == 2 else ""
 
@@ -265,8 +264,8 @@ def compile_plan(
             steps.append(_NULLS if watched is not None else _NULLS_ALWAYS)
         if parser is None:
             fits = (
-                "args.keys() == everything or "
-                "(required.issubset(args) and everything.issuperset(args))"
+                # every accepted name sent and no other: one comparison says it all
+                "args.keys() == accepted or (required.issubset(args) and accepted.issuperset(args))"
                 if policy.accepted
                 else "required.issubset(args)"
             )
