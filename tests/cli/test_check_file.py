@@ -291,3 +291,12 @@ def test_progress_when_stderr_is_a_terminal(
     assert done.stdout.decode().endswith(
         "9,500 calls in 10,000 records: 6,500 accepted, 3,000 rejected\n"
     )
+
+
+def test_jobs_give_the_same_json_lines_in_the_same_order(
+    shared_project: pathlib.Path, files: dict[str, pathlib.Path]
+) -> None:
+    one = _run(shared_project, "check", "cli_tools", "small.jsonl", "--json")
+    two = _run(shared_project, "check", "cli_tools", "small.jsonl", "--json", "--jobs", "2")
+    assert one.stdout.count("\n") == 9_500
+    assert two.stdout == one.stdout
