@@ -13,7 +13,7 @@ see ``toolparse._workers``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import messages
@@ -21,6 +21,7 @@ from ._aliases import alias_routes
 from ._workers import WorkerPool, set_max_workers, worker_pool
 from .contract import Error, Ok, Outcome
 from .errors import FunctionDefinitionError
+from .plugins import plugin_manager as _default_pm
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
@@ -41,14 +42,17 @@ _perf = time.perf_counter
 
 def _tables(functions: Iterable[Function] | Toolset) -> tuple[dict[str, Function], Any]:
     """The name → Function map, and the source of alias routes (built on a miss)."""
-    table = getattr(functions, "_table", None)
-    if table is not None:
-        return table, functions  # a Toolset: both built once, at definition
-    functions = functions if isinstance(functions, (list, tuple)) else list(functions)
-    table = {fn.name: fn for fn in functions}
-    if len(table) != len(functions):
-        _duplicates(functions)
-    return table, functions
+    if isinstance(functions, (list, tuple)):
+        fns: Sequence[Function] = functions
+    else:
+        table = getattr(functions, "_table", None)
+        if table is not None:
+            return table, functions  # a Toolset: both built once, at definition
+        fns = list(functions)
+    table = {fn.name: fn for fn in fns}
+    if len(table) != len(fns):
+        _duplicates(fns)
+    return table, fns
 
 
 def _duplicates(functions: Iterable[Function]) -> None:
@@ -116,10 +120,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
 
 def _observer(plugin_manager: PluginManager | None) -> PluginManager | None:
     if plugin_manager is None:
-        # the default manager, looked up only when the call gave none
-        from .plugins import plugin_manager as default_pm
-
-        plugin_manager = default_pm()
+        plugin_manager = _default_pm()  # the default manager, when the call gave none
     return plugin_manager if plugin_manager.observed else None
 
 
@@ -207,8 +208,16 @@ def execute_tool_calls(
     """
     if timeout is not None or max_concurrency is not None:
         _check(timeout, max_concurrency)
-    table, source = _tables(functions)
-    pm = _observer(plugin_manager)
+    if type(functions) is list:
+        source: Any = functions
+        table = {fn.name: fn for fn in functions}
+        if len(table) != len(functions):
+            _duplicates(functions)
+    else:
+        table, source = _tables(functions)
+    pm: PluginManager | None = _default_pm() if plugin_manager is None else plugin_manager
+    if not pm.observed:  # type: ignore[union-attr]
+        pm = None  # observers cost nothing until a plugin asks for them
     calls = calls if type(calls) is list else list(calls)
     n = len(calls)
     results: list[Any] = [None] * n
@@ -429,12 +438,42 @@ async def aexecute_tool_calls(
     """
     if timeout is not None or max_concurrency is not None:
         _check(timeout, max_concurrency)
-    lookup = _Lookup(*_tables(functions))
-    pm = _observer(plugin_manager)
+    if type(functions) is list:
+        source: Any = functions
+        table = {fn.name: fn for fn in functions}
+        if len(table) != len(functions):
+            _duplicates(functions)
+    else:
+        table, source = _tables(functions)
+    pm: PluginManager | None = _default_pm() if plugin_manager is None else plugin_manager
+    if not pm.observed:  # type: ignore[union-attr]
+        pm = None  # observers cost nothing until a plugin asks for them
     calls = calls if type(calls) is list else list(calls)
     n = len(calls)
     results: list[Any] = [None] * n
     i = 0
+    if pm is None and timeout is None:
+        # the common case, kept lean: known sequential async tools are awaited
+        # here one after the other; anything else goes the general way below
+        from_outcome = ToolResult.from_outcome
+        while i < n:
+            call = calls[i]
+            name = call.name
+            fn = table.get(name) if type(name) is str else None
+            if fn is None or fn.concurrent or not fn._async:
+                break
+            results[i] = from_outcome(
+                call,
+                fn,
+                await fn.aexecute(
+                    call.arguments,
+                    {"tool_call_id": call.id} if context is None else _context(context, call),
+                ),
+            )
+            i += 1
+        else:
+            return results
+    lookup = _Lookup(table, source)
     while i < n:
         call = calls[i]
         fn = lookup.find(call.name)
@@ -447,12 +486,6 @@ async def aexecute_tool_calls(
         elif fn.concurrent:
             group, i = _group(calls, i, lookup, results, pm, context)
             await _agroup(group, results, timeout, max_concurrency, pm)
-        elif fn._async and timeout is None and pm is None:
-            # an async tool on its own: awaited right here, the lean way
-            results[i] = ToolResult.from_outcome(
-                call, fn, await fn.aexecute(call.arguments, _context(context, call))
-            )
-            i += 1
         else:
             await _arun(i, call, fn, _context(context, call), results, timeout, pm, None)
             i += 1
