@@ -277,3 +277,37 @@ def test_a_returned_tool_result_is_never_mutated() -> None:
         None,
         False,
     )
+
+
+def test_a_parameter_check_follows_the_required_key_check() -> None:
+    from toolparse.function._outcome import Outcomes
+    from toolparse.function._plan import compile_plan
+    from toolparse.function._policy import Policy
+
+    owner = tp.Function("t", lambda a: "ok")
+    seen: list[Any] = []
+
+    def check(value: Any) -> tp.Error | None:
+        seen.append(dict(value))
+        return tp.Error("days: must be an integer") if value.get("days") == "x" else None
+
+    plan = compile_plan(
+        name="t",
+        limits=owner.limits,
+        schema={"type": "object", "properties": {"city": {}, "days": {}}, "required": ["city"]},
+        policy=Policy("report", ["city", "days"], ["city"]),
+        parser=None,
+        parser_arity=0,
+        guarded=False,
+        outcomes=Outcomes(owner, ["city", "days"]),
+        function=lambda a: f"ran {a['city']}",
+        body_arity=1,
+        parser_async=False,
+        body_async=False,
+        check_parameters=check,
+    )
+    assert plan.run({"city": "Oslo", "days": 2}, None) == tp.Ok("ran Oslo")
+    assert plan.run({"city": "Oslo", "days": "x"}, None) == tp.Error("days: must be an integer")
+    # the required-key message comes first: the check does not run
+    assert plan.parse({"days": "x"}, None).message.startswith("Missing required parameters")
+    assert seen == [{"city": "Oslo", "days": 2}, {"city": "Oslo", "days": "x"}]

@@ -72,6 +72,14 @@ _CHECK = """
         value = parsed[0]
 """
 
+# checks of the declared parameters after the required-key check (no parser):
+# an Error ends the call, None lets it through
+_PARAMETERS = """
+    checked_value = check_parameters(value)
+    if checked_value is not None:
+        return checked_value
+"""
+
 # a parser with the policy around it: arguments with names the policy may add
 # are parsed with the adapter's rendering held back, so they join its problems
 # before the one rendering (in settle)
@@ -223,11 +231,15 @@ def compile_plan(
     body_arity: int,
     parser_async: bool,
     body_async: bool,
+    check_parameters: Callable[[Any], Error | None] | None = None,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
 
     :param guarded: apply the policy around ``parser`` (an adapter's parser
         whose accepted names are known; never your own ``parse_args``).
+    :param check_parameters: without a parser, the check of the declared
+        parameters' values that follows the required-key check (``None``:
+        none); it returns the Error that rejects the call, or ``None``.
     """
     restore = null_restorer(schema)
     watched = _watch(schema, restore) if restore is not None else None
@@ -238,6 +250,7 @@ def compile_plan(
         "_new": tuple.__new__,
         "_run_sync": _run_sync,
         "accepted": policy.accepted_set,
+        "check_parameters": check_parameters,
         "checked": policy.checked,
         "decode": decode,
         "deep": watched[1] if watched is not None else frozenset(),
@@ -270,6 +283,8 @@ def compile_plan(
                 else "required.issubset(args)"
             )
             steps.append(_CHECK.format(fits=fits))
+            if check_parameters is not None:
+                steps.append(_PARAMETERS)
             return steps
         if guarded and policy.policy == "ignore":
             steps.append(_DROP)
