@@ -520,6 +520,12 @@ case(
     {"opts": {"a": "x"}},
 )
 case(
+    "raw_props_and_map",
+    "open-object free-form-map",
+    obj({"opts": {"type": "object", "properties": {"a": S}, "additionalProperties": I}}),
+    {"opts": {"a": "x", "b": 1}},
+)
+case(
     "raw_nested_arrays",
     "nested-array",
     obj({"m": {"type": "array", "items": {"type": "array", "items": N}}}, ["m"]),
