@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..checking import CallCheck, check_calls
+from ..checking import check_calls
 from ..function import Function
 from ._errors import FAILED, OK, CommandError
 from ._summary import Summary
@@ -153,23 +153,58 @@ def _chunks(stream: IO[bytes], progress: _Progress | None) -> Iterator[tuple[int
         yield first, batch
 
 
+def check_batch(
+    tools: list[Function],
+    names: list[str],
+    first: int,
+    lines: list[bytes],
+    fmt: str,
+    label: str,
+    as_json: bool,
+) -> tuple[Summary, str]:
+    """Check one batch of lines: its summary, and its ``--json`` text (``""`` without ``--json``).
+
+    Both are made where the batch is checked, so that a worker process sends
+    back a few counts and one string, not a result object per call.
+    """
+    summary = Summary(names)
+    summary.records = len(lines)
+    out = []
+    dumps = _encode
+    for result in check_calls(tools, lines, format=fmt, start=first):
+        summary.add(result, label)
+        if as_json:
+            out.append(dumps({"file": label, **result.as_dict()}) + "\n")
+    return summary, "".join(out)
+
+
+_encode = json.JSONEncoder().encode
+
+
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
-    fmt = args.format
-    summary = Summary(fn.name for fn in loaded.tools)
-    write = sys.stdout.write
-    dumps = json.JSONEncoder().encode
+    names = [fn.name for fn in loaded.tools]
+    summary = Summary(names)
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
         progress = _Progress(label, stream) if sys.stderr.isatty() else None
         try:
-            batches = _checked(loaded, args, _chunks(stream, progress), fmt)
-            for results, lines in batches:
-                summary.records += lines
-                for result in results:
-                    summary.add(result, label)
-                if args.json:  # one write per batch: a write per line costs as much as the check
-                    write("".join([dumps({"file": label, **r.as_dict()}) + "\n" for r in results]))
+            chunks = _chunks(stream, progress)
+            if args.jobs == 1:
+                parts: Iterator[tuple[Summary, str]] = (
+                    check_batch(loaded.tools, names, first, lines, args.format, label, args.json)
+                    for first, lines in chunks
+                )
+            else:
+                from ._jobs import checked_in_processes
+
+                parts = checked_in_processes(
+                    loaded.target, names, chunks, args.jobs, args.format, label, args.json
+                )
+            for part, text in parts:
+                summary.merge(part)
+                if text:  # one write per batch: a write per line costs as much as the check
+                    sys.stdout.write(text)
         finally:
             if progress is not None:
                 progress.done()
@@ -178,18 +213,6 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
     if not args.json:
         print("\n".join(summary.lines()))
     return FAILED if summary.rejected else OK
-
-
-def _checked(
-    loaded: Loaded, args: argparse.Namespace, chunks: Iterator[tuple[int, list[bytes]]], fmt: str
-) -> Iterator[tuple[list[CallCheck], int]]:
-    if args.jobs == 1:
-        for first, lines in chunks:
-            yield list(check_calls(loaded.tools, lines, format=fmt, start=first)), len(lines)
-        return
-    from ._jobs import checked_in_processes
-
-    yield from checked_in_processes(loaded.target, fmt, chunks, args.jobs)
 
 
 class _Progress:

@@ -1,7 +1,7 @@
 """``toolparse check --jobs N``: the same check over N worker processes, in the same order.
 
 Each worker loads the target once and runs :func:`toolparse.check_calls` over
-batches of lines. At most a few batches per worker are in flight, so memory
+batches of lines, sending back each batch's summary and ``--json`` text. At most a few batches per worker are in flight, so memory
 stays flat however long the file is, and results come back in file order, so
 the output is the same as with one process.
 """
@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..checking import CallCheck, check_calls
 from ..function import Function
 from ._errors import FAILED, CommandError
+from ._summary import Summary
 
 __all__ = ["checked_in_processes"]
 
@@ -29,19 +29,29 @@ def _start(target: str) -> None:
     _tools[:] = load_tools(target, tolerant=True).tools
 
 
-def _check(first: int, lines: list[bytes], fmt: str) -> tuple[list[CallCheck], int]:
-    return list(check_calls(_tools, lines, format=fmt, start=first)), len(lines)
+def _check(
+    names: list[str], first: int, lines: list[bytes], fmt: str, label: str, as_json: bool
+) -> tuple[Summary, str]:
+    from ._check import check_batch
+
+    return check_batch(_tools, names, first, lines, fmt, label, as_json)
 
 
 def checked_in_processes(
-    target: str, fmt: str, chunks: Iterator[tuple[int, list[bytes]]], jobs: int
-) -> Iterator[tuple[list[CallCheck], int]]:
-    """``(results, line count)`` per batch of ``chunks``, in order, checked by ``jobs`` processes."""
+    target: str,
+    names: list[str],
+    chunks: Iterator[tuple[int, list[bytes]]],
+    jobs: int,
+    fmt: str,
+    label: str,
+    as_json: bool,
+) -> Iterator[tuple[Summary, str]]:
+    """Each batch of ``chunks`` checked by one of ``jobs`` processes: its summary and text, in order."""
     try:
         with ProcessPoolExecutor(jobs, initializer=_start, initargs=(target,)) as pool:
-            pending: deque[Future[tuple[list[CallCheck], int]]] = deque()
+            pending: deque[Future[tuple[Summary, str]]] = deque()
             for first, lines in chunks:
-                pending.append(pool.submit(_check, first, lines, fmt))
+                pending.append(pool.submit(_check, names, first, lines, fmt, label, as_json))
                 if len(pending) >= 2 * jobs:
                     yield pending.popleft().result()
             while pending:

@@ -78,6 +78,22 @@ class Summary:
             for reason in result.reasons:
                 row.note(reason, where)
 
+    def merge(self, other: Summary) -> None:
+        """Add the counts of ``other`` (a later part of the same input) to these."""
+        self.records += other.records
+        for name, theirs in other.rows.items():
+            row = self.rows.get(name)
+            if row is None:
+                row = self.rows[name] = _Row()
+            row.calls += theirs.calls
+            row.accepted += theirs.accepted
+            for reason, count in theirs.reasons.items():
+                key = reason
+                if key not in row.reasons and len(row.reasons) >= _MAX_REASONS:
+                    key = "(other reasons)"
+                row.reasons[key] += count
+                row.first.setdefault(key, theirs.first[reason])
+
     def lines(self, top: int = 3) -> list[str]:
         """The summary as text: one row per tool, its ``top`` commonest reasons under it."""
         names = list(self.rows)
