@@ -95,3 +95,24 @@ def test_any_file_is_checked_and_never_crashes(
     assert run.status in (0, 1), run.err
     assert run.err == ""
     assert run.out.splitlines()[-1].endswith(" rejected")
+
+
+def test_the_summary_keeps_a_bounded_number_of_reasons() -> None:
+    # a parser's free text can make every reason unique: memory must stay flat all the same
+    from toolparse.checking import CallCheck
+    from toolparse.cli._summary import Summary
+
+    whole, merged = Summary(["t"]), Summary(["t"])
+    for part in range(3):
+        piece = Summary(["t"])
+        for i in range(600):
+            result = CallCheck(part * 600 + i, 0, None, "t", "t", False, (f"reason {part}-{i}",))
+            whole.add(result, "f")
+            piece.add(result, "f")
+        merged.merge(piece)
+    for summary in (whole, merged):
+        row = summary.rows["t"]
+        assert len(row.reasons) == 1001
+        assert row.reasons["(other reasons)"] == 1800 - 1000
+        assert row.first["reason 0-0"] == ("f", 0)
+    assert whole.lines() == merged.lines()
