@@ -158,7 +158,7 @@ def test_an_interrupt_tells_the_model_the_call_did_not_complete() -> None:
 
 
 def test_a_toolset_gives_a_list_and_parts_become_output_items() -> None:
-    from agents import ToolOutputImage, ToolOutputText
+    import agents
 
     @tp.tool
     def chart(title: str) -> list[tp.ContentPart]:
@@ -170,7 +170,10 @@ def test_a_toolset_gives_a_list_and_parts_become_output_items() -> None:
     model = ScriptedModel(function_call("c1", "chart", '{"title": "Sales"}'), text("ok"))
     result = run(tools, model)
     [item] = [i for i in result.new_items if type(i).__name__ == "ToolCallOutputItem"]
+    if not hasattr(agents, "ToolOutputImage"):  # SDKs before structured tool outputs
+        assert item.output == "Sales"
+        return
     assert item.output == [
-        ToolOutputText(text="Sales"),
-        ToolOutputImage(image_url="data:image/png;base64,aGVsbG8="),
+        agents.ToolOutputText(text="Sales"),
+        agents.ToolOutputImage(image_url="data:image/png;base64,aGVsbG8="),
     ]

@@ -159,10 +159,13 @@ def _answer(outcome: object, context: dict[str, Any]) -> Any:
     if answer.kind == "error":
         raise ModelRetry(answer.content if isinstance(answer.content, str) else "")
     metadata = {"display": answer.content, "data": answer.artifact}
-    if context["tool_call_approved"]:
-        # approved, and the body still asks for a person: the application decides
-        raise CallDeferred(metadata=metadata)
-    raise ApprovalRequired(metadata=metadata)
+    # approved, and the body still asks for a person: the application decides
+    kind = CallDeferred if context["tool_call_approved"] else ApprovalRequired
+    try:
+        deferral = kind(metadata=metadata)
+    except TypeError:  # pydantic-ai before deferral metadata: the call id is all it keeps
+        deferral = kind()
+    raise deferral
 
 
 def _content(content: str | list[ContentPart]) -> Any:
