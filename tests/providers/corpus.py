@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 import attrs
 import marshmallow as ma
 from pydantic import BaseModel, ConfigDict, Field, RootModel
+from typing_extensions import Required, TypedDict
 
 import toolparse as tp
 
@@ -44,12 +45,17 @@ def case(
     generate: bool = True,
     declared: bool = False,
     description: str | None = None,
+    adapter: str | None = None,
 ) -> None:
     def build() -> tp.Function:
         if isinstance(source, list):
             return tp.Function(name, _body, description=description, parameters=source)
         if declared:
             return tp.Function(name, _body, description=description, parameters_schema=source)
+        if adapter is not None:
+            return tp.Function(
+                name, _body, description=description, args_schema=source, adapter=adapter
+            )
         return tp.Function(name, _body, description=description, args_schema=source)
 
     CASES.append(Case(name, tuple(shapes.split()), build, examples, generate))
@@ -676,7 +682,44 @@ class Config:
     values: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
+class Hit(TypedDict, total=False):
+    url: Required[str]
+    score: float
+    tags: list[str]
+
+
+@dataclasses.dataclass
+class Results:
+    """Keep the results."""
+
+    hits: list[Hit]
+    kind: Literal["web", "news"] = "web"
+    best: Range | None = None
+    pair: tuple[str, int] | None = None
+
+
 case("dc_query", "dataclass nested optional", Query, {"text": "t", "best": {"lo": 1}})
+case(
+    "plain_query",
+    "dataclass plain nested optional",
+    Query,
+    {"text": "t", "best": {"lo": 1}},
+    adapter="plain",
+)
+case(
+    "plain_config",
+    "dataclass plain free-form-map",
+    Config,
+    {"name": "n", "values": {"a": 1.5}},
+    adapter="plain",
+)
+case(
+    "plain_results",
+    "dataclass plain typeddict tuple enum",
+    Results,
+    {"hits": [{"url": "u"}], "pair": ["a", 1]},
+    adapter="plain",
+)
 case("dc_config", "dataclass free-form-map", Config, {"name": "n"})
 
 # -- FunctionParam ------------------------------------------------------------------------------
