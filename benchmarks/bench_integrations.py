@@ -39,10 +39,10 @@ def plain_add(a: int, b: int) -> str:
 
 
 def langchain_rows() -> list[Row]:
-    from langchain_core.tools import StructuredTool, tool
+    from langchain_core.tools import tool
     from pydantic import ValidationError
 
-    from toolparse.integrations.langchain import to_langchain
+    from toolparse.integrations.langchain import ToolparseTool, to_langchain
 
     bridge = to_langchain(add)
     own = tool(plain_add)
@@ -56,12 +56,13 @@ def langchain_rows() -> list[Row]:
         except ValidationError as exc:
             return exc
 
-    # LangChain's own path with no validation at all: a JSON Schema args_schema
-    unchecked = StructuredTool(
-        name="add",
-        description="Add two integers.",
-        args_schema=add.json_schema(),
-        func=plain_add,
+    class Unchecked(ToolparseTool):
+        # the same LangChain tool, its body called with no toolparse at all
+        def _run(self, tool_input: Any = None, tool_call_id: Any = None, **kwargs: Any) -> Any:
+            return plain_add(**tool_input), None
+
+    unchecked = Unchecked(
+        name="add", description="Add two integers.", args_schema=add.json_schema(), function=add
     )
     valid = interleaved(lambda: bridge.invoke(call(VALID)), lambda: own.invoke(call(VALID)))
     rejected = interleaved(lambda: bridge.invoke(call(BAD)), own_rejected)

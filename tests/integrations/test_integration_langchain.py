@@ -471,3 +471,27 @@ def test_from_langchain_on_an_async_tool_and_the_round_trip() -> None:
     back = to_langchain(from_langchain(multiply))
     assert back.invoke(call({"a": 2, "b": 2}, name="multiply")).content == "4"
     assert back.invoke(call({"a": "2x", "b": 2}, name="multiply")).status == "error"
+
+
+def test_inside_a_graph_the_body_gets_the_graph_runtime() -> None:
+    pytest.importorskip("langgraph.runtime")
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    seen: dict[str, Any] = {}
+
+    @tp.tool
+    def probe(ctx: tp.Context) -> str:
+        """Look around."""
+        seen.update(ctx)
+        return "ok"
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", ToolNode([to_langchain(probe)]))
+    graph.add_edge(START, "tools")
+    request = AIMessage("", tool_calls=[{"name": "probe", "args": {}, "id": "c1"}])
+    graph.compile().invoke({"messages": [request]}, {"configurable": {"user": "ann"}})
+    assert seen["tool_call_id"] == "c1"
+    assert seen["config"]["configurable"]["user"] == "ann"
+    assert seen["runtime"] is not None
+    assert hasattr(seen["runtime"], "store")

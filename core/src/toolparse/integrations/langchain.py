@@ -148,7 +148,8 @@ _NO_GRAPH = object()
 
 def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]:
     context: dict[str, Any] = {"tool_call_id": tool_call_id, "config": config}
-    if _get_runtime is not None:
+    # only a graph run fills "configurable": elsewhere, skip the lookup (and its exception)
+    if _get_runtime is not None and config.get("configurable"):
         try:
             runtime = _get_runtime()
         except (RuntimeError, KeyError):  # not inside a LangGraph run
