@@ -171,7 +171,11 @@ def test_the_module_level_import_graph_has_no_cycle() -> None:
 
 #: groups of modules still tied by lazy imports both ways, each a change to make
 #: (the test fails for any other group, and for one of these once it is gone)
-_KNOWN_LAZY_CYCLES: list[list[str]] = []
+_KNOWN_LAZY_CYCLES: list[list[str]] = [
+    # the check command hands batches to worker processes, whose jobs run the
+    # check command's batches: one of the two imports should be at module level
+    ["toolparse.cli._check", "toolparse.cli._jobs"],
+]
 
 
 def test_no_lazy_import_hides_a_cycle_but_the_default_manager_lookups() -> None:
@@ -192,8 +196,10 @@ def test_each_default_manager_lookup_says_why_it_is_lazy() -> None:
     bare: list[str] = []
     for name, path in MODULES.items():
         lines = path.read_text(encoding="utf-8").splitlines()
-        for node in _everywhere(ast.parse("\n".join(lines))):
-            if not _is_default_manager_lookup(node):
+        tree = ast.parse("\n".join(lines))
+        eager = {id(node) for node in _module_level(tree.body)}
+        for node in _everywhere(tree):
+            if id(node) in eager or not _is_default_manager_lookup(node):
                 continue
             here = lines[node.lineno - 1]
             above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""

@@ -104,6 +104,7 @@ def check_calls(
     Nothing here raises for a bad record; it becomes a rejected result.
     """
     if format != "auto" and format not in FORMATS:
+        # the default manager, looked up only for a format no built-in reader has
         from .plugins import plugin_manager
 
         if format not in plugin_manager().providers():  # a plugin's provider reads its own shape
@@ -214,6 +215,7 @@ def _plugin_calls(record: Any, readers: dict[str, Any]) -> tuple[str, list[ToolC
     """A shape none of the built-in formats has: the first plugin provider that reads calls in it."""
     others = readers.get("")
     if others is None:
+        # the default manager, looked up only when a plugin's reader is wanted
         from .plugins import plugin_manager
 
         found = plugin_manager().providers()

@@ -145,6 +145,7 @@ def plugins(args: argparse.Namespace) -> int:
     """List the plugins (with their distributions and versions), adapters and providers."""
     import toolparse
 
+    # the default manager, looked up when the command runs
     from ..plugins import plugin_manager
 
     pm = plugin_manager()
