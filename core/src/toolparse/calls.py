@@ -21,6 +21,8 @@ from ._aliases import alias_routes
 from ._workers import WorkerPool, set_max_workers, worker_pool
 from .contract import Error, Ok, Outcome
 from .errors import FunctionDefinitionError
+
+# the default manager, for a batch run without one: imported once, not per call
 from .plugins import plugin_manager as _default_pm
 from .results import ToolCall, ToolResult
 
