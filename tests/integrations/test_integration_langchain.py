@@ -495,3 +495,29 @@ def test_inside_a_graph_the_body_gets_the_graph_runtime() -> None:
     assert seen["config"]["configurable"]["user"] == "ann"
     assert seen["runtime"] is not None
     assert hasattr(seen["runtime"], "store")
+
+
+def test_from_langchain_on_a_tool_with_a_json_schema_uses_the_jsonschema_adapter() -> None:
+    pytest.importorskip("toolparse_jsonschema")
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
+        "required": ["city"],
+    }
+    received: list[dict[str, Any]] = []
+
+    def forecast(**arguments: Any) -> str:
+        received.append(arguments)
+        return f"sunny in {arguments['city']}"
+
+    tool = StructuredTool(
+        name="forecast", description="The forecast.", args_schema=schema, func=forecast
+    )
+    fn = from_langchain(tool)
+    assert fn.adapter is not None
+    assert fn.adapter.name == "jsonschema"
+    assert fn.execute({"city": "Oslo", "days": 2}) == tp.Ok("sunny in Oslo")
+    rejected = fn.execute({"city": "Oslo", "days": 0})
+    assert isinstance(rejected, tp.Error)
+    assert "days" in rejected.message
+    assert received == [{"city": "Oslo", "days": 2}]
