@@ -189,3 +189,24 @@ def test_the_pool_refuses_rather_than_queues() -> None:
     assert pool.threads <= 2
     with pytest.raises(ValueError, match="max_workers"):
         WorkerPool(0)
+
+
+def test_the_bound_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolparse import _workers
+    from toolparse.calls import set_max_workers
+
+    pool = worker_pool()
+    before = pool.max_workers
+    try:
+        set_max_workers(3)
+        assert pool.max_workers == 3
+        with pytest.raises(ValueError, match="max_workers must be a whole number"):
+            set_max_workers(0)
+    finally:
+        set_max_workers(before)
+    monkeypatch.setattr(_workers, "_pool", None)
+    monkeypatch.setenv("TOOLPARSE_MAX_WORKERS", "7")
+    assert worker_pool().max_workers == 7
+    monkeypatch.setattr(_workers, "_pool", None)
+    monkeypatch.setenv("TOOLPARSE_MAX_WORKERS", "many")
+    assert worker_pool().max_workers == _workers.DEFAULT_MAX_WORKERS
