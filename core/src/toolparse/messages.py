@@ -72,12 +72,30 @@ def _jaro(a: str, b: str) -> float:
     return (m / la + m / lb + (m - transpositions / 2) / m) / 3
 
 
+_SWAP_SCORE = 0.75
+
+
+def _one_swap(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by swapping one pair of adjacent letters."""
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return (
+        len(diffs) == 2
+        and diffs[1] == diffs[0] + 1
+        and a[diffs[0]] == b[diffs[1]]
+        and a[diffs[1]] == b[diffs[0]]
+    )
+
+
 def similarity(name: str, candidate: str) -> float:
     """Score how likely ``name`` is a misspelling of ``candidate`` (0.0 to 1.0).
 
     Equal (case-insensitively) scores 1.0; when the shorter is at least 3
     characters and one contains the other, ``0.7 + 0.3 * shorter/longer``;
-    otherwise the Jaro similarity when it is above 0.7, else 0.
+    otherwise the Jaro similarity when it is above 0.7, else 0. Two names that
+    differ by one swap of adjacent letters (``kye``/``key``) score at least
+    0.75: Jaro's matching window is too narrow to see a swap in a short name.
     """
     a, b = name.lower(), candidate.lower()
     if a == b:
@@ -86,7 +104,10 @@ def similarity(name: str, candidate: str) -> float:
     if len(shorter) >= 3 and shorter in longer:
         return 0.7 + 0.3 * len(shorter) / len(longer)
     score = _jaro(a, b)
-    return score if score > 0.7 else 0.0
+    score = score if score > 0.7 else 0.0
+    if _one_swap(a, b):
+        return max(score, _SWAP_SCORE)
+    return score
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
