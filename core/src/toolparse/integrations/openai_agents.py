@@ -26,6 +26,7 @@ from ._common import (
     interrupt_unavailable,
     is_async,
     reply,
+    text_of,
 )
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
@@ -111,7 +112,7 @@ def _output(content: str | list[ContentPart]) -> Any:
     if isinstance(content, str):
         return content
     if ToolOutputText is None:  # pragma: no cover - older SDKs
-        return "".join(p.text for p in content if isinstance(p, TextPart))
+        return text_of(content)
     items: list[Any] = []
     for part in content:
         if isinstance(part, TextPart):
