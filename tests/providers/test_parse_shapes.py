@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import hypothesis.strategies as st
 import pytest
 from anthropic.types import Message
 from google.genai import types as gt
+from hypothesis import given, settings
 from openai.types.chat import ChatCompletionToolMessageParam
 from openai.types.responses.response_custom_tool_call_output_param import (
     ResponseCustomToolCallOutputParam,
@@ -216,3 +218,57 @@ def test_mcp_batches_skip_other_requests_and_refuse_a_lone_other_method() -> Non
     assert providers.parse_tool_calls(batch, "mcp") == [tp.ToolCall("2", "ping", None)]
     with pytest.raises(ValueError, match="expected a tools/call request"):
         providers.parse_tool_calls({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "mcp")
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(
+    [
+        "choices",
+        "message",
+        "tool_calls",
+        "function",
+        "custom",
+        "id",
+        "type",
+        "name",
+        "arguments",
+        "output",
+        "call_id",
+        "content",
+        "input",
+        "candidates",
+        "parts",
+        "functionCall",
+        "args",
+        "method",
+        "params",
+        "role",
+        "text",
+    ]
+)
+SHAPED = st.recursive(
+    JSON,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=SHAPED, provider=st.sampled_from(PROVIDERS))
+def test_any_payload_is_calls_or_a_value_error_and_every_call_is_answered(
+    payload: Any, provider: str
+) -> None:
+    try:
+        calls = providers.parse_tool_calls(payload, provider)
+    except ValueError:
+        return
+    assert all(isinstance(call, tp.ToolCall) for call in calls)
+    results = tp.execute_tool_calls([tp.Function("ping", lambda a: "pong")], calls)
+    assert len(results) == len(calls)
+    providers.to_result_message(results, provider)  # never a crash

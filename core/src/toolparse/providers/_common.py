@@ -25,6 +25,7 @@ __all__ = [
     "content_parts",
     "expected",
     "image_data_url",
+    "mapping",
     "need_id",
     "note",
     "object_root",
@@ -278,8 +279,8 @@ class IdMaker:
     def __call__(self, given: Any) -> str:
         if isinstance(given, str) and given:
             return given
-        if given is not None and not isinstance(given, str) and not isinstance(given, bool):
-            return str(given)  # a number id: keep it, as text
+        if isinstance(given, int) and not isinstance(given, bool):
+            return str(given)  # a number id (JSON-RPC): keep it, as text
         while True:
             self.n += 1
             made = f"{self.prefix}{self.n}"
@@ -317,3 +318,9 @@ def as_name(value: Any) -> str:
     with an error result.
     """
     return value  # type: ignore[no-any-return]
+
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
+    data = plain(value)
+    return data if isinstance(data, Mapping) else {}

@@ -21,6 +21,7 @@ from ._common import (
     check_unique,
     content_parts,
     expected,
+    mapping,
     plain,
     refuse_interrupts,
     unsupported_part,
@@ -107,7 +108,7 @@ class GeminiProvider:
             candidates = data["candidates"] or []
             if not isinstance(candidates, list):
                 raise expected(self.name, what, payload)
-            data = plain(candidates[0]).get("content") if candidates else None
+            data = mapping(candidates[0]).get("content") if candidates else None
             data = plain(data) or {"parts": []}
         elif (
             isinstance(data, Mapping)

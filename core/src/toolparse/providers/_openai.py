@@ -14,6 +14,7 @@ from ._common import (
     check_unique,
     content_parts,
     expected,
+    mapping,
     need_id,
     plain,
     refuse_interrupts,
@@ -119,7 +120,7 @@ class OpenAIProvider:
         found = []
         for call in calls:
             if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-                custom = plain(call.get("custom")) or {}
+                custom = mapping(call.get("custom"))
                 found.append(
                     ToolCall(
                         make_id(call.get("id")),
@@ -129,7 +130,7 @@ class OpenAIProvider:
                     )
                 )
             else:
-                function = plain(call.get("function")) or {}
+                function = mapping(call.get("function"))
                 found.append(
                     ToolCall(
                         make_id(call.get("id")),
