@@ -171,11 +171,7 @@ def test_the_module_level_import_graph_has_no_cycle() -> None:
 
 #: groups of modules still tied by lazy imports both ways, each a change to make
 #: (the test fails for any other group, and for one of these once it is gone)
-_KNOWN_LAZY_CYCLES: list[list[str]] = [
-    # the check command hands batches to worker processes, whose jobs run the
-    # check command's batches: one of the two imports should be at module level
-    ["toolparse.cli._check", "toolparse.cli._jobs"],
-]
+_KNOWN_LAZY_CYCLES: list[list[str]] = []
 
 
 def test_no_lazy_import_hides_a_cycle_but_the_default_manager_lookups() -> None:

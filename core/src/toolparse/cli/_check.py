@@ -16,8 +16,8 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..checking import check_calls
 from ..function import Function
+from ._batch import check_batch
 from ._errors import FAILED, OK, CommandError
 from ._summary import Summary
 from ._targets import Loaded, load_tools
@@ -151,34 +151,6 @@ def _chunks(stream: IO[bytes], progress: _Progress | None) -> Iterator[tuple[int
                 progress.update(first - 1)
     if batch:
         yield first, batch
-
-
-def check_batch(
-    tools: list[Function],
-    names: list[str],
-    first: int,
-    lines: list[bytes],
-    fmt: str,
-    label: str,
-    as_json: bool,
-) -> tuple[Summary, str]:
-    """Check one batch of lines: its summary, and its ``--json`` text (``""`` without ``--json``).
-
-    Both are made where the batch is checked, so that a worker process sends
-    back a few counts and one string, not a result object per call.
-    """
-    summary = Summary(names)
-    summary.records = len(lines)
-    out = []
-    dumps = _encode
-    for result in check_calls(tools, lines, format=fmt, start=first):
-        summary.add(result, label)
-        if as_json:
-            out.append(dumps({"file": label, **result.as_dict()}) + "\n")
-    return summary, "".join(out)
-
-
-_encode = json.JSONEncoder().encode
 
 
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:

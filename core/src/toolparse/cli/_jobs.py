@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..function import Function
+from ._batch import check_batch
 from ._errors import FAILED, CommandError
 from ._summary import Summary
 
@@ -32,8 +33,6 @@ def _start(target: str) -> None:
 def _check(
     names: list[str], first: int, lines: list[bytes], fmt: str, label: str, as_json: bool
 ) -> tuple[Summary, str]:
-    from ._check import check_batch
-
     return check_batch(_tools, names, first, lines, fmt, label, as_json)
 
 
