@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -93,6 +94,11 @@ def _text_depth(text: str) -> int:
     return deepest
 
 
+def _max_digits() -> int:
+    limit = sys.get_int_max_str_digits()
+    return limit if limit else 4300
+
+
 def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Error:
     """Normalise ``arguments`` to a dict, or explain to the model why not.
 
@@ -108,7 +114,13 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
         text = (
             arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8", "replace")
         )
-        size = len(text.encode("utf-8")) if len(text) * 4 > limits.max_bytes else len(text)
+        # "surrogatepass": a lone surrogate (valid in a str, not in UTF-8) is
+        # counted, never raised on; the decoder below then judges the text
+        size = (
+            len(text.encode("utf-8", "surrogatepass"))
+            if len(text) * 4 > limits.max_bytes
+            else len(text)
+        )
         if size > limits.max_bytes:
             return Error(messages.too_large(tool, size, limits.max_bytes))
         if not text.strip():
@@ -121,6 +133,10 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
             reason = getattr(exc, "msg", None) or str(exc)
             if isinstance(exc, json.JSONDecodeError):
                 reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+            elif "digits" in reason:
+                # Python's own limit on integer text, worded for the model (no
+                # hint about a setting it cannot change)
+                reason = f"an integer has more than {_max_digits()} digits"
             return Error(messages.invalid_json(tool, reason), exc)
         if not isinstance(value, dict):
             return Error(messages.not_an_object(tool, value))

@@ -502,7 +502,9 @@ def path_text(path: Sequence[str | int]) -> str:
         if isinstance(part, int):
             out.append(f"[{part}]")
         else:
-            out.append(f".{part}" if out else part)
+            # a mapping's key need not be text (None, a tuple): shown, never raised on
+            text = part if isinstance(part, str) else safe_text(repr(part), MAX_VALUE_CHARS)
+            out.append(f".{text}" if out else text)
     return "".join(out)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from jsonschema.exceptions import best_match  # jsonschema ships no type information
 
 from toolparse import ArgumentProblem, FunctionDefinitionError, Ok, ParseResult, invalid_arguments
+from toolparse.arguments import depth_over
 
 from ._defaults import Plan, apply, plan
 from ._errors import problems, without_false_subschemas
@@ -17,6 +19,10 @@ from ._schema import Definition, check
 from ._source import JsonSchema
 
 __all__ = ["CompiledSchema"]
+
+#: the deepest value handed to jsonschema-rs under a recursive schema (it
+#: crashed between 5,000 and 20,000 levels; worker threads have smaller stacks)
+_FAST_MAX_DEPTH = 500
 
 #: what jsonschema-rs raises for values it cannot convert (e.g. huge integers)
 _CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
@@ -76,8 +82,15 @@ class CompiledSchema:
             decide = pure
         else:
             fast = self.fast.is_valid
+            recursive = '"$ref"' in json.dumps(self.definition.schema, default=str)
 
             def decide(arguments: Any) -> bool:
+                # jsonschema-rs follows a recursive schema down a value without
+                # a stack bound (a mapping 20,000 deep crashes the process): a
+                # deeper value goes to the pure path, whose RecursionError the
+                # core words as "nested too deeply"
+                if recursive and depth_over(arguments, _FAST_MAX_DEPTH):
+                    return pure(arguments)
                 try:
                     return fast(arguments)
                 except _CONVERSION_ERRORS:

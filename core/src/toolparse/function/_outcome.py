@@ -6,6 +6,7 @@ plain string here; so does a parser that raised.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from collections.abc import Awaitable, Sequence
@@ -43,14 +44,24 @@ class Outcomes:
         """Await what an async body returned, and normalise it."""
         try:
             result = await awaitable
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
+            return self.rescue(exc, value)
+        except asyncio.CancelledError as exc:
+            # a cancellation of this task (a timeout, the caller) propagates;
+            # a CancelledError the body raised of its own accord is its failure
+            task = asyncio.current_task()
+            if task is None or task.cancelling():
+                raise
             return self.rescue(exc, value)
         return self.outcome(result)
 
-    def rescue(self, exc: Exception, value: Any) -> Error:
+    def rescue(self, exc: BaseException, value: Any) -> Error:
         """A body raised: a ToolError is its message; anything else is rescued."""
         if isinstance(exc, ToolError):
-            return Error(exc.message, exc)
+            message = exc.message
+            if not isinstance(message, str):
+                message = self.exception_text(exc) if message is None else text_of(message)
+            return Error(message, exc)
         if isinstance(exc, ArgumentKeyError) and exc.arguments is value and self._accepted:
             return Error(messages.key_error(exc.key, value, self._accepted), exc)
         return Error(self.exception_text(exc), exc)
@@ -92,7 +103,7 @@ class Outcomes:
             return Ok(content, result.processed_content)
         if kind is Error:
             message = result.message
-            return result if isinstance(message, str) else Error(repr(message), result.exception)
+            return result if isinstance(message, str) else Error(text_of(message), result.exception)
         if kind is Interrupt:
             if isinstance(result.display, str):
                 return result  # type: ignore[no-any-return]
@@ -125,3 +136,12 @@ class Outcomes:
         if text is not None:
             return text
         return Error(messages.UNEXPECTED_RESPONSE)
+
+
+def text_of(message: object) -> str:
+    """A message that is not text, as text the model may read (no address, capped)."""
+    try:
+        text = repr(message)
+    except Exception:  # a broken __str__ must not break the error path
+        text = ""
+    return messages.safe_text(text) or f"<{type(message).__name__}>"

@@ -24,7 +24,7 @@ from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
 from ..problems import pending
 from ._callables import _run_sync
-from ._outcome import Outcomes
+from ._outcome import Outcomes, text_of
 from ._policy import Policy
 
 __all__: list[str] = []
@@ -134,7 +134,7 @@ _PARSED_AS_IS = """
 _BODY = """
     try:
         out = {call}
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
         return rescue(exc, value)
     if type(out) is str:
         return _new(Ok, (out, None))
@@ -196,9 +196,10 @@ def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], 
             outcome = result if result[0] is not None else Ok(args)  # type: ignore[index, assignment]
         elif kind is Error:
             message = result[0]  # type: ignore[index]
-            outcome = result if isinstance(message, str) else Error(repr(message), result[1])  # type: ignore[assignment, index]
+            outcome = result if isinstance(message, str) else Error(text_of(message), result[1])  # type: ignore[assignment, index]
         else:
-            return Error(f"parse_args returned unexpected shape: {result!r:.200}")
+            # the type alone: the value may hold anything (the context, secrets)
+            return Error(f"parse_args returned unexpected shape: {kind.__name__}")
         if merge is None or (within and kind is Ok):
             return outcome
         return merge(outcome, args)
