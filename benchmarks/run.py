@@ -1,29 +1,66 @@
 """Run every benchmark and print one Markdown table.
 
-uv run python benchmarks/run.py            # all
-uv run python benchmarks/run.py core pydantic   # some (bench_<name>.py)
+uv run --locked python benchmarks/run.py            # all
+uv run --locked python benchmarks/run.py core pydantic   # some (bench_<name>.py)
+uv run --locked python benchmarks/run.py --write docs/performance.md   # all, into the page
+
+``--write PAGE`` replaces the table between the ``<!-- benchmarks:start -->``
+and ``<!-- benchmarks:end -->`` markers of PAGE (appending them when absent),
+leaving the page's prose as it is.
 """
 
 from __future__ import annotations
 
 import importlib
 import pathlib
+import platform
 import sys
+import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 from harness import Row, table
 
+START = "<!-- benchmarks:start -->"
+END = "<!-- benchmarks:end -->"
+
+
+def write(page: pathlib.Path, text: str) -> None:
+    """Put ``text`` between the markers of ``page``."""
+    old = page.read_text(encoding="utf-8")
+    block = f"{START}\n{text}\n{END}"
+    if START in old and END in old:
+        head, rest = old.split(START, 1)
+        _, tail = rest.split(END, 1)
+        new = head + block + tail
+    else:
+        new = old.rstrip("\n") + "\n\n" + block + "\n"
+    page.write_text(new, encoding="utf-8")
+
 
 def main(argv: list[str]) -> int:
     here = pathlib.Path(__file__).parent
+    page: pathlib.Path | None = None
+    if "--write" in argv:
+        at = argv.index("--write")
+        page = pathlib.Path(argv[at + 1])
+        argv = argv[:at] + argv[at + 2 :]
     names = argv or sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
     rows: list[Row] = []
     for name in names:
         module = importlib.import_module(f"bench_{name}")
         print(f"running {name} ...", file=sys.stderr, flush=True)
         rows.extend(module.run())
-    print(table(rows))
+    text = table(rows)
+    print(text)
+    if page is not None:
+        stamp = time.strftime("%Y-%m-%d", time.gmtime())
+        note = (
+            f"Measured {stamp}, Python {platform.python_version()}, {platform.machine()}."
+            " Ratios are medians over interleaved rounds (spread: lowest-highest round)"
+            " where a spread is shown, else best-of-repeats."
+        )
+        write(page, f"{note}\n\n{text}")
     return 0
 
 

@@ -1,0 +1,115 @@
+"""Rejected calls and unknown keys: what the model sees most when it is wrong.
+
+Every row is a ratio against the cheapest way the library itself reaches the
+same knowledge (a failure plus its own message text), measured side by side in
+interleaved rounds (:func:`harness.ratio_rounds`):
+
+- pydantic, 1 and 3 problems: ``fn.execute(bad)`` against a failing
+  ``model_validate`` plus ``str(e)`` (pydantic's own full message);
+- JSON Schema, jsonschema-rs and the pure path: against the library's
+  ``iter_errors`` with each error's message;
+- no parser, an accepted call carrying one extra key that is no typo of any
+  parameter, against the required-key check plus the body.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+from pydantic import BaseModel, ValidationError
+
+import toolparse as tp
+from bench_core import ARGS, floor, params
+from bench_jsonschema import SCHEMA, VALID
+from bench_pydantic import INVALID, Invoice
+from harness import Row, ratio_rounds
+from toolparse_jsonschema import JsonSchema
+
+#: three problems: a missing required name, a wrong type, a broken format
+BAD_EVENT: dict[str, Any] = {
+    **{k: v for k, v in copy.deepcopy(VALID).items() if k != "summary"},
+    "priority": "high",
+    "attendees": [{"email": "ana@example.com", "optional": "yes"}],
+}
+
+ONE_PROBLEM = {"vendor_name": "ACME", "total_amount": "abc", "line_items": []}
+
+
+def body(arguments: Any) -> str:
+    return "ok"
+
+
+def _pydantic_failure(model: type[BaseModel], bad: dict[str, Any]) -> Any:
+    def call() -> object:
+        try:
+            return model.model_validate(bad)
+        except ValidationError as exc:
+            return str(exc)
+
+    return call
+
+
+def _pydantic_rows() -> list[Row]:
+    fn = tp.Function("create_invoice", lambda invoice: "ok", args_schema=Invoice)
+    rows = []
+    for label, bad, target in (("1 problem", ONE_PROBLEM, 1.8), ("3 problems", INVALID, 1.5)):
+        result = fn.execute(bad)
+        assert isinstance(result, tp.Error), result
+        r = ratio_rounds(lambda b=bad: fn.execute(b), _pydantic_failure(Invoice, bad))  # type: ignore[misc]
+        rows.append(
+            r.row(f"pydantic: rejected, {label}", "model_validate failure + str(e)", target)
+        )
+    return rows
+
+
+def _jsonschema_rows() -> list[Row]:
+    pure_validator = jsonschema.Draft202012Validator(
+        SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    rs_validator = jsonschema_rs.validator_for(SCHEMA, validate_formats=True)
+    assert not rs_validator.is_valid(BAD_EVENT)
+    assert len(list(pure_validator.iter_errors(BAD_EVENT))) >= 3
+    fast = tp.Function("create_event", body, args_schema=JsonSchema(SCHEMA, fast=True))
+    pure = tp.Function("create_event", body, args_schema=JsonSchema(SCHEMA, fast=False))
+    assert isinstance(fast.execute(BAD_EVENT), tp.Error)
+    assert isinstance(pure.execute(BAD_EVENT), tp.Error)
+
+    def rs_floor() -> object:
+        return [e.message for e in rs_validator.iter_errors(BAD_EVENT)]
+
+    def pure_floor() -> object:
+        return [e.message for e in pure_validator.iter_errors(BAD_EVENT)]
+
+    r_fast = ratio_rounds(lambda: fast.execute(BAD_EVENT), rs_floor)
+    r_pure = ratio_rounds(lambda: pure.execute(BAD_EVENT), pure_floor)
+    return [
+        r_fast.row(
+            "jsonschema-rs: rejected (3 problems)", "rs iter_errors + messages", 3.0
+        ),
+        r_pure.row(
+            "jsonschema pure: rejected (3 problems)", "list(iter_errors()) + messages", 1.3
+        ),
+    ]
+
+
+def _unknown_key_rows() -> list[Row]:
+    fn = tp.Function("weather", lambda a: floor(a), parameters=params())
+    extra = {**ARGS, "reasoning": "the user asked about Oslo"}
+    assert isinstance(fn.execute(extra), tp.Ok)
+    r = ratio_rounds(lambda: fn.execute(extra), lambda: floor(extra))
+    return [
+        r.row("no parser: accepted call + a non-typo extra key", "key check + body", 2.5),
+    ]
+
+
+def run() -> list[Row]:
+    return [*_pydantic_rows(), *_jsonschema_rows(), *_unknown_key_rows()]
+
+
+if __name__ == "__main__":
+    from harness import table
+
+    print(table(run()))
