@@ -14,6 +14,7 @@ from typing import Any
 
 from ..adapter import keywords
 from ..contract import Error, Interrupt, Ok
+from ..function._callables import BOUND_ATTRIBUTE, bound_names
 from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ToolResult
 from ._signature import FunctionSignature
@@ -113,6 +114,9 @@ def label(body: Callable[..., Any], fn: Callable[..., Any]) -> None:
         if isinstance(value, str):
             setattr(body, attr, value)
     body.func = fn  # type: ignore[attr-defined]
+    # a partial's bound arguments stay the application's: the Function rejects
+    # a call that sends one
+    setattr(body, BOUND_ATTRIBUTE, bound_names(fn))
 
 
 # -- infer_schema=False: langchain_core's single-input tool ---------------------

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..adapter import EMPTY, SignatureParam
 from ..context import is_context
+from ..function._callables import bound_names
 
 __all__ = ["FunctionSignature", "annotation_description", "is_context_annotation", "read_signature"]
 
@@ -144,6 +145,9 @@ def read_signature(fn: Callable[..., Any]) -> FunctionSignature:
     """
     sig = inspect.signature(fn)
     hints = _hints(fn)
+    # a partial's keywords stay in its signature (as defaults): they are the
+    # application's, not parameters for the model
+    bound = bound_names(fn)
     params: list[SignatureParam] = []
     problems: list[tuple[str, str]] = []
     variadic: list[str] = []
@@ -152,6 +156,8 @@ def read_signature(fn: Callable[..., Any]) -> FunctionSignature:
     annotated: set[str] = set()
     takes_kwargs = False
     for p in sig.parameters.values():
+        if p.name in bound:
+            continue
         if p.kind is p.VAR_KEYWORD:
             takes_kwargs = True
             variadic.append(f"**{p.name}")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__: list[str] = []
+__all__ = ["BOUND_ATTRIBUTE", "bound_names"]
 
 
 def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
@@ -16,8 +17,13 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
         return 0
     try:
         sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return 1  # builtins without a signature: call with the arguments only
+    except (TypeError, ValueError) as exc:
+        # without a signature neither the arity nor any bound argument can be
+        # known, and guessing could hand the model an argument it must not set
+        errors.append(
+            (field, f"has no signature Python can read ({exc}); wrap it in a def or a lambda")
+        )
+        return 0
     positional = 0
     required = 0
     varargs = False
@@ -39,6 +45,38 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
         )
         return 0
     return 2 if positional >= 2 or varargs else 1
+
+
+#: the attribute a body sets to name arguments its application bound
+#: (``@tool`` sets it on the keyword-calling body of a ``functools.partial``)
+BOUND_ATTRIBUTE = "_toolparse_bound"
+
+
+def bound_names(fn: object) -> frozenset[str]:
+    """The names of ``fn``'s parameters the application already bound.
+
+    A ``functools.partial`` binds its keywords and, positionally, the first
+    parameters of the function it wraps; these are the application's
+    (a secret, a client), never the model's to see or set.
+    """
+    declared = getattr(fn, BOUND_ATTRIBUTE, None)
+    if isinstance(declared, frozenset):
+        return declared
+    names: set[str] = set()
+    target = fn
+    while isinstance(target, functools.partial):
+        names.update(target.keywords)
+        if target.args:
+            try:
+                params = list(inspect.signature(target.func).parameters.values())
+            except (TypeError, ValueError):
+                params = []
+            positional = [
+                p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ]
+            names.update(positional[: len(target.args)])
+        target = target.func
+    return frozenset(names)
 
 
 def _is_async(fn: object) -> bool:

@@ -170,6 +170,28 @@ def declare(
     return Declaration(schema, parser, accepted, required, chosen, pm)
 
 
+def without_bound(found: Declaration, bound: frozenset[str]) -> None:
+    """Take the names the application bound out of the schema and the accepted names.
+
+    A bound argument (a partial's ``api_key=...``) is the application's: the
+    model never sees it, not even as a default.
+    """
+    if not bound:
+        return
+    schema = dict(found.schema)  # an adapter may hand out a schema it keeps
+    props = schema.get("properties")
+    if isinstance(props, Mapping):
+        schema["properties"] = {k: v for k, v in props.items() if k not in bound}
+    required = schema.get("required")
+    if isinstance(required, list):
+        schema["required"] = [n for n in required if n not in bound]
+        if not schema["required"]:
+            del schema["required"]
+    found.schema = schema
+    found.accepted = tuple(n for n in found.accepted if n not in bound)
+    found.required = tuple(n for n in found.required if n not in bound)
+
+
 def source_description(schema: Mapping[str, Any]) -> str | None:
     """The description a source already has: its schema's top-level ``description``."""
     found = schema.get("description")

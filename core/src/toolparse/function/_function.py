@@ -15,8 +15,8 @@ from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
-from ._callables import _arity, _is_async
-from ._definition import declare, field_errors, source_description
+from ._callables import _arity, _is_async, bound_names
+from ._definition import declare, field_errors, source_description, without_bound
 from ._outcome import Outcomes
 from ._plan import compile_plan
 from ._policy import Policy
@@ -186,6 +186,8 @@ class Function:
             pinned=adapter,
             errors=errors,
         )
+        bound = bound_names(function)
+        without_bound(found, bound)
         given = description
         if description is None and (args_schema is not None or parameters_schema is not None):
             description = source_description(found.schema)
@@ -232,7 +234,9 @@ class Function:
             name=self.name,
             limits=self.limits,
             schema=self._schema,
-            policy=Policy(self.unknown_arguments, self._accepted, self._required),
+            policy=Policy(
+                self.unknown_arguments, self._accepted, self._required, bound_names(self.function)
+            ),
             parser=parser,
             parser_arity=parser_arity,
             # the policy applies around an adapter's parser (when its names are

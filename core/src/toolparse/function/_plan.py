@@ -55,6 +55,12 @@ _NULLS_ALWAYS = """
     args = restore(args)
 """
 
+# a name the application bound (a partial's) rejects the call under every policy
+_BOUND = """
+    if not bound.isdisjoint(args):
+        return rejected_bound(args)
+"""
+
 # "ignore" before an adapter's parser: the parser never sees unknown names
 _DROP = """
     if not accepted.issuperset(args):
@@ -251,6 +257,8 @@ def compile_plan(
         "_new": tuple.__new__,
         "_run_sync": _run_sync,
         "accepted": policy.accepted_set,
+        "bound": policy.bound,
+        "rejected_bound": policy.rejected_bound,
         "check_parameters": check_parameters,
         "checked": policy.checked,
         "decode": decode,
@@ -276,6 +284,8 @@ def compile_plan(
         steps = [_DECODE]
         if restore is not None:
             steps.append(_NULLS if watched is not None else _NULLS_ALWAYS)
+        if policy.bound:
+            steps.append(_BOUND)
         if parser is None:
             fits = (
                 # every accepted name sent and no other: one comparison says it all

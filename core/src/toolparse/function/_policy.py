@@ -22,10 +22,19 @@ __all__: list[str] = []
 class Policy:
     """The policy of one Function over its accepted and required top-level names."""
 
-    __slots__ = ("accepted", "accepted_set", "policy", "required", "required_set")
+    __slots__ = ("accepted", "accepted_set", "bound", "policy", "required", "required_set")
 
-    def __init__(self, policy: str, accepted: Sequence[str], required: Sequence[str]) -> None:
+    def __init__(
+        self,
+        policy: str,
+        accepted: Sequence[str],
+        required: Sequence[str],
+        bound: frozenset[str] = frozenset(),
+    ) -> None:
         self.policy = policy
+        #: names the application bound (a partial's): a call that sends one is
+        #: rejected under every policy, so the model can never set them
+        self.bound = bound
         self.accepted = tuple(accepted)
         self.accepted_set = frozenset(accepted)
         self.required = tuple(required)
@@ -46,6 +55,19 @@ class Policy:
         if found:
             return Error(messages.unrecognized_only(found, self.accepted))
         return Ok(Arguments(args))
+
+    def rejected_bound(self, args: Mapping[str, Any]) -> Error:
+        """The rejection of a call that sends a name the application bound.
+
+        The required-key message comes first, as for any other call; the
+        bound name is one more unrecognized name (never "accepted").
+        """
+        if not self.required_set.issubset(args):
+            return Error(self._missing(args))
+        found = messages.suggestions(
+            messages.unrecognized_names(args, self.accepted), self.accepted, args
+        )
+        return Error(messages.unrecognized_only(found, self.accepted))
 
     def _missing(self, args: Mapping[str, Any]) -> str:
         found = messages.suggestions(
