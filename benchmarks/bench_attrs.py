@@ -12,7 +12,7 @@ import cattrs
 from attrs import validators as v
 
 import toolparse as tp
-from harness import Row, interleaved
+from harness import Row, interleaved, ratio_rounds
 
 
 @attrs.define
@@ -63,12 +63,12 @@ def run() -> list[Row]:
     assert fn.execute(VALID) == tp.Ok("ACME")
     assert isinstance(fn.execute(INVALID), tp.Error)
     rows = []
-    ours, theirs = interleaved(lambda: fn.execute(VALID), baseline_valid)
-    rows.append(Row("attrs: valid", ours, theirs, "cattrs structure + call", 1.3))
+    r = ratio_rounds(lambda: fn.execute(VALID), baseline_valid)
+    rows.append(r.row("attrs: valid", "cattrs structure + call", 1.15))
     # the adapter's own share: its parser against cattrs structure alone
-    parser = fn._parser
+    parser = fn.parse_arguments
     ours, theirs = interleaved(lambda: parser(VALID), lambda: converter.structure(VALID, Invoice))
-    rows.append(Row("attrs: parser only, valid", ours, theirs, "cattrs structure", None))
-    ours, theirs = interleaved(lambda: fn.execute(INVALID), baseline_invalid)
-    rows.append(Row("attrs: invalid", ours, theirs, "cattrs structure + transform_error", 1.3))
+    rows.append(Row("attrs: parse_arguments, valid", ours, theirs, "cattrs structure", None))
+    r = ratio_rounds(lambda: fn.execute(INVALID), baseline_invalid)
+    rows.append(r.row("attrs: invalid (3 problems)", "structure failure + transform_error", 1.5))
     return rows

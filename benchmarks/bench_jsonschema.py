@@ -16,9 +16,10 @@ import copy
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 
 import toolparse as tp
-from harness import Row, interleaved
+from harness import Row, interleaved, ratio_rounds
 from toolparse_jsonschema import JsonSchema
 
 #: a calendar tool as an MCP server would describe it: nested objects, arrays
@@ -117,7 +118,17 @@ def run() -> list[Row]:
 
     pure_us, base_us = interleaved(lambda: pure.execute(args), baseline)
     fast_us, base2_us = interleaved(lambda: fast.execute(args), baseline)
+    rs = jsonschema_rs.validator_for(SCHEMA, validate_formats=True)
+    assert rs.is_valid(args)
+
+    def rs_baseline() -> object:
+        if rs.is_valid(args):
+            return body(args)
+        return None
+
+    r = ratio_rounds(lambda: fast.execute(args), rs_baseline)
     return [
+        r.row("jsonschema-rs: execute, valid", "rs is_valid + call", 1.3),
         Row(
             "jsonschema: execute, valid (pure path)",
             pure_us,

@@ -1,0 +1,137 @@
+"""First use and definitions: what a user meets before the first call.
+
+- first pydantic tool, in a fresh process (CPU time of that process) (toolparse already imported, as its
+  own import is a row of bench_core): defining a model and
+  ``Function(args_schema=Model)``, against ``import pydantic`` plus the same
+  model and its ``model_json_schema()``; the row names any other adapter
+  library the first tool imported;
+- definitions in a warm process: ``Function(args_schema=...)`` against the
+  library's own schema build (pydantic's ``model_json_schema()``,
+  jsonschema's ``check_schema`` plus its validators, marshmallow's schema
+  instance).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import jsonschema
+import jsonschema_rs
+
+import toolparse as tp
+from bench_jsonschema import SCHEMA
+from bench_pydantic import Invoice
+from harness import Row, ratio_of_samples, ratio_rounds
+from toolparse_jsonschema import JsonSchema
+
+_MODEL = """
+class Line(BaseModel):
+    sku: str
+    quantity: int = Field(gt=0)
+
+class Invoice(BaseModel):
+    vendor_name: str
+    total_amount: float
+    currency: str = "EUR"
+    line_items: list[Line]
+"""
+
+_PREFIX = "import sys, time, json\nimport toolparse as tp\nstart = time.process_time()\n"
+_SUFFIX = (
+    "spent = time.process_time() - start\n"
+    "libs = sorted({m.split('.')[0] for m in sys.modules} & "
+    "{'marshmallow', 'cattrs', 'attrs', 'attr', 'jsonschema', 'jsonschema_rs', 'msgspec'})\n"
+    "print(json.dumps([spent * 1e6, libs]))\n"
+)
+
+OURS = (
+    _PREFIX
+    + "from pydantic import BaseModel, Field\n"
+    + _MODEL
+    + "tp.Function('create_invoice', lambda invoice: 'ok', args_schema=Invoice)\n"
+    + _SUFFIX
+)
+FLOOR = (
+    _PREFIX
+    + "from pydantic import BaseModel, Field\n"
+    + _MODEL
+    + "Invoice.model_json_schema()\n"
+    + _SUFFIX
+)
+
+
+def fresh(code: str) -> tuple[float, list[str]]:
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    spent, libs = json.loads(out.strip().splitlines()[-1])
+    return float(spent), list(libs)
+
+
+def _first_use_rows(rounds: int = 7) -> list[Row]:
+    ours: list[float] = []
+    floor: list[float] = []
+    imported: set[str] = set()
+    for i in range(rounds):
+        pair = (OURS, FLOOR) if i % 2 == 0 else (FLOOR, OURS)
+        for code in pair:
+            spent, libs = fresh(code)
+            if code is OURS:
+                ours.append(spent)
+                imported.update(libs)
+            else:
+                floor.append(spent)
+    a, b, ratio, spread = ratio_of_samples(ours, floor)
+    also = ", ".join(sorted(imported)) or "none"
+    return [
+        Row(
+            f"first pydantic tool, fresh process (other adapter libraries imported: {also})",
+            a,
+            b,
+            "import pydantic + model_json_schema()",
+            1.3,
+            spread,
+            ratio,
+        )
+    ]
+
+
+def _definition_rows() -> list[Row]:
+    rows = []
+    r = ratio_rounds(
+        lambda: tp.Function("create_invoice", lambda invoice: "ok", args_schema=Invoice),
+        Invoice.model_json_schema,
+    )
+    rows.append(r.row("define: pydantic args_schema", "model_json_schema()", 1.5))
+
+    def js_floor() -> object:
+        cls = jsonschema.validators.validator_for(SCHEMA)
+        cls.check_schema(SCHEMA)
+        return (
+            cls(SCHEMA, format_checker=cls.FORMAT_CHECKER),
+            jsonschema_rs.validator_for(SCHEMA, validate_formats=True),
+        )
+
+    def js_ours() -> object:
+        return tp.Function("create_event", lambda a: "ok", args_schema=JsonSchema(SCHEMA))
+
+    r = ratio_rounds(js_ours, js_floor)
+    rows.append(
+        r.row(
+            "define: JSON Schema (jsonschema-rs)",
+            "check_schema + both validators",
+            1.3,
+        )
+    )
+    return rows
+
+
+def run() -> list[Row]:
+    return [*_first_use_rows(), *_definition_rows()]
+
+
+if __name__ == "__main__":
+    from harness import table
+
+    print(table(run()))
