@@ -21,6 +21,7 @@ from ._aliases import alias_routes
 from ._workers import WorkerPool, set_max_workers, worker_pool
 from .contract import Error, Ok, Outcome
 from .errors import FunctionDefinitionError
+from .function._callables import _run_sync
 
 # the default manager, for a batch run without one: imported once, not per call
 from .plugins import plugin_manager as _default_pm
@@ -120,10 +121,28 @@ def _check(timeout: object, max_concurrency: object) -> None:
         )
 
 
-def _observer(plugin_manager: PluginManager | None) -> PluginManager | None:
-    if plugin_manager is None:
-        plugin_manager = _default_pm()  # the default manager, when the call gave none
-    return plugin_manager if plugin_manager.observed else None
+def _prepare(
+    functions: Iterable[Function] | Toolset,
+    calls: Iterable[ToolCall],
+    timeout: object,
+    max_concurrency: object,
+    plugin_manager: PluginManager | None,
+) -> tuple[dict[str, Function], Any, PluginManager | None, list[ToolCall]]:
+    """What both entry points do first.
+
+    The options checked, the name → tool map and the source of alias routes,
+    the observing manager (``None`` when nothing observes) and the calls as a list.
+    """
+    if timeout is not None or max_concurrency is not None:
+        _check(timeout, max_concurrency)
+    table, source = _tables(functions)
+    pm = _default_pm() if plugin_manager is None else plugin_manager
+    return (
+        table,
+        source,
+        pm if pm.observed else None,  # observers cost nothing until a plugin asks for them
+        calls if type(calls) is list else list(calls),
+    )
 
 
 def _report(
@@ -139,10 +158,35 @@ def _report(
     )
 
 
-def _unknown(call: ToolCall, names: list[str]) -> ToolResult:
-    return ToolResult(
-        call.id, call.name, messages.unknown_tool(call.name, names), is_error=True, kind=call.kind
+def _store(
+    results: list[Any],
+    i: int,
+    call: ToolCall,
+    fn: Function,
+    outcome: Outcome,
+    pm: PluginManager | None,
+    start: float,
+) -> None:
+    """The result of call ``i``: in its place, and to the observers."""
+    results[i] = result = ToolResult.from_outcome(call, fn, outcome)
+    if pm is not None:
+        _report(pm, call, fn, result, start)
+
+
+def _unknown(
+    results: list[Any], i: int, call: ToolCall, lookup: _Lookup, pm: PluginManager | None
+) -> None:
+    """Answer call ``i``, to a tool that is not in the set."""
+    start = _perf()
+    results[i] = result = ToolResult(
+        call.id,
+        call.name,
+        messages.unknown_tool(call.name, lookup.names()),
+        is_error=True,
+        kind=call.kind,
     )
+    if pm is not None:
+        _report(pm, call, None, result, start)
 
 
 def _late(
@@ -166,8 +210,6 @@ def _body(fn: Function, value: Any, context: Any) -> Outcome:
     """Run a sync tool's body on arguments already parsed (in a worker thread)."""
     outcome = fn._call(value, context)
     if not isinstance(outcome, tuple):  # a sync callable that returned an awaitable
-        from .function._callables import _run_sync
-
         outcome = _run_sync(fn._finish(outcome, value))
     return outcome  # type: ignore[no-any-return]
 
@@ -208,19 +250,7 @@ def execute_tool_calls(
     :raises ValueError: an invalid ``timeout`` or ``max_concurrency``;
         :class:`~toolparse.FunctionDefinitionError` for two tools of one name.
     """
-    if timeout is not None or max_concurrency is not None:
-        _check(timeout, max_concurrency)
-    if type(functions) is list:
-        source: Any = functions
-        table = {fn.name: fn for fn in functions}
-        if len(table) != len(functions):
-            _duplicates(functions)
-    else:
-        table, source = _tables(functions)
-    pm: PluginManager | None = _default_pm() if plugin_manager is None else plugin_manager
-    if not pm.observed:  # type: ignore[union-attr]
-        pm = None  # observers cost nothing until a plugin asks for them
-    calls = calls if type(calls) is list else list(calls)
+    table, source, pm, calls = _prepare(functions, calls, timeout, max_concurrency, plugin_manager)
     n = len(calls)
     results: list[Any] = [None] * n
     i = 0
@@ -250,17 +280,14 @@ def execute_tool_calls(
         call = calls[i]
         fn = lookup.find(call.name)
         if fn is None:
-            start = _perf()
-            results[i] = result = _unknown(call, lookup.names())
-            if pm is not None:
-                _report(pm, call, None, result, start)
+            _unknown(results, i, call, lookup, pm)
             i += 1
             continue
         if fn.concurrent:
             group, i = _group(calls, i, lookup, results, pm, context)
             if len(group) != 1 or timeout is not None:
                 if any(g[2]._async for g in group):
-                    _run_coro(_agroup(group, results, timeout, max_concurrency, pm))
+                    _run_sync(_agroup(group, results, timeout, max_concurrency, pm))
                 else:
                     _sync_group(group, results, timeout, max_concurrency, pm)
                 continue
@@ -273,13 +300,10 @@ def execute_tool_calls(
         if timeout is None:
             outcome = fn.execute(call.arguments, ctx)
         elif fn._async:
-            outcome = _run_coro(_atimed(fn, call.arguments, ctx, timeout))
+            outcome = _run_sync(_atimed(fn, call.arguments, ctx, timeout))
         else:
             outcome = _timed(fn, call, ctx, timeout, pm, start)
-        result = ToolResult.from_outcome(call, fn, outcome)
-        results[j] = result
-        if pm is not None:
-            _report(pm, call, fn, result, start)
+        _store(results, j, call, fn, outcome, pm, start)
     return results
 
 
@@ -298,10 +322,7 @@ def _group(
         call = calls[i]
         fn = lookup.find(call.name)
         if fn is None:
-            start = _perf()
-            results[i] = result = _unknown(call, lookup.names())
-            if pm is not None:
-                _report(pm, call, None, result, start)
+            _unknown(results, i, call, lookup, pm)
         elif fn.concurrent:
             group.append((i, call, fn, _context(context, call)))
         else:
@@ -347,11 +368,6 @@ def _sync_group(
     pending = deque(group)
     running: dict[Future[Any], tuple[int, ToolCall, Function, float]] = {}
 
-    def finish(i: int, call: ToolCall, fn: Function, outcome: Outcome, start: float) -> None:
-        results[i] = result = ToolResult.from_outcome(call, fn, outcome)
-        if pm is not None:
-            _report(pm, call, fn, result, start)
-
     while pending or running:
         while pending and (limit is None or len(running) < limit):
             i, call, fn, ctx = pending[0]
@@ -361,7 +377,8 @@ def _sync_group(
                 if running:
                     break  # our own calls hold the threads: wait for one of them
                 pending.popleft()
-                finish(i, call, fn, Error(messages.no_worker(fn.name, pool.max_workers)), start)
+                outcome = Error(messages.no_worker(fn.name, pool.max_workers))
+                _store(results, i, call, fn, outcome, pm, start)
                 continue
             pending.popleft()
             running[future] = (i, call, fn, start)
@@ -374,48 +391,15 @@ def _sync_group(
         done, _ = wait(running, timeout=wait_for, return_when=FIRST_COMPLETED)
         for future in done:
             i, call, fn, start = running.pop(future)
-            finish(i, call, fn, future.result(), start)
+            _store(results, i, call, fn, future.result(), pm, start)
         if timeout is not None:
             now = _perf()
             for future, (i, call, fn, start) in list(running.items()):
                 if now - start >= timeout:
                     del running[future]
                     _late(future, pm, call, fn, start)
-                    finish(
-                        i,
-                        call,
-                        fn,
-                        Error(messages.timed_out(fn.name, timeout, stopped=False)),
-                        start,
-                    )
-
-
-def _run_coro(coro: Any) -> Any:
-    """Run a coroutine to completion from sync code, even in a thread whose loop is running."""
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    # this thread's loop is busy running the caller: use a thread of our own
-    import threading
-
-    box: list[Any] = []
-
-    def main() -> None:
-        try:
-            box.append((True, asyncio.run(coro)))
-        except BaseException as exc:  # re-raised in the caller's thread
-            box.append((False, exc))
-
-    thread = threading.Thread(target=main, name="toolparse-loop", daemon=True)
-    thread.start()
-    thread.join()
-    ok, value = box[0]
-    if not ok:
-        raise value
-    return value
+                    outcome = Error(messages.timed_out(fn.name, timeout, stopped=False))
+                    _store(results, i, call, fn, outcome, pm, start)
 
 
 # -- async ---------------------------------------------------------------------------
@@ -438,19 +422,7 @@ async def aexecute_tool_calls(
     and leaves no task behind; a sync body already running in a thread
     cannot be stopped and finishes there.
     """
-    if timeout is not None or max_concurrency is not None:
-        _check(timeout, max_concurrency)
-    if type(functions) is list:
-        source: Any = functions
-        table = {fn.name: fn for fn in functions}
-        if len(table) != len(functions):
-            _duplicates(functions)
-    else:
-        table, source = _tables(functions)
-    pm: PluginManager | None = _default_pm() if plugin_manager is None else plugin_manager
-    if not pm.observed:  # type: ignore[union-attr]
-        pm = None  # observers cost nothing until a plugin asks for them
-    calls = calls if type(calls) is list else list(calls)
+    table, source, pm, calls = _prepare(functions, calls, timeout, max_concurrency, plugin_manager)
     n = len(calls)
     results: list[Any] = [None] * n
     i = 0
@@ -480,10 +452,7 @@ async def aexecute_tool_calls(
         call = calls[i]
         fn = lookup.find(call.name)
         if fn is None:
-            start = _perf()
-            results[i] = result = _unknown(call, lookup.names())
-            if pm is not None:
-                _report(pm, call, None, result, start)
+            _unknown(results, i, call, lookup, pm)
             i += 1
         elif fn.concurrent:
             group, i = _group(calls, i, lookup, results, pm, context)
@@ -557,9 +526,7 @@ async def _arun(
                     if slots is not None:
                         slots.running -= 1
                         slots.event.set()
-    results[i] = result = ToolResult.from_outcome(call, fn, outcome)
-    if pm is not None:
-        _report(pm, call, fn, result, start)
+    _store(results, i, call, fn, outcome, pm, start)
 
 
 async def _atimed(fn: Function, arguments: Any, ctx: Any, timeout: float | None) -> Outcome:
