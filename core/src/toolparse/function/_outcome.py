@@ -6,7 +6,6 @@ plain string here; so does a parser that raised.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 from collections.abc import Awaitable, Sequence
@@ -46,11 +45,19 @@ class Outcomes:
             result = await awaitable
         except (Exception, SystemExit) as exc:
             return self.rescue(exc, value)
-        except asyncio.CancelledError as exc:
+        except BaseException as exc:
+            # asyncio is loaded by now (an awaitable ran); importing it at the top
+            # would make every ``import toolparse`` pay for it
+            import asyncio
+
+            if not isinstance(exc, asyncio.CancelledError):
+                raise
             # a cancellation of this task (a timeout, the caller) propagates;
-            # a CancelledError the body raised of its own accord is its failure
+            # a CancelledError the body raised of its own accord is its failure.
+            # Python 3.10 cannot tell them apart (no Task.cancelling): it propagates
             task = asyncio.current_task()
-            if task is None or task.cancelling():
+            cancelling = getattr(task, "cancelling", None)
+            if cancelling is None or cancelling():
                 raise
             return self.rescue(exc, value)
         return self.outcome(result)
