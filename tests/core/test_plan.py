@@ -311,3 +311,31 @@ def test_a_parameter_check_follows_the_required_key_check() -> None:
     # the required-key message comes first: the check does not run
     assert plan.parse({"days": "x"}, None).message.startswith("Missing required parameters")
     assert seen == [{"city": "Oslo", "days": 2}, {"city": "Oslo", "days": "x"}]
+
+
+def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compiled source is a join of the fixed pieces: names, descriptions and
+    # schemas reach the plan as values, never as code, so the cache stays small
+    sources: list[str] = []
+    original = plan_module._code
+
+    def recording(source: str) -> Any:
+        sources.append(source)
+        return original(source)
+
+    monkeypatch.setattr(plan_module, "_code", recording)
+    hostile = '"""\nimport os\nos.exit(1)\n'
+    for i in range(30):
+        marker = f"zq_marker_{i}"
+        fn = tp.Function(
+            f"{marker}_tool",
+            lambda a: ",".join(a.values()),
+            description=hostile + marker,
+            parameters=[tp.FunctionParam(marker, "string", description=hostile, required=True)],
+        )
+        assert fn.execute({marker: "x"}) == tp.Ok("x")
+    assert sources
+    assert not [s for s in sources if "zq_marker" in s or "os.exit" in s]
+    # thirty tools of one shape compile the same few sources
+    assert len(set(sources)) <= 5
+    assert original.cache_info().maxsize is not None  # bounded, however many tools

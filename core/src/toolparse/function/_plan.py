@@ -213,9 +213,12 @@ def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], 
     return settle
 
 
-@functools.cache
+# A source is only ever a join of the fixed pieces above (never a name, a
+# description or any other text from a definition), so a few hundred distinct
+# sources exist at most; each is compiled once per process. The bound holds
+# whatever the number of Functions defined.
+@functools.lru_cache(maxsize=512)
 def _code(source: str) -> CodeType:
-    # few distinct plans exist (the pieces are fixed): each is compiled once per process
     return compile(source, "<toolparse plan>", "exec")
 
 
