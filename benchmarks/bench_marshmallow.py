@@ -97,9 +97,7 @@ def run() -> list[Row]:
         Row("marshmallow execute (valid, reject)", tp_us, raw_us, "load(unknown=RAISE) + call")
     )
     r = ratio_rounds(lambda: fn.execute(INVALID), raw_invalid)
-    rows.append(
-        r.row("marshmallow execute (3 problems)", "load failure + .messages", 1.3)
-    )
+    rows.append(r.row("marshmallow execute (3 problems)", "load failure + .messages", 1.3))
     r = ratio_rounds(lambda: tp.Function("invoice", body, args_schema=InvoiceSchema), InvoiceSchema)
     rows.append(r.row("define: marshmallow args_schema", "InvoiceSchema()", 3.0))
     return rows

@@ -86,12 +86,8 @@ def _jsonschema_rows() -> list[Row]:
     r_fast = ratio_rounds(lambda: fast.execute(BAD_EVENT), rs_floor)
     r_pure = ratio_rounds(lambda: pure.execute(BAD_EVENT), pure_floor)
     return [
-        r_fast.row(
-            "jsonschema-rs: rejected (3 problems)", "rs iter_errors + messages", 3.0
-        ),
-        r_pure.row(
-            "jsonschema pure: rejected (3 problems)", "list(iter_errors()) + messages", 1.3
-        ),
+        r_fast.row("jsonschema-rs: rejected (3 problems)", "rs iter_errors + messages", 3.0),
+        r_pure.row("jsonschema pure: rejected (3 problems)", "list(iter_errors()) + messages", 1.3),
     ]
 
 

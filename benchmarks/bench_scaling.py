@@ -43,9 +43,11 @@ def _field_rows() -> list[Row]:
             except ValidationError as exc:
                 return str(exc)
 
-        r = ratio_rounds(lambda: fn.execute(good), lambda: (m.model_validate(good), "ok"))
+        r = ratio_rounds(
+            lambda f=fn, g=good: f.execute(g), lambda m=m, g=good: (m.model_validate(g), "ok")
+        )
         rows.append(r.row(f"pydantic: valid, {n} fields", "model_validate + body"))
-        r = ratio_rounds(lambda: fn.execute(bad), floor_bad)
+        r = ratio_rounds(lambda f=fn, b=bad: f.execute(b), floor_bad)
         rows.append(
             r.row(
                 f"pydantic: {n} wrong fields",
@@ -85,9 +87,7 @@ def _text_rows() -> list[Row]:
             rounds=7,
             budget=0.05,
         )
-        rows.append(
-            r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.15)
-        )
+        rows.append(r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.15))
     return rows
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+
 import jsonschema
 import jsonschema_rs
 

@@ -129,7 +129,9 @@ def ratio_rounds(
             gc.enable()
     ratios = [x / y for x, y in zip(ta, tb, strict=True)]
     return Ratio(
-        statistics.median(ta), statistics.median(tb), statistics.median(ratios),
+        statistics.median(ta),
+        statistics.median(tb),
+        statistics.median(ratios),
         (min(ratios), max(ratios)),
     )
 
@@ -140,7 +142,9 @@ def ratio_of_samples(
     """Medians, median ratio and spread of paired samples (e.g. fresh processes)."""
     ratios = [x / y for x, y in zip(a, b, strict=True)]
     return (
-        statistics.median(a), statistics.median(b), statistics.median(ratios),
+        statistics.median(a),
+        statistics.median(b),
+        statistics.median(ratios),
         (min(ratios), max(ratios)),
     )
 

@@ -9,6 +9,7 @@ quick tests that let most calls through run in the plan itself (``_plan``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from .. import messages
@@ -18,11 +19,22 @@ from ..problems import ArgumentProblem, InvalidArguments, render_problems
 
 __all__: list[str] = []
 
+#: how many unknown names one Function remembers as resembling a parameter or not
+_REMEMBERED = 256
+
 
 class Policy:
     """The policy of one Function over its accepted and required top-level names."""
 
-    __slots__ = ("accepted", "accepted_set", "bound", "policy", "required", "required_set")
+    __slots__ = (
+        "_resembling",
+        "accepted",
+        "accepted_set",
+        "bound",
+        "policy",
+        "required",
+        "required_set",
+    )
 
     def __init__(
         self,
@@ -39,6 +51,7 @@ class Policy:
         self.accepted_set = frozenset(accepted)
         self.required = tuple(required)
         self.required_set = frozenset(required)
+        self._resembling: dict[str, bool] = {}
 
     # -- before any parser ------------------------------------------------------
 
@@ -78,13 +91,36 @@ class Policy:
 
     def flagged(self, args: Mapping[str, Any]) -> dict[str, str | None]:
         """Unknown names the policy turns into a rejection (empty: none)."""
-        unknown = messages.unrecognized_names(args, self.accepted)
-        if not unknown or self.policy == "ignore":
+        if self.policy == "ignore" or not self.accepted:
+            return {}
+        extra = args.keys() - self.accepted_set
+        if self.policy == "report" and not any(map(self._resembling.get, extra, repeat(True))):
+            # only names remembered as resembling no parameter: the call is
+            # accepted, with no sort and no search among the names not sent
+            return {}
+        unknown = sorted(k for k in extra if isinstance(k, str))
+        if not unknown:
+            return {}
+        if self.policy == "report" and not any(map(self._resembles, unknown)):
             return {}
         found = messages.suggestions(unknown, self.accepted, args)
         if self.policy == "reject" or any(v is not None for v in found.values()):
             return found
         return {}
+
+    def _resembles(self, name: str) -> bool:
+        """Whether ``name`` resembles any accepted name (remembered per name).
+
+        A name that resembles none of them resembles none of those not yet
+        sent either, so "report" accepts it without the search. Models send
+        the same extra names again and again; the memory is bounded.
+        """
+        known = self._resembling.get(name)
+        if known is None:
+            known = messages.did_you_mean(name, self.accepted) is not None
+            if len(self._resembling) < _REMEMBERED:
+                self._resembling[name] = known
+        return known
 
     # -- around an adapter's parser ---------------------------------------------
 
