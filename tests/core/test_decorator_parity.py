@@ -1,7 +1,7 @@
 """@tool parity with langchain_core: the same function gives the same schema.
 
-For every signature below, the schema toolparse exports (pydantic adapter, the
-default when installed) has the same properties, types, required set,
+For every signature below, the schema toolparse exports with the pydantic adapter
+(``adapter="pydantic"``; the default is the built-in adapter, installed or not) has the same properties, types, required set,
 descriptions, defaults and constraints as ``convert_to_openai_tool`` of
 langchain_core's ``@tool`` for the same function. The plain adapter (no
 third-party library) is held to the same properties, types and required set
@@ -283,7 +283,7 @@ def test_the_suite_is_large_enough() -> None:
 
 @pytest.mark.parametrize("fn", SIGNATURES, ids=lambda f: f.__name__)
 def test_pydantic_schema_matches_langchain(fn: Callable[..., Any]) -> None:
-    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING)
+    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING, adapter="pydantic")
     assert mine.adapter is not None
     assert mine.adapter.name == "pydantic"
     theirs = langchain_parameters(fn)
@@ -309,13 +309,13 @@ def test_plain_schema_matches_langchain_types(fn: Callable[..., Any], pm: tp.Plu
 
 @pytest.mark.parametrize("fn", SIGNATURES, ids=lambda f: f.__name__)
 def test_description_matches(fn: Callable[..., Any]) -> None:
-    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING)
+    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING, adapter="pydantic")
     made = lc_tool(fn, parse_docstring=fn in PARSE_DOCSTRING)
     assert mine.description == convert_to_openai_tool(made)["function"]["description"]
 
 
 def test_nested_models_are_references_resolving_to_langchains_inlined_schema() -> None:
-    schema = tp.tool(list_of_models).json_schema()
+    schema = tp.tool(list_of_models, adapter="pydantic").json_schema()
     assert schema["properties"]["items"]["items"] == {"$ref": "#/$defs/Item"}
     inlined = langchain_parameters(list_of_models)["properties"]["items"]["items"]
     assert canon(schema["$defs"]["Item"], {}) == canon(inlined, {})

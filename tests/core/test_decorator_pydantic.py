@@ -1,14 +1,19 @@
-"""@tool with pydantic installed: the reference's pydantic schemas, args_schema models,
-lax coercion, TypedDict and langchain runnables (the rest runs core-only, in test_decorator.py)."""
+"""@tool with the pydantic adapter: the reference's pydantic schemas, args_schema models,
+lax coercion, TypedDict and langchain runnables (the rest runs core-only, in test_decorator.py).
+
+A signature is the built-in adapter's whatever is installed, so these tools ask for
+pydantic with ``adapter="pydantic"`` (``tool`` below), as an application does on purpose."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
 
 import toolparse as tp
-from toolparse import tool
+
+tool = functools.partial(tp.tool, adapter="pydantic")
 
 pydantic = pytest.importorskip("pydantic")
 # pydantic needs typing_extensions' TypedDict before Python 3.12 (and brings it along)
@@ -159,7 +164,7 @@ def test_extra_keys_a_parser_lets_through_never_reach_the_body() -> None:
 
 
 def test_plugin_manager_passes_through(pm: tp.PluginManager) -> None:
-    fn = tool(add, plugin_manager=pm)
+    fn = tp.tool(add, plugin_manager=pm)
     assert fn.adapter is not None
     assert fn.adapter.name == "plain"  # pydantic is not loaded in this manager
     assert fn.execute({"a": 1, "b": 2}) == tp.Ok("3")
@@ -169,14 +174,18 @@ def test_plugin_manager_passes_through(pm: tp.PluginManager) -> None:
 # -- adapters ------------------------------------------------------------------------------
 
 
-def test_default_adapter_is_pydantic_when_installed() -> None:
-    fn = tool(add)
+def test_default_adapter_is_the_builtin_one_even_with_pydantic_installed() -> None:
+    # a signature means the same whatever is installed: strict, closed
+    fn = tp.tool(add)
     assert fn.adapter is not None
-    assert fn.adapter.name == "pydantic"
+    assert fn.adapter.name == "plain"
+    assert fn.json_schema()["additionalProperties"] is False
+    assert "b: must be an integer" in fn.execute({"a": 1, "b": "2"}).message  # type: ignore[union-attr]
+    assert tool(add).adapter.name == "pydantic"  # type: ignore[union-attr]
 
 
 def test_named_adapter_is_used_even_when_another_accepts_its_source() -> None:
-    # the plain adapter builds a dataclass, which pydantic (asked first) accepts too
+    # the plain adapter builds a dataclass; named, it is used even under the pydantic pin
     fn = tool(add, adapter="plain")
     assert fn.adapter is not None
     assert fn.adapter.name == "plain"
@@ -186,7 +195,7 @@ def test_named_adapter_is_used_even_when_another_accepts_its_source() -> None:
 def test_no_adapter_can_infer(pm: tp.PluginManager) -> None:
     pm.unregister(name="toolparse.defaults")
     with pytest.raises(tp.FunctionDefinitionError, match=r'pip install "toolparse\[pydantic\]"'):
-        tool(add, plugin_manager=pm)
+        tp.tool(add, plugin_manager=pm)
 
 
 def test_the_model_cannot_override_the_context() -> None:
@@ -248,7 +257,9 @@ def test_langchain_runnable_without_an_object_schema_raises_as_in_langchain() ->
     with pytest.raises(ValueError, match="Runnable must have an object schema"):
         tool("total", runnable)
     fn = tool("total", runnable, args_schema=Pair, description="Add.")
-    assert fn.execute({"a": 2, "b": "3"}) == tp.Ok("5")
+    # a TypedDict is the built-in adapter's whatever is installed: strict
+    assert fn.execute({"a": 2, "b": 3}) == tp.Ok("5")
+    assert "b: must be an integer" in fn.execute({"a": 2, "b": "3"}).message  # type: ignore[union-attr]
 
 
 def test_runnable_with_args_schema() -> None:

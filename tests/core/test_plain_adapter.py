@@ -392,9 +392,9 @@ def test_a_definition_reads_the_source_once(monkeypatch: pytest.MonkeyPatch) -> 
     reads: list[object] = []
     real = _adapter.analyse
 
-    def counting(source: type, hook: Any) -> Any:
+    def counting(source: type, hook: Any, policy: str = "report") -> Any:
         reads.append(source)
-        return real(source, hook)
+        return real(source, hook, policy)
 
     monkeypatch.setattr(_adapter, "analyse", counting)
     fn = function(Plain)

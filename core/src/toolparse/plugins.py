@@ -158,15 +158,7 @@ class PluginManager(pluggy.PluginManager):
         ``hook(field, schema)`` returns ``schema`` itself when no plugin
         implements ``toolparse_field_schema`` (the common case costs nothing).
         """
-        caller = self.hook.toolparse_field_schema
-        if not caller.get_hookimpls():
-            return _unchanged
-
-        def hook(field: object, schema: dict[str, Any]) -> dict[str, Any]:
-            found = caller(adapter=adapter, field=field, schema=schema)
-            return dict(found) if found is not None else schema
-
-        return hook
+        return _FieldHook(self, adapter)
 
     def serialize(self, value: object) -> str | None:
         """Ask the adapters, in order, to turn a returned model into JSON text."""
@@ -340,8 +332,41 @@ def _target(dist: Any, name: str) -> str:
     return "?"
 
 
-def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
-    return schema
+class _FieldHook:
+    """The field-schema hook of one adapter, and the way to the other adapters for a field.
+
+    ``delegate(annotation, policy)`` compiles a field's type with the adapter
+    that owns it (a pydantic model inside a dataclass, an attrs class as a
+    ``@tool`` parameter), so the asking adapter validates that field through
+    it; ``None`` when no other adapter accepts the type.
+    """
+
+    __slots__ = ("_adapter", "_caller", "_pm")
+
+    def __init__(self, pm: PluginManager, adapter: str) -> None:
+        self._pm = pm
+        self._adapter = adapter
+        caller = pm.hook.toolparse_field_schema
+        self._caller = caller if caller.get_hookimpls() else None
+
+    def __call__(self, field: object, schema: dict[str, Any]) -> dict[str, Any]:
+        if self._caller is None:
+            return schema
+        found = self._caller(adapter=self._adapter, field=field, schema=schema)
+        return dict(found) if found is not None else schema
+
+    def delegate(self, annotation: object, policy: str) -> Any:
+        """The ``Compiled`` form of ``annotation`` by the adapter that owns it, or ``None``."""
+        owner = self._pm.select_adapter(annotation)
+        compile_ = getattr(owner, "compile", None)
+        if owner is None or owner.name == self._adapter or compile_ is None:
+            return None
+        return compile_(
+            annotation,
+            unknown_arguments=policy,
+            field_schema=self._pm.field_schema_for(owner.name),
+            parser=True,
+        )
 
 
 def make_plugin_manager(*, load_entry_points: bool = True) -> PluginManager:

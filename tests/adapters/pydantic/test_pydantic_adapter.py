@@ -118,16 +118,25 @@ class Open(BaseModel):
 def test_registered_by_its_entry_point(full_pm: tp.PluginManager) -> None:
     adapter = full_pm.adapter("pydantic")
     assert isinstance(adapter, PydanticAdapter)
-    # asked before the core's plain adapter, which also takes TypedDicts and dataclasses
-    assert full_pm.select_adapter(Movie) is adapter
-    assert full_pm.select_adapter(Point) is adapter
+    assert full_pm.select_adapter(Invoice) is adapter
+    assert full_pm.select_adapter(Box) is adapter
+    # a plain TypedDict or dataclass stays the core's, installed or not
+    assert full_pm.select_adapter(Movie) is full_pm.adapter("plain")
+    assert full_pm.select_adapter(Point) is full_pm.adapter("plain")
 
 
 @pytest.mark.parametrize(
-    "source", [Invoice, Movie, Point, Box, TypeAdapter(Movie), Node, RootModel[dict[str, int]]]
+    "source", [Invoice, Box, TypeAdapter(Movie), Node, RootModel[dict[str, int]]]
 )
 def test_accepts_pydantic_kinds(source: object) -> None:
     assert ADAPTER.accepts(source)
+
+
+@pytest.mark.parametrize("source", [Movie, Point])
+def test_a_plain_typeddict_or_dataclass_is_not_claimed(source: object) -> None:
+    # the built-in adapter's whatever is installed; adapter="pydantic" still compiles it
+    assert not ADAPTER.accepts(source)
+    assert function(source, adapter="pydantic").adapter is not None
 
 
 @attrs.define
@@ -160,20 +169,22 @@ def test_a_type_that_is_not_an_object_is_a_definition_error(source: object) -> N
 
 
 def test_typeddict_gives_the_validated_dict() -> None:
-    fn = function(Movie)
+    fn = function(Movie, adapter="pydantic")
     assert fn.parse_arguments({"title": "Heat", "year": "1995"}) == tp.Ok(
         {"title": "Heat", "year": 1995}
     )
 
 
 def test_dataclasses_give_instances() -> None:
-    assert function(Point).parse_arguments({"x": "3"}) == tp.Ok(Point(3, 0, "origin"))
+    assert function(Point, adapter="pydantic").parse_arguments({"x": "3"}) == tp.Ok(
+        Point(3, 0, "origin")
+    )
     assert function(Box).parse_arguments({"width": 2}) == tp.Ok(Box(2.0, 1.0))
 
 
 def test_a_ready_type_adapter_is_used_as_is() -> None:
     fn = function(TypeAdapter(Movie))
-    assert fn.json_schema() == function(Movie).json_schema()
+    assert fn.json_schema() == function(Movie, adapter="pydantic").json_schema()
     assert fn.parse_arguments({"title": "Heat", "year": 1995}) == tp.Ok(
         {"title": "Heat", "year": 1995}
     )

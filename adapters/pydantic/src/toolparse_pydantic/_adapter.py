@@ -49,21 +49,32 @@ def kind_of(source: object) -> Kind | None:
     return None
 
 
+def _pydantic_dataclass(source: object) -> bool:
+    """Whether ``source`` was made by ``pydantic.dataclasses.dataclass``."""
+    return hasattr(source, "__dataclass_fields__") and hasattr(source, "__pydantic_fields__")
+
+
 class PydanticAdapter:
     """The adapter for pydantic models and the types pydantic validates as objects.
 
-    It accepts ``BaseModel`` subclasses (v2 and ``pydantic.v1``), any
-    ``TypedDict``, dataclass or pydantic dataclass (through ``TypeAdapter``),
-    and a ready ``TypeAdapter`` of one. The schema is pydantic's own (by
-    alias, validation mode) without titles; the parser is pydantic's
-    validation in its default (lax) mode, by alias.
+    It accepts ``BaseModel`` subclasses (v2 and ``pydantic.v1``), pydantic
+    dataclasses and a ready ``TypeAdapter``; with ``adapter="pydantic"`` it
+    also compiles a plain ``TypedDict`` or dataclass (through ``TypeAdapter``).
+    The schema is pydantic's own (by alias, validation mode) without titles;
+    the parser is pydantic's validation in its default (lax) mode, by alias.
     """
 
     name = "pydantic"
 
     def accepts(self, source: object) -> bool:
-        """Whether ``source`` is a pydantic model or a type pydantic validates as an object."""
-        return kind_of(source) is not None
+        """Whether ``source`` is pydantic's own: a model, a pydantic dataclass or a ``TypeAdapter``.
+
+        A plain dataclass or a ``TypedDict`` is the built-in adapter's, whether
+        pydantic is installed or not (a tool must not change with what is
+        installed); ``adapter="pydantic"`` still compiles one on purpose.
+        """
+        kind = kind_of(source)
+        return kind is not None and (kind != "type" or _pydantic_dataclass(source))
 
     def compile(
         self,

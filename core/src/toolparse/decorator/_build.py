@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 
 __all__ = ["make", "own_name"]
 
-# the adapters asked, in order, to infer a schema when ``adapter=None``
-_INFERENCE_ORDER = ("pydantic", "plain")
+# the adapters asked, in order, to infer a schema when ``adapter=None``: the
+# built-in one first, so a signature means the same whatever is installed (a
+# parameter whose type another adapter owns is validated by that adapter)
+_INFERENCE_ORDER = ("plain", "pydantic")
 
 
 # -- what is being decorated -------------------------------------------------

@@ -75,7 +75,7 @@ class PlainAdapter:
         """
         policy = check_policy(unknown_arguments)
         hook = _unchanged if field_schema is None else field_schema
-        tree = analyse(source, hook)
+        tree = analyse(source, hook, policy)
         schema = object_schema(tree, hook)
         return Compiled(
             schema,

@@ -122,16 +122,22 @@ class DescribedNode(Node):
 
 
 class CustomNode(Node):
-    """A type only a ``toolparse_field_schema`` plugin could describe.
+    """A type the built-in rules do not cover.
 
-    The plugin's schema is exported; the value passes through unvalidated.
+    Either another installed adapter owns it (a pydantic model, an attrs
+    class): its schema is exported and its ``parser`` validates the value; or
+    a ``toolparse_field_schema`` plugin described it (``parser`` is ``None``):
+    the plugin's schema is exported and the value passes through unvalidated.
     """
 
-    __slots__ = ("annotation", "schema")
+    __slots__ = ("annotation", "parser", "schema")
 
-    def __init__(self, annotation: object, schema: dict[str, Any]) -> None:
+    def __init__(
+        self, annotation: object, schema: dict[str, Any], parser: Any | None = None
+    ) -> None:
         self.annotation = annotation
         self.schema = schema
+        self.parser = parser
 
 
 class FieldInfo:

@@ -116,6 +116,10 @@ class _Compiler:
     def build(self, node: Node) -> Converter:
         if isinstance(node, ScalarNode):
             return _SCALARS[node.type]
+        if isinstance(node, CustomNode) and node.parser is not None:
+            from ._delegated import delegated  # at definition, and only for such a field
+
+            return delegated(node.parser)
         if isinstance(node, (AnyNode, CustomNode)):
             return _identity
         if isinstance(node, ListNode):

@@ -45,8 +45,10 @@ _JSON_LEAVES = tuple(JSON_TYPES)
 class _Reader:
     """State of one analysis: the class nodes made so far and the problems."""
 
-    def __init__(self, field_schema: FieldSchema) -> None:
+    def __init__(self, field_schema: FieldSchema, policy: str) -> None:
         self.field_schema = field_schema
+        # nested objects are closed unless the tool ignores unknown keys
+        self.policy = "ignore" if policy == "ignore" else "reject"
         self.objects: dict[type, ObjectNode] = {}
         self.errors: list[tuple[str, str]] = []
         # TypedDict qualifiers, from typing and from an imported backport
@@ -260,6 +262,16 @@ class _Reader:
         return DictNode(self.read(args[1], where))
 
     def _custom(self, tp: Any, where: str) -> Node:
+        delegate = getattr(self.field_schema, "delegate", None)
+        if delegate is not None and isinstance(tp, type):
+            # a type another installed adapter owns is validated by that adapter
+            try:
+                compiled = delegate(tp, self.policy)
+            except Exception as exc:
+                self.errors.append((where, f"{_type_name(tp)}: {exc}"))
+                return AnyNode()
+            if compiled is not None and compiled.parser is not None:
+                return CustomNode(tp, compiled.schema, compiled.parser)
         empty: dict[str, Any] = {}
         schema = self.field_schema(tp, empty)
         if schema is not empty:
@@ -282,15 +294,17 @@ class _Reader:
         return AnyNode()
 
 
-def analyse(source: type, field_schema: FieldSchema) -> ObjectNode:
+def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> ObjectNode:
     """Read a dataclass or TypedDict class into its node tree.
 
     ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every
     type no rule here covers (it answers with the schema it was given when no
-    plugin knows the type). Raises :class:`~toolparse.FunctionDefinitionError` naming every field
+    plugin knows the type); when it can ``delegate`` (the core's hook can),
+    a type another installed adapter accepts is compiled by that adapter
+    first, under ``policy``. Raises :class:`~toolparse.FunctionDefinitionError` naming every field
     whose type the adapter cannot describe or parse.
     """
-    reader = _Reader(field_schema)
+    reader = _Reader(field_schema, policy)
     root = reader.record(source)
     if reader.errors:
         raise FunctionDefinitionError(reader.errors)
