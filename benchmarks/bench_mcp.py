@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp import ClientSession
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.memory import create_client_server_memory_streams
@@ -20,7 +21,6 @@ from mcp.shared.memory import create_client_server_memory_streams
 import toolparse as tp
 import toolparse.mcp
 from harness import Row
-from mcp import ClientSession
 
 ARGS = {"city": "Oslo", "days": 3}
 CALLS = 300

@@ -7,10 +7,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+from mcp import ClientSession
 from mcp.server.lowlevel import Server
 from mcp.shared.memory import create_client_server_memory_streams
-
-from mcp import ClientSession
 
 
 @asynccontextmanager

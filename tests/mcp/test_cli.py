@@ -12,9 +12,8 @@ import time
 from typing import Any
 
 import anyio
-from mcp.client.stdio import stdio_client
-
 from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 MODULE = textwrap.dedent(
     """

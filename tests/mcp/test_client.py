@@ -8,13 +8,13 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from mcp import Client
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from tests.mcp.connect import memory_session
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from mcp import Client
 
 PIXEL = base64.b64encode(b"\x89PNG fake").decode()
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
 from tests.mcp.http_server import serving
 from tests.mcp.tools import TOOLS
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from mcp import Client
 
 
 def run(url: str, body: Any, mode: str = "auto") -> Any:

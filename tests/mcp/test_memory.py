@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from mcp import Client
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.message import SessionMessage
 from tests.mcp.connect import memory_session
@@ -16,7 +17,6 @@ from tests.mcp.tools import TOOLS, Forecast
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from mcp import Client
 
 Run = Callable[[Callable[[Any], Awaitable[Any]]], Any]
 

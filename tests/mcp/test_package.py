@@ -10,11 +10,11 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp import Client
 from tests.mcp.tools import weather
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-from mcp import Client
 
 
 def python(code: str) -> subprocess.CompletedProcess[str]:

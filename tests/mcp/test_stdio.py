@@ -8,11 +8,11 @@ import sys
 from typing import Any
 
 import anyio
+from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from tests.mcp.tools import TOOLS
 
 import toolparse as tp
-from mcp import ClientSession, StdioServerParameters
 
 SCRIPT = pathlib.Path(__file__).with_name("stdio_server.py")
 

@@ -21,7 +21,6 @@ META_CONTEXT_KEY = "mcp_meta"
 
 async def _all_tools(session: Any) -> list[types.Tool]:
     import mcp_types as types
-
     from mcp import Client
 
     tools: list[types.Tool] = []
