@@ -29,11 +29,11 @@ from google.genai import types as gt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from mcp import types as mt
 from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
 
 import toolparse as tp
-from mcp import types as mt
 from toolparse import providers
 from toolparse._nulls import free_form, merge_all_of, nullable, resolve_ref
 from toolparse.providers._schema import JSON_OBJECT_NOTE
