@@ -10,8 +10,8 @@ from ._common import (
     IdMaker,
     NameRule,
     cache_control,
-    check_unique,
     content_parts,
+    each_tool,
     expected,
     need_id,
     plain,
@@ -72,10 +72,7 @@ class AnthropicProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """One tool per function (names unique)."""
-        check_unique(functions, self.name, None, NAME_RULE)
-        return [
-            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
-        ]
+        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.

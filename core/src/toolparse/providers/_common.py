@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._nulls import resolve_ref
@@ -23,6 +23,7 @@ __all__ = [
     "cache_control",
     "check_unique",
     "content_parts",
+    "each_tool",
     "expected",
     "image_data_url",
     "mapping",
@@ -134,6 +135,22 @@ def check_unique(
         raise ValueError(
             f"{provider} accepts at most {limit} tools in one request, got {len(functions)}"
         )
+
+
+def each_tool(
+    to_tool: Callable[..., dict[str, Any]],
+    functions: Sequence[Function],
+    strict: bool | None,
+    provider: str,
+    rule: NameRule,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """``to_tool`` of each function, names checked first (:func:`check_unique`).
+
+    Each function's own ``strict`` applies unless ``strict`` is given.
+    """
+    check_unique(functions, provider, limit, rule)
+    return [to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions]
 
 
 def object_root(schema: Schema, provider: str, name: str) -> Schema:

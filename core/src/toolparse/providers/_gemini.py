@@ -18,8 +18,8 @@ from ._common import (
     IdMaker,
     NameRule,
     as_name,
-    check_unique,
     content_parts,
+    each_tool,
     expected,
     mapping,
     plain,
@@ -77,17 +77,8 @@ class GeminiProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """``[{"functionDeclarations": [...]}]``: the value of the request's ``tools``."""
-        check_unique(functions, self.name, None, NAME_RULE)
-        if not functions:
-            return []
-        return [
-            {
-                "functionDeclarations": [
-                    self.to_tool(fn, strict=fn.strict if strict is None else strict)
-                    for fn in functions
-                ]
-            }
-        ]
+        declarations = each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
+        return [{"functionDeclarations": declarations}] if declarations else []
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``functionCall`` parts of a response, a ``Content``, or a list of parts.

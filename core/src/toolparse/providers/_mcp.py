@@ -11,8 +11,8 @@ from ._common import (
     IdMaker,
     NameRule,
     as_name,
-    check_unique,
     content_parts,
+    each_tool,
     expected,
     plain,
     refuse_interrupts,
@@ -74,10 +74,7 @@ class MCPProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """One ``Tool`` per function (names unique): the ``tools`` of ``tools/list``."""
-        check_unique(functions, self.name, None, NAME_RULE)
-        return [
-            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
-        ]
+        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``tools/call`` request, its ``params``, or a batch of them.

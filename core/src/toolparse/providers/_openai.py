@@ -11,8 +11,8 @@ from ._common import (
     NameRule,
     Schema,
     as_name,
-    check_unique,
     content_parts,
+    each_tool,
     expected,
     mapping,
     need_id,
@@ -75,10 +75,7 @@ class OpenAIProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """One tool per function (at most 128, names unique)."""
-        check_unique(functions, self.name, MAX_TOOLS, NAME_RULE)
-        return [
-            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
-        ]
+        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE, MAX_TOOLS)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``ChatCompletion``, a choice, a message or a list of calls.

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
     IdMaker,
-    check_unique,
     content_parts,
+    each_tool,
     expected,
     image_data_url,
     need_id,
@@ -17,7 +17,7 @@ from ._common import (
     refuse_interrupts,
     unsupported_part,
 )
-from ._openai import NAME_RULE, openai_parameters
+from ._openai import MAX_TOOLS, NAME_RULE, openai_parameters
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -51,10 +51,7 @@ class OpenAIResponsesProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """One tool per function (at most 128, names unique)."""
-        check_unique(functions, self.name, 128, NAME_RULE)
-        return [
-            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
-        ]
+        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE, MAX_TOOLS)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls of a ``Response``, a list of output items, or one item.
