@@ -177,7 +177,9 @@ def test_limit_messages() -> None:
         messages.timed_out("search", 5)
         == "The tool search did not finish within 5 seconds and was stopped."
     )
-    assert messages.timed_out("search", 1).startswith("The tool search did not finish within 1 second ")
+    assert messages.timed_out("search", 1).startswith(
+        "The tool search did not finish within 1 second "
+    )
     assert messages.timed_out("send_email", 5, stopped=False) == (
         "The tool send_email did not finish within 5 seconds; it may still finish, "
         "so check its effect before calling it again."
