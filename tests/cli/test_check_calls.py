@@ -295,6 +295,15 @@ def test_a_call_under_a_providers_alias_is_checked_against_its_tool() -> None:
     assert (result.name, result.tool, result.accepted) == ("math_factorial", "math.factorial", True)
 
 
+def test_an_alias_two_tools_share_is_checked_as_it_runs_an_unknown_tool() -> None:
+    # "a.b" and "a:b" are both "a_b" for OpenAI: running "a_b" finds neither
+    tools = [tp.Function("a.b", lambda a: "1"), tp.Function("a:b", lambda a: "2")]
+    [ran] = tp.execute_tool_calls(tools, [tp.ToolCall("c1", "a_b", {})])
+    [result] = tp.check_calls(tools, [{"name": "a_b", "arguments": {}}])
+    assert ran.is_error
+    assert (result.tool, result.accepted, result.message) == (None, False, ran.content)
+
+
 # -- a function to map over batches -----------------------------------------------
 
 

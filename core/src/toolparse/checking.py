@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import messages
+from ._aliases import alias_routes
 from .contract import Error
 from .problems import InvalidArguments
 from .results import ToolCall
@@ -144,17 +145,12 @@ def check_calls(
 
 
 def _names(functions: list[Function]) -> dict[str, Function]:
-    """Every name a call may use for each tool: its own, and the alias a provider exports it as."""
-    from .providers import name_rules
+    """Every name a call may use for each tool: its own, and its provider aliases.
 
-    table: dict[str, Function] = {}
-    rules = name_rules()
-    for fn in functions:
-        for provider, rule in rules:
-            try:
-                table.setdefault(rule.alias(fn.name, provider), fn)
-            except ValueError:
-                pass  # no alias under this provider's rule: only the real name routes
+    The routes are those ``execute_tool_calls`` takes (an alias two tools
+    share routes to neither), so a check says what running the call would do.
+    """
+    table = alias_routes(functions)
     table.update((fn.name, fn) for fn in functions)  # a real name wins over an alias
     return table
 
