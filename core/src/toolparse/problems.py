@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, overload
 
 from . import messages
 from .contract import Error
@@ -147,6 +147,36 @@ def invalid_arguments(
     return render_problems(problems, arguments, accepted, cause)
 
 
+class _Lines(Sequence[str]):
+    """The problems' message lines, rendered only as far as they are read.
+
+    The message shows at most ``MAX_PROBLEM_LINES`` of them and counts the
+    rest, so a call with hundreds of problems renders a screenful.
+    """
+
+    __slots__ = ("_problems", "_rendered")
+
+    def __init__(self, problems: list[ArgumentProblem]) -> None:
+        self._problems = problems
+        self._rendered = [p.line() for p in problems[: messages.MAX_PROBLEM_LINES]]
+
+    def __len__(self) -> int:
+        return len(self._problems)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._problems)))]
+        if 0 <= index < len(self._rendered):
+            return self._rendered[index]
+        return self._problems[index].line()
+
+
 def render_problems(
     problems: Iterable[ArgumentProblem],
     arguments: Mapping[str, Any] | None,
@@ -159,7 +189,7 @@ def render_problems(
     sent = messages.argument_keys(arguments)  # for suggestions: never suggest a name sent
     missing: list[str] = []
     unknown: list[str] = []
-    lines: list[str] = []
+    others: list[ArgumentProblem] = []
     for problem in problems:
         top = len(problem.path) == 1 and isinstance(problem.path[0], str)
         if top and problem.kind == "missing":
@@ -167,7 +197,8 @@ def render_problems(
         elif top and problem.kind == "unrecognized":
             unknown.append(str(problem.path[0]))
         else:
-            lines.append(problem.line())
+            others.append(problem)
+    lines = _Lines(others)
     if accepted:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))

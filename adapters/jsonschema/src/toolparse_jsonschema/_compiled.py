@@ -79,7 +79,7 @@ class CompiledSchema:
         pure: Callable[[Any], bool] = self.validator.is_valid
         defaults = self.defaults
         if self.fast is None:
-            decide = pure
+            return self._pure_parser()
         else:
             fast = self.fast.is_valid
             recursive = '"$ref"' in json.dumps(self.definition.schema, default=str)
@@ -113,16 +113,39 @@ class CompiledSchema:
 
         return parse
 
-    def explain(self, arguments: dict[str, Any]) -> ParseResult:
-        """The ``Error`` for rejected ``arguments``, naming every problem."""
-        try:
-            errors = list(self.validator.iter_errors(arguments))
-        except Exception:
-            # older jsonschema releases crash on a few inputs (sorting mixed
-            # types in a message): let jsonschema-rs explain when it can
-            if self.fast is None:
-                raise
-            errors = []
+    def _pure_parser(self) -> Callable[[dict[str, Any]], ParseResult]:
+        """One pass of ``iter_errors``: its first error decides, the rest explain.
+
+        (``is_valid`` is that same first step, so a rejected call is never
+        validated twice.)
+        """
+        explain = self.explain
+        iter_errors = self.validator.iter_errors
+        defaults = self.defaults
+
+        def parse(arguments: dict[str, Any]) -> ParseResult:
+            errors = iter_errors(arguments)
+            first = next(errors, None)
+            if first is None:
+                return Ok(arguments if defaults is None else apply(defaults, arguments))
+            return explain(arguments, [first, *errors])
+
+        return parse
+
+    def explain(self, arguments: dict[str, Any], errors: list[Any] | None = None) -> ParseResult:
+        """The ``Error`` for rejected ``arguments``, naming every problem.
+
+        ``errors``: the pure validator's errors, when already collected.
+        """
+        if errors is None:
+            try:
+                errors = list(self.validator.iter_errors(arguments))
+            except Exception:
+                # older jsonschema releases crash on a few inputs (sorting mixed
+                # types in a message): let jsonschema-rs explain when it can
+                if self.fast is None:
+                    raise
+                errors = []
         cause: BaseException | None = best_match(errors)
         found = problems(errors)
         if not found and self.fast is not None:

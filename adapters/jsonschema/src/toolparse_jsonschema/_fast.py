@@ -57,11 +57,18 @@ class FastValidator:
             raise FastUnavailable(
                 f"jsonschema-rs {_version()} is too old for toolparse (0.27 or later)"
             )
-        formats = dict.fromkeys(STANDARD_FORMATS - checked_formats, _any_string)
+        unchecked = STANDARD_FORMATS - checked_formats
+        try:
+            # the formats the pure path leaves unchecked are taken out of the
+            # schema jsonschema-rs compiles: a format function that accepts
+            # everything would be a call into Python for every such value
+            schema, formats = _without_formats(definition.schema, unchecked), {}
+        except RecursionError:
+            schema, formats = definition.schema, dict.fromkeys(unchecked, _any_string)
         try:
             validator = jsonschema_rs.validator_for(
-                definition.schema,
-                formats=formats,
+                schema,
+                formats=formats or None,
                 validate_formats=True,
                 retriever=_refuse,
             )
@@ -104,6 +111,27 @@ class FastValidator:
                 # the path went through a $ref: the keyword's value is elsewhere
                 return f'fails the "{keyword}" rule of the schema'
         return reason(keyword, node, parent)
+
+
+#: keywords whose values are data, never subschemas (a "format" key there is a value)
+_DATA_KEYWORDS = frozenset(("const", "default", "enum", "examples"))
+
+
+def _without_formats(node: Any, off: frozenset[str]) -> Any:
+    """A copy of the schema ``node`` without the ``format`` keywords named in ``off``.
+
+    Only a string ``format`` is a keyword (a property called "format" has a
+    subschema as its value), and data keywords are copied as they are.
+    """
+    if isinstance(node, Mapping):
+        return {
+            key: value if key in _DATA_KEYWORDS else _without_formats(value, off)
+            for key, value in node.items()
+            if not (key == "format" and isinstance(value, str) and value in off)
+        }
+    if isinstance(node, list):
+        return [_without_formats(value, off) for value in node]
+    return node
 
 
 def _at(arguments: Any, path: tuple[Any, ...]) -> Any:
