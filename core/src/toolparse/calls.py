@@ -496,8 +496,6 @@ async def _arun(
     pm: PluginManager | None,
     slots: _Slots | None,
 ) -> None:
-    import asyncio
-
     start = _perf()
     outcome: Outcome
     if fn._async:
@@ -515,6 +513,10 @@ async def _arun(
             if future is None:
                 outcome = Error(messages.no_worker(fn.name, pool.max_workers))
             else:
+                # asyncio is loaded (a loop runs this); imported here, not at the
+                # top, so that ``import toolparse`` does not load it
+                import asyncio
+
                 if slots is not None:
                     slots.running += 1
                 try:
@@ -531,10 +533,10 @@ async def _arun(
 
 async def _atimed(fn: Function, arguments: Any, ctx: Any, timeout: float | None) -> Outcome:
     """An async tool, cancelled past ``timeout``."""
-    import asyncio
-
     if timeout is None:
         return await fn.aexecute(arguments, ctx)
+    import asyncio  # only a call with a timeout needs it (see _arun)
+
     try:
         return await asyncio.wait_for(fn.aexecute(arguments, ctx), timeout)
     except (asyncio.TimeoutError, TimeoutError):
