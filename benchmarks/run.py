@@ -47,11 +47,16 @@ def main(argv: list[str]) -> int:
         argv = argv[:at] + argv[at + 2 :]
     names = argv or sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
     rows: list[Row] = []
+    failed: list[str] = []
     for name in names:
-        module = importlib.import_module(f"bench_{name}")
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows.extend(module.run())
-    text = table(rows)
+        try:
+            module = importlib.import_module(f"bench_{name}")
+            rows.extend(module.run())
+        except Exception as exc:  # one broken module must not cost the others' figures
+            failed.append(f"- bench_{name} failed: {type(exc).__name__}: {exc}")
+            print(failed[-1], file=sys.stderr, flush=True)
+    text = table(rows) + ("\n\n" + "\n".join(failed) if failed else "")
     print(text)
     if page is not None:
         stamp = time.strftime("%Y-%m-%d", time.gmtime())
