@@ -283,7 +283,17 @@ def test_none_arguments_are_empty() -> None:
 
 
 def test_null_value_counts_as_present() -> None:
-    assert record_fn().execute({"record_id": None, "content": None}) == tp.Ok("SUCCESS")
+    # the Elixir required-key check (parameters_schema): null is present
+    fn = tp.Function(
+        "t",
+        lambda a: "SUCCESS",
+        parameters_schema=tp.FunctionParam.to_parameters_schema(record_fn().parameters),
+    )
+    assert fn.execute({"record_id": None, "content": None}) == tp.Ok("SUCCESS")
+    # declared FunctionParams are also type-checked: null is present, but not a string
+    result = record_fn().execute({"record_id": None, "content": None})
+    assert isinstance(result, tp.Error)
+    assert "record_id: must be a string (received null)" in result.message
 
 
 def test_unrelated_extras_pass_through_under_report() -> None:

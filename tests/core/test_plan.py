@@ -174,7 +174,8 @@ def test_the_null_step_runs_only_when_a_null_could_be_there(
     # nothing optional: no null step at all
     required = tp.Function("t", lambda a: "ok", parameters=params[:1])
     walks.clear()
-    assert required.execute({"city": None}) == tp.Ok("ok")
+    assert required.execute({"city": "Oslo"}) == tp.Ok("ok")
+    assert isinstance(required.execute({"city": None}), tp.Error)  # null is not a string
     assert walks == []
 
 

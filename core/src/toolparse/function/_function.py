@@ -15,6 +15,7 @@ from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
+from ..plain._params import params_checker
 from ._callables import _arity, _is_async, bound_names
 from ._definition import declare, field_errors, source_description, without_bound
 from ._outcome import Outcomes
@@ -248,6 +249,7 @@ class Function:
             body_arity=body_arity,
             parser_async=parser_async,
             body_async=body_async,
+            check_parameters=self._parameters_check(parser),
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
@@ -257,6 +259,14 @@ class Function:
         set_(self, "_aparse", plan.aparse)
         set_(self, "_run", plan.run)
         set_(self, "_arun", plan.arun)
+
+    def _parameters_check(self, parser: Callable[..., Any] | None) -> Callable[[Any], Any] | None:
+        """The check of declared ``parameters``' values (no parser), compiled once."""
+        if parser is not None or not self.parameters:
+            return None
+        accepted = set(self._accepted)
+        params = [p for p in self.parameters if p.name in accepted]  # bound names left out
+        return params_checker(params, self._accepted, self.unknown_arguments)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
