@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from ..function import Function
 from ._batch import check_batch
-from ._errors import FAILED, OK, CommandError
+from ._errors import FAILED, OK, CommandError, say
 from ._summary import Summary
 from ._targets import Loaded, load_tools
 
@@ -131,7 +131,7 @@ def _definition_problems(loaded: Loaded, args: argparse.Namespace) -> int:
         for name, problems in _refusals(loaded.tools, [args.provider], args.strict).items():
             lines += [f"refused {name or 'the tools together'}: {p}" for p in problems]
     for line in lines:
-        print(f"toolparse: {line}", file=sys.stderr)
+        say(line)
     return FAILED if lines else OK
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["BROKEN", "FAILED", "OK", "USAGE", "CommandError"]
+import sys
+
+__all__ = ["BROKEN", "FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "say"]
 
 #: exit statuses: all went well; a call was rejected, a tool failed or a
 #: definition is broken; the command line or its target is wrong
@@ -10,6 +12,11 @@ OK, FAILED, USAGE = 0, 1, 2
 BROKEN = FAILED
 #: toolparse itself failed (a bug: ``--debug`` shows where)
 INTERNAL = 3
+
+
+def say(message: str) -> None:
+    """One line on stderr, as every complaint of the command reads: ``toolparse: ...``."""
+    print(f"toolparse: {message}", file=sys.stderr)
 
 
 class CommandError(Exception):

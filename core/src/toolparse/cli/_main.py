@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..errors import FunctionDefinitionError
-from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError
+from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]
 
@@ -123,10 +123,6 @@ def _mcp(args: argparse.Namespace) -> int:
     return mcp(args)
 
 
-def _say(message: str) -> None:
-    print(f"toolparse: {message}", file=sys.stderr)
-
-
 def _broken_pipe() -> int:
     # the reader went away (`toolparse demo | head -1`): stop quietly, and keep
     # Python from complaining again when it flushes stdout at exit
@@ -157,17 +153,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         if debug:
             traceback.print_exc()
-        _say(exc.message)
+        say(exc.message)
         return exc.status
     except FunctionDefinitionError as exc:
         if debug:
             traceback.print_exc()
-        _say(f"broken tool definition: {exc}")
+        say(f"broken tool definition: {exc}")
         return FAILED
     except BrokenPipeError:
         return _broken_pipe()
     except KeyboardInterrupt:
-        _say("interrupted")
+        say("interrupted")
         return 130
     except SystemExit as exc:  # --help and --version
         code = exc.code
@@ -176,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             traceback.print_exc()
         line = str(exc).splitlines()[0] if str(exc) else ""
-        _say(
+        say(
             f"unexpected error: {type(exc).__name__}: {line} "
             "(this is a bug in toolparse or a plugin; --debug shows the traceback)"
         )
