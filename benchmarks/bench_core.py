@@ -72,6 +72,22 @@ def run() -> list[Row]:
     t, base = interleaved(lambda: ex(ARGS), lambda: floor(ARGS))
     rows = [Row("execute, no parser, 3 args", t, base, "key check + body", 2.0)]
 
+    # the declared types checked too, against the required-key check alone
+    # (the same declaration as a raw schema gets only that check)
+    keys_only = tp.Function(
+        "weather", body, parameters_schema=tp.FunctionParam.to_parameters_schema(params())
+    ).execute
+    t, base = interleaved(lambda: ex(ARGS), lambda: keys_only(ARGS))
+    rows.append(
+        Row(
+            "execute, 3 FunctionParams type-checked",
+            t,
+            base,
+            "required-key check only (parameters_schema)",
+            2.5,
+        )
+    )
+
     bare = tp.Function("weather", bare_body, parameters=params()).execute
     t, base = interleaved(lambda: bare(ARGS), lambda: bare_floor(ARGS))
     rows.append(
