@@ -225,3 +225,35 @@ def test_deep_text_says_nested_too_deeply() -> None:
         result = fn.execute(text)
         assert isinstance(result, tp.Error)
         assert "nested too deeply" in result.message
+
+
+def test_an_integer_past_the_text_limit_in_a_mapping() -> None:
+    from pydantic import BaseModel
+
+    class Model(BaseModel):
+        x: float
+
+    huge = 10**5000
+    for fn in (
+        tp.Function("f", lambda a: "ok", parameters=[tp.FunctionParam("x", "number")]),
+        tp.Function("f", lambda a: "ok", parameters=[tp.FunctionParam("x", "string")]),
+        tp.Function(
+            "m",
+            lambda a: "ok",
+            args_schema={"type": "object", "properties": {"x": {"type": "string"}}},
+        ),
+        tp.Function("m", lambda a: "ok", args_schema=Model),
+    ):
+        result = fn.execute({"x": huge})
+        assert isinstance(result, tp.Error)
+        assert not _internal(result.message), result.message
+
+
+def test_an_echoed_object_keeps_no_address() -> None:
+    from toolparse import messages
+
+    assert "0x" not in messages.value_text(object())
+    assert "0x" not in messages.value_text([object()])
+    result = tp.Function("o", lambda a: tp.error(object())).execute({})  # type: ignore[arg-type]
+    assert isinstance(result, tp.Error)
+    assert "0x" not in result.message

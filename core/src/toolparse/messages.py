@@ -103,6 +103,10 @@ def similarity(name: str, candidate: str) -> float:
     shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
     if len(shorter) >= 3 and shorter in longer:
         return 0.7 + 0.3 * len(shorter) / len(longer)
+    if len(shorter) * 10 < len(longer):
+        # Jaro is at most (s/l + 2) / 3, under 0.7 here: skip its
+        # quadratic-in-length work (a long key against short names)
+        return 0.0
     score = _jaro(a, b)
     score = score if score > 0.7 else 0.0
     if _one_swap(a, b):
@@ -127,10 +131,31 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 def suggestions(
     unrecognized: Iterable[str], accepted: Sequence[str], sent: Iterable[str]
 ) -> dict[str, str | None]:
-    """Map each unrecognized name to its suggestion among names not yet sent."""
+    """Map each unrecognized name to its suggestion among names not yet sent.
+
+    The work is bounded whatever was sent: only the names a message can show
+    (the first :data:`MAX_NAMES` in sorted order) get a suggestion, searched
+    among at most :data:`MAX_CANDIDATES` names (those closest in length).
+    """
     sent_set = set(sent)
     candidates = [name for name in accepted if name not in sent_set]
-    return {name: did_you_mean(name, candidates) for name in unrecognized}
+    names = sorted(unrecognized)
+    found: dict[str, str | None] = dict.fromkeys(names)
+    for name in names[:MAX_NAMES]:
+        found[name] = did_you_mean(name, nearest(name, candidates))
+    return found
+
+
+def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
+    """At most :data:`MAX_CANDIDATES` of ``candidates``, those closest to ``name`` in length.
+
+    Their order is kept (a tie in :func:`did_you_mean` goes to the first).
+    """
+    if len(candidates) <= MAX_CANDIDATES:
+        return candidates
+    size = len(name)
+    near = set(sorted(candidates, key=lambda c: abs(len(c) - size))[:MAX_CANDIDATES])
+    return [c for c in candidates if c in near]
 
 
 def _annotated(found: Mapping[str, str | None]) -> str:
@@ -223,6 +248,8 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
 
 MAX_EXCEPTION_CHARS = 300
 MAX_NAMES = 30
+#: the most accepted names one unrecognized name is compared with
+MAX_CANDIDATES = 200
 
 _URL = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]*")
 # traceback text, wherever it stands (it may follow other text on a line)
@@ -470,16 +497,13 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         ):
             return f'"{value}"'
         text = ""
-    elif value is None or type(value) is int or type(value) is bool:
-        text = (
-            "null"
-            if value is None
-            else "true"
-            if value is True
-            else "false"
-            if value is False
-            else str(value)
-        )
+    elif value is None or type(value) is bool:
+        text = "null" if value is None else "true" if value else "false"
+    elif type(value) is int:
+        try:
+            text = str(value)
+        except ValueError:  # past Python's limit on integer text
+            text = "<an integer of thousands of digits>"
     else:
         text = ""
     if not text:
@@ -490,6 +514,10 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
                 text = repr(value)
             except RecursionError:  # a value nested past the stack: say what it is
                 text = f"<a deeply nested {type(value).__name__}>"
+            except Exception:  # a broken __repr__, an integer past the text limit
+                text = f"<a {type(value).__name__} value>"
+        # a repr inside the JSON (an object, not data) keeps no address
+        text = _ADDRESS_REPR.sub(r"<\1>", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

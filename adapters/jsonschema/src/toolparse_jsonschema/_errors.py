@@ -71,7 +71,15 @@ def sort_key(path: Sequence[str | int]) -> tuple[tuple[int, Any], ...]:
 def problems(errors: Iterable[ValidationError]) -> list[ArgumentProblem]:
     """Every problem in ``errors`` (from ``iter_errors``), ordered by path."""
     found: list[ArgumentProblem] = []
+    # jsonschema reports one error per missing name, each carrying the whole
+    # list: converting the list once per object keeps this linear
+    seen_required: set[tuple[Any, ...]] = set()
     for error in errors:
+        if error.validator == "required":
+            key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
+            if key in seen_required:
+                continue
+            seen_required.add(key)
         found.extend(_convert(error))
     # stable: problems at one path keep the library's order, a oneOf's header
     # line stays ahead of the lines of its closest option

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import messages
 from ..arguments import ArgumentKeyError, Limits, recursion_error
 from ..contract import Error, Interrupt, Ok, Outcome, ToolError
+from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ContentPart, ToolResult
 
 if TYPE_CHECKING:
@@ -79,6 +80,11 @@ class Outcomes:
             text = recursion_error(self._owner.name, arguments, limits)
             if text is not None:
                 return Error(text, exc)
+        if isinstance(exc, ValueError) and "integer string conversion" in _safe_str(exc):
+            # a parser turned an integer of thousands of digits into text (Python's
+            # own limit): the model can fix that, so it reads an argument message
+            problem = ArgumentProblem((), "holds an integer of more than 4300 digits")
+            return invalid_arguments([problem], arguments=arguments, cause=exc)
         return Error(self.exception_text(exc), exc)
 
     def exception_text(self, exc: BaseException) -> str:
@@ -152,3 +158,10 @@ def text_of(message: object) -> str:
     except Exception:  # a broken __str__ must not break the error path
         text = ""
     return messages.safe_text(text) or f"<{type(message).__name__}>"
+
+
+def _safe_str(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except Exception:  # a broken __str__ says nothing
+        return ""

@@ -101,7 +101,9 @@ class Policy:
         unknown = sorted(k for k in extra if isinstance(k, str))
         if not unknown:
             return {}
-        if self.policy == "report" and not any(map(self._resembles, unknown)):
+        # "report": only the names a message can show are searched (bounded
+        # work for a call with thousands of unknown names)
+        if self.policy == "report" and not any(map(self._resembles, unknown[: messages.MAX_NAMES])):
             return {}
         found = messages.suggestions(unknown, self.accepted, args)
         if self.policy == "reject" or any(v is not None for v in found.values()):
@@ -117,7 +119,7 @@ class Policy:
         """
         known = self._resembling.get(name)
         if known is None:
-            known = messages.did_you_mean(name, self.accepted) is not None
+            known = messages.did_you_mean(name, messages.nearest(name, self.accepted)) is not None
             if len(self._resembling) < _REMEMBERED:
                 self._resembling[name] = known
         return known

@@ -344,7 +344,10 @@ def _float(value: Any) -> Any:
     if kind is float:
         return value
     if kind is int:
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer of hundreds of digits
+            return _fail("must be a number within the range of a float", value)
     return _fail("must be a number", value)
 
 
