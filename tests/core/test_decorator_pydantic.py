@@ -137,7 +137,7 @@ def test_args_schema_overrides_inference_and_fields_become_keywords() -> None:
     assert fn.execute({"q": "cats"}) == tp.Ok("ok")
     assert seen == [{"q": "cats", "limit": 5}]
     message = fn.execute({"limit": "many"}).message  # type: ignore[union-attr]
-    assert "limit: Input should be a valid integer" in message
+    assert "limit: must be an integer" in message
     assert "Missing parameters: q" in message
 
 

@@ -13,8 +13,11 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
     "EMPTY",
+    "FORMAT_WORDS",
     "JSON_TYPES",
     "POLICIES",
+    "REQUIRED",
+    "TYPE_WORDS",
     "UUID_PATTERN",
     "Adapter",
     "Compiled",
@@ -23,9 +26,15 @@ __all__ = [
     "SignatureParam",
     "UnknownArguments",
     "check_policy",
+    "format_reason",
     "install_hint",
     "keywords",
+    "length_reason",
     "new_outcome",
+    "one_of_reason",
+    "pattern_reason",
+    "range_reason",
+    "type_reason",
 ]
 
 #: The ``unknown_arguments`` policies.
@@ -47,6 +56,97 @@ JSON_TYPES: Mapping[type, str] = {
 #: (``format`` is an annotation that validators need not check; libraries also
 #: take other spellings, but this is the form a model writes most reliably).
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+# -- one vocabulary for one mistake ------------------------------------------------
+# Every adapter maps its library's codes for type, enum, range, length, pattern,
+# format and required onto these words, so the same wrong call reads the same
+# whichever library found it; a library's own text is kept only for what none
+# of these fits (a custom validator's message).
+
+#: The reason for a required name that was not sent (nested; top-level names go
+#: on the ``Missing parameters:`` line).
+REQUIRED = "is required"
+
+#: What a value of each JSON type is called in a reason.
+TYPE_WORDS: Mapping[str, str] = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "an object",
+    "array": "a list",
+    "null": "null",
+}
+
+#: What a value of each JSON Schema ``format`` is called in a reason.
+FORMAT_WORDS: Mapping[str, str] = {
+    "date-time": 'a date-time like "2024-01-31T09:30:00Z" (RFC 3339)',
+    "date": 'a date like "2024-01-31"',
+    "time": 'a time like "09:30:00Z"',
+    "duration": 'a duration like "P3DT4H"',
+    "email": "an email address",
+    "uuid": 'a UUID like "123e4567-e89b-12d3-a456-426614174000"',
+    "uri": 'an absolute URI like "https://example.com/page"',
+    "ipv4": 'an IPv4 address like "192.0.2.1"',
+    "ipv6": 'an IPv6 address like "2001:db8::1"',
+}
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    from .messages import value_text  # on the error path only
+
+    return value_text(value, limit)
+
+
+def type_reason(*kinds: str) -> str:
+    """``must be an integer``; several JSON types: ``must be a string or null``."""
+    return "must be " + " or ".join(TYPE_WORDS.get(k, f'of type "{k}"') for k in kinds)
+
+
+def one_of_reason(values: Sequence[object]) -> str:
+    """``must be one of: "c", "f"`` (one value: ``must be "c"``); values as JSON."""
+    if len(values) == 1:
+        return f"must be {_shown(values[0], 60)}"
+    shown = ", ".join(_shown(v) for v in values[:10])
+    return "must be one of: " + shown + (", ..." if len(values) > 10 else "")
+
+
+def range_reason(
+    *,
+    minimum: object = None,
+    maximum: object = None,
+    exclusive_minimum: object = None,
+    exclusive_maximum: object = None,
+) -> str:
+    """``must be at least 1``, ``must be at most 50``, ``must be greater than 0``, ..."""
+    if minimum is not None:
+        return f"must be at least {_shown(minimum)}"
+    if maximum is not None:
+        return f"must be at most {_shown(maximum)}"
+    if exclusive_minimum is not None:
+        return f"must be greater than {_shown(exclusive_minimum)}"
+    return f"must be less than {_shown(exclusive_maximum)}"
+
+
+def length_reason(
+    *, minimum: int | None = None, maximum: int | None = None, items: bool = False
+) -> str:
+    """``must be at least 3 characters long``; ``items=True``: ``must have at most 2 items``."""
+    bound, count = ("at least", minimum) if minimum is not None else ("at most", maximum)
+    if items:
+        return f"must have {bound} {count} item{'' if count == 1 else 's'}"
+    return f"must be {bound} {count} character{'' if count == 1 else 's'} long"
+
+
+def pattern_reason(pattern: str) -> str:
+    """``must match the pattern ^[A-Z]+$``."""
+    return f"must match the pattern {pattern[:80]}"
+
+
+def format_reason(fmt: str) -> str:
+    """``must be a date like "2024-01-31"`` (an unknown format: ``must be a valid "fmt"``)."""
+    return "must be " + FORMAT_WORDS.get(fmt, f'a valid "{fmt}"')
+
 
 #: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
 #: ``Ok.__new__``: what a parser returns on every valid call, so it is worth the speed.

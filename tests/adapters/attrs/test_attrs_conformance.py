@@ -29,7 +29,7 @@ class TestAttrsConformance(AdapterConformance):
             invalid=[
                 Invalid(
                     {**valid, "total_amount": "abc"},
-                    ['total_amount: Input should be a valid number (received "abc")'],
+                    ['total_amount: must be a number (received "abc")'],
                 ),
                 Invalid(
                     {k: v for k, v in valid.items() if k != "vendor_name"},
@@ -38,25 +38,25 @@ class TestAttrsConformance(AdapterConformance):
                 Invalid(
                     {**valid, "line_items": [{"sku": "A-1", "quantity": 0}]},
                     [
-                        "line_items[0].quantity: Input should be greater than or equal to 1 (received 0)"
+                        "line_items[0].quantity: must be at least 1 (received 0)"
                     ],
                 ),
                 Invalid(
                     {"total_amount": -1, "line_items": [{"quantity": "2"}, 7]},
                     [
                         "Missing parameters: vendor_name",
-                        "total_amount: Input should be greater than or equal to 0 (received -1)",
-                        "line_items[0].sku: Field required",
-                        'line_items[0].quantity: Input should be a valid integer (received "2")',
-                        "line_items[1]: Input should be an object (received 7)",
+                        "total_amount: must be at least 0 (received -1)",
+                        "line_items[0].sku: is required",
+                        'line_items[0].quantity: must be an integer (received "2")',
+                        "line_items[1]: must be an object (received 7)",
                     ],
                 ),
                 Invalid(
                     # (null for the optional currency would mean "absent", not a problem)
                     {**valid, "vendor_name": 12, "currency": 5},
                     [
-                        "vendor_name: Input should be a valid string (received 12)",
-                        "currency: Input should be a valid string (received 5)",
+                        "vendor_name: must be a string (received 12)",
+                        "currency: must be a string (received 5)",
                     ],
                 ),
             ],

@@ -57,8 +57,8 @@ def test_a_wrapped_dataclass_is_structured_by_cattrs() -> None:
     assert f.parse_arguments({"x": 1, "labels": ["a"]}) == tp.Ok(Point(1, 0, ["a"]))
     result = f.parse_arguments({"x": "1", "labels": "a"})
     assert isinstance(result, tp.Error)
-    assert 'x: Input should be a valid integer (received "1")' in result.message
-    assert 'labels: Input should be a valid array (received "a")' in result.message
+    assert 'x: must be an integer (received "1")' in result.message
+    assert 'labels: must be a list (received "a")' in result.message
 
 
 def test_definition_errors() -> None:

@@ -321,8 +321,8 @@ def test_the_message_exactly() -> None:
     assert result == tp.Error(
         "Invalid arguments for this tool.\n"
         "\n"
-        'total_amount: Input should be a valid number, unable to parse string as a number (received "abc")\n'
-        "line_items[0].quantity: Field required\n"
+        'total_amount: must be a number (received "abc")\n'
+        "line_items[0].quantity: is required\n"
         "Missing parameters: vendor_name\n"
         'Unrecognized parameters: vendor (did you mean "vendor_name"?)\n'
         "Accepted parameters: vendor_name, total_amount, currency, line_items\n"
@@ -334,13 +334,13 @@ def test_the_message_exactly() -> None:
     assert isinstance(exc, tp.InvalidArguments)
     assert isinstance(exc.__cause__, ValidationError)
     assert exc.problems == (
-        tp.ArgumentProblem.missing("vendor_name"),
+        tp.ArgumentProblem.missing("vendor_name", "is required"),
         tp.ArgumentProblem(
             ("total_amount",),
-            "Input should be a valid number, unable to parse string as a number",
+            "must be a number",
             "abc",
         ),
-        tp.ArgumentProblem.missing(("line_items", 0, "quantity")),
+        tp.ArgumentProblem.missing(("line_items", 0, "quantity"), "is required"),
         tp.ArgumentProblem.unrecognized("vendor"),
     )
 
@@ -359,12 +359,12 @@ def test_the_parser_alone_renders_the_same_layout() -> None:
 
 def test_discriminated_union_paths_are_data_paths() -> None:
     assert problem_lines(message(Owner, {"owner": "a", "pet": {"kind": "cat"}})) == [
-        "pet.meows: Field required"
+        "pet.meows: is required"
     ]
     assert problem_lines(
         message(Owner, {"owner": "a", "pet": {"kind": "dog", "barks": "many"}})
     ) == [
-        'pet.barks: Input should be a valid integer, unable to parse string as an integer (received "many")'
+        'pet.barks: must be an integer (received "many")'
     ]
     assert problem_lines(message(Owner, {"owner": "a", "pet": {"kind": "cow"}})) == [
         "pet: Input tag 'cow' found using 'kind' does not match any of the expected tags: 'cat', 'dog'"
@@ -377,13 +377,13 @@ def test_union_list_dict_and_tuple_paths() -> None:
         {"value": [1], "values": [1, "x"], "counts": {"a": "b"}, "pair": [1], "tags": "x"},
     )
     assert problem_lines(text) == [
-        "value: Input should be a valid integer (received [1])",
-        "value: Input should be a valid string (received [1])",
-        'values[1]: Input should be a valid integer, unable to parse string as an integer (received "x")',
-        'values[1]: Input should be a valid number, unable to parse string as a number (received "x")',
-        'counts.a: Input should be a valid integer, unable to parse string as an integer (received "b")',
-        "pair[1]: Field required",
-        'tags: Input should be a valid set (received "x")',
+        "value: must be an integer (received [1])",
+        "value: must be a string (received [1])",
+        'values[1]: must be an integer (received "x")',
+        'values[1]: must be a number (received "x")',
+        'counts.a: must be an integer (received "b")',
+        "pair[1]: is required",
+        'tags: must be a list (received "x")',
     ]
 
 
@@ -392,8 +392,8 @@ def test_a_union_of_models_reports_each_member_at_the_data_path() -> None:
         pet: Owner | Line
 
     lines = problem_lines(message(Either, {"pet": {"sku": "a"}}))
-    assert "pet.quantity: Field required" in lines
-    assert "pet.owner: Field required" in lines
+    assert "pet.quantity: is required" in lines
+    assert "pet.owner: is required" in lines
     assert all(not line.startswith(("pet.Owner", "pet.Line")) for line in lines)
 
 
@@ -443,13 +443,13 @@ def test_lax_coercions_are_pydantics() -> None:
     )
     assert (
         lines[0]
-        == "count: Input should be a valid integer, got a number with a fractional part (received 1.5)"
+        == "count: must be an integer (received 1.5)"
     )
     assert lines[1].startswith(
-        'flag: Input should be a valid boolean, unable to interpret input (received "maybe")'
+        'flag: must be true or false (received "maybe")'
     )
-    assert lines[2].startswith("day: Input should be a valid date")
-    assert lines[3] == 'amount: Input should be a valid decimal (received "lots")'
+    assert lines[2].startswith('day: must be a date like "2024-01-31"')
+    assert lines[3] == 'amount: must be a number (received "lots")'
 
 
 @settings(max_examples=50, deadline=None)
@@ -496,7 +496,7 @@ def test_aliases_in_the_schema_and_the_parser() -> None:
         Aliased(fullName="Ann", ageYears=3)
     )
     assert problem_lines(message(Aliased, {"full_name": "Ann", "ageYears": -1})) == [
-        "ageYears: Input should be greater than or equal to 0 (received -1)",
+        "ageYears: must be at least 0 (received -1)",
         "Missing parameters: fullName",
         'Unrecognized parameters: full_name (did you mean "fullName"?)',
         "Accepted parameters: fullName, ageYears",

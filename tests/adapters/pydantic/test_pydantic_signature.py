@@ -77,7 +77,7 @@ def test_names_pydantic_reserves_still_work(name: str) -> None:
     assert ADAPTER.keywords(parsed.value) == {name: 7, "other": "x"}
     result = fn.execute({name: "seven"})
     assert isinstance(result, tp.Error)
-    assert result.message.splitlines()[2].startswith(f"{name}: Input should be a valid integer")
+    assert result.message.splitlines()[2].startswith(f"{name}: must be an integer")
 
 
 def test_model_prefixed_names_raise_no_warning() -> None:
@@ -116,7 +116,7 @@ def test_tool_decorator_infers_with_pydantic() -> None:
     assert search.execute({"query": "lamp", "json": "true"}) == tp.Ok("lamp|True|10")
     result = search.execute({"query": "lamp", "limit": 0})
     assert isinstance(result, tp.Error)
-    assert "limit: Input should be greater than or equal to 1 (received 0)" in result.message
+    assert "limit: must be at least 1 (received 0)" in result.message
 
 
 def test_tool_decorator_reads_docstring_descriptions() -> None:

@@ -23,6 +23,8 @@ from cattrs.disambiguators import is_supported_union
 from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from toolparse.adapter import type_reason
+
 from ._scalars import (
     Rejected,
     enum_hook,
@@ -99,7 +101,7 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
 
             def structure_any(value: Any, _: Any) -> Any:
                 if type(value) is not list and type(value) is not tuple:
-                    raise Rejected("Input should be a valid array")
+                    raise Rejected(type_reason("array"))
                 return build(list(value))
 
             return structure_any
@@ -107,7 +109,7 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
 
         def structure(value: Any, _: Any) -> Any:
             if type(value) is not list and type(value) is not tuple:
-                raise Rejected("Input should be a valid array")
+                raise Rejected(type_reason("array"))
             if not handler:
                 handler.append(get_structure_hook(converter, item))
             hook = handler[0]
@@ -135,11 +137,11 @@ def _fixed_tuple_hook(
     converter: cattrs.BaseConverter, tp: Any, args: tuple[Any, ...]
 ) -> Callable[[Any, Any], Any]:
     size = len(args)
-    reason = f"Input should be {describe(tp)}"
+    reason = f"must be {describe(tp)}"
 
     def structure(value: Any, _: Any) -> Any:
         if type(value) is not list and type(value) is not tuple:
-            raise Rejected("Input should be a valid array")
+            raise Rejected(type_reason("array"))
         if len(value) != size:
             raise Rejected(reason)
         out = []
@@ -180,7 +182,7 @@ def _union_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
     def factory(tp: Any) -> Callable[[Any, Any], Any]:
         members = union_members(tp)
         kinds = [(m, json_kinds(m)) for m in members]
-        reason = f"Input should be {describe(tp)}"
+        reason = f"must be {describe(tp)}"
 
         def structure(value: Any, _: Any) -> Any:
             kind = type(value)

@@ -24,6 +24,7 @@ from cattrs.errors import (
 )
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.adapter import REQUIRED, type_reason
 
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
@@ -41,7 +42,7 @@ from ._validators import message, run
 __all__ = ["ErrorReader"]
 
 Path = tuple[str | int, ...]
-_NOT_AN_OBJECT = "Input should be an object"
+_NOT_AN_OBJECT = type_reason("object")
 
 
 class ErrorReader:
@@ -102,7 +103,7 @@ class ErrorReader:
                 key = found.key if found is not None else note.name
                 failed.add(note.name)
                 if isinstance(sub, KeyError) and key not in raw:
-                    out.append(ArgumentProblem.missing((*path, key)))
+                    out.append(ArgumentProblem.missing((*path, key), REQUIRED))
                 else:
                     self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
             for sub in without:
@@ -116,7 +117,7 @@ class ErrorReader:
         if any(isinstance(e, KeyError) for e in init_errors):
             # a converter without detailed validation: the first missing key raised
             absent = [f.key for f in info.fields if f.required and f.key not in raw]
-            out.extend(ArgumentProblem.missing((*path, key)) for key in absent)
+            out.extend(ArgumentProblem.missing((*path, key), REQUIRED) for key in absent)
             if absent:
                 return
         before = len(out)
@@ -257,7 +258,7 @@ def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
     if objects and isinstance(raw, Mapping):
         return ArgumentProblem(path, "Input does not match any of the allowed objects", raw)
     if words is not None and (choice or type(raw) not in kinds):
-        return ArgumentProblem(path, f"Input should be {words}", raw)
+        return ArgumentProblem(path, f"must be {words}", raw)
     return ArgumentProblem(path, message(exc), raw)
 
 

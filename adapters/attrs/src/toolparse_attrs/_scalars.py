@@ -14,6 +14,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from toolparse.adapter import format_reason, type_reason
+
 from ._types import is_enum, literal_values, one_of
 
 __all__ = [
@@ -56,7 +58,7 @@ def strict_str(value: Any, tp: Any) -> str:
 def _strict_str(value: Any) -> str:
     if isinstance(value, str):
         return value
-    raise Rejected("Input should be a valid string")
+    raise Rejected(type_reason("string"))
 
 
 def strict_int(value: Any, tp: Any) -> int:
@@ -74,7 +76,7 @@ def _strict_int(value: Any) -> int:
     # a fractional number would be truncated, so it is refused
     if kind is float and value.is_integer():
         return int(value)
-    raise Rejected("Input should be a valid integer")
+    raise Rejected(type_reason("integer"))
 
 
 def strict_float(value: Any, tp: Any) -> float:
@@ -90,7 +92,7 @@ def _strict_float(value: Any) -> float:
         return value  # type: ignore[no-any-return]
     if kind is int:
         return float(value)
-    raise Rejected("Input should be a valid number")
+    raise Rejected(type_reason("number"))
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
@@ -103,7 +105,7 @@ def strict_bool(value: Any, tp: Any) -> bool:
 def _strict_bool(value: Any) -> bool:
     if type(value) is bool:
         return value
-    raise Rejected("Input should be a valid boolean")
+    raise Rejected(type_reason("boolean"))
 
 
 def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
@@ -153,7 +155,7 @@ def strict_datetime(value: Any, tp: Any) -> dt.datetime:
             return parse_datetime(value)
         except ValueError:
             pass
-    raise Rejected("Input should be a valid date-time (ISO 8601, e.g. 2024-05-01T14:30:00Z)")
+    raise Rejected(format_reason("date-time"))
 
 
 def strict_date(value: Any, tp: Any) -> dt.date:
@@ -162,7 +164,7 @@ def strict_date(value: Any, tp: Any) -> dt.date:
             return dt.date.fromisoformat(value)
         except ValueError:
             pass
-    raise Rejected("Input should be a valid date (YYYY-MM-DD)")
+    raise Rejected(format_reason("date"))
 
 
 # -- choices ------------------------------------------------------------------

@@ -13,6 +13,8 @@ from typing import Any
 
 import attrs
 
+from toolparse.adapter import FORMAT_WORDS, TYPE_WORDS
+
 __all__ = [
     "MAPPINGS",
     "SEQUENCES",
@@ -115,13 +117,13 @@ def json_kinds(tp: Any) -> frozenset[type]:
 
 
 def one_of(values: list[Any]) -> str:
-    """``Input should be ...`` for a fixed set of JSON values."""
+    """``must be one of: ...`` for a fixed set of JSON values (the shared words)."""
     shown = [_json(v) for v in values[:12]]
     if len(values) > 12:
         shown.append("...")
     if len(values) == 1:
-        return f"Input should be {shown[0]}"
-    return f"Input should be one of: {', '.join(shown)}"
+        return f"must be {shown[0]}"
+    return f"must be one of: {', '.join(shown)}"
 
 
 def _json(value: Any) -> str:
@@ -132,9 +134,9 @@ def _json(value: Any) -> str:
 
 
 def describe(tp: Any) -> str | None:
-    """What ``tp`` is, in the words of ``Input should be ...`` (``None``: no words).
+    """What ``tp`` is, in the words of ``must be ...`` (``None``: no words).
 
-    ``describe(int)`` is ``"a valid integer"``; a union joins its members
+    ``describe(int)`` is ``TYPE_WORDS["integer"]``; a union joins its members
     with "or".
     """
     tp = unwrap(tp)
@@ -142,7 +144,7 @@ def describe(tp: Any) -> str | None:
     if simple is not None:
         return simple
     if is_literal(tp) or is_enum(tp):
-        return one_of(literal_values(tp)).removeprefix("Input should be ")
+        return one_of(literal_values(tp)).removeprefix("must be ")
     members = union_members(tp)
     if members:
         words = [describe(m) for m in members]
@@ -156,20 +158,20 @@ def describe(tp: Any) -> str | None:
             return "an empty array"
         if args and args[-1] is not Ellipsis:
             return f"an array of exactly {len(args)} item{'s' * (len(args) != 1)}"
-        return "a valid array"
+        return TYPE_WORDS["array"]
     if is_array(tp):
-        return "a valid array"
+        return TYPE_WORDS["array"]
     if is_model(origin) or origin in MAPPINGS:
         return "an object"
     return None
 
 
 _SIMPLE: dict[Any, str] = {
-    str: "a valid string",
-    int: "a valid integer",
-    float: "a valid number",
-    bool: "a valid boolean",
+    str: TYPE_WORDS["string"],
+    int: TYPE_WORDS["integer"],
+    float: TYPE_WORDS["number"],
+    bool: TYPE_WORDS["boolean"],
     NoneType: "null",
-    dt.datetime: "a valid date-time (ISO 8601, e.g. 2024-05-01T14:30:00Z)",
-    dt.date: "a valid date (YYYY-MM-DD)",
+    dt.datetime: FORMAT_WORDS["date-time"],
+    dt.date: FORMAT_WORDS["date"],
 }

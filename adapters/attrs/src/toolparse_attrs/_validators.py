@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.adapter import length_reason, pattern_reason
 
 from ._types import NoneType, describe, one_of
 
@@ -28,9 +29,9 @@ _BOUNDS = {
     "<": "exclusiveMaximum",
 }
 _BOUND_WORDS = {
-    ">=": "greater than or equal to",
+    ">=": "at least",
     ">": "greater than",
-    "<=": "less than or equal to",
+    "<=": "at most",
     "<": "less than",
 }
 
@@ -237,25 +238,25 @@ def reason(v: Any, exc: BaseException, value: Any) -> str:
     """Why a validator refused ``value``, in plain words."""
     kind = _kind(v)
     if kind == "_NumberValidator":
-        return f"Input should be {_BOUND_WORDS.get(v.compare_op, v.compare_op)} {v.bound}"
+        return f"must be {_BOUND_WORDS.get(v.compare_op, v.compare_op)} {v.bound}"
     if kind in ("_MinLengthValidator", "_MaxLengthValidator"):
         unit = "character" if isinstance(value, str) else "item"
         if kind == "_MinLengthValidator":
             n = v.min_length
-            return f"Should have at least {n} {unit}{'s' * (n != 1)}"
+            return length_reason(minimum=n, items=unit == "item")
         n = v.max_length
-        return f"Should have at most {n} {unit}{'s' * (n != 1)}"
+        return length_reason(maximum=n, items=unit == "item")
     if kind == "_InValidator" and not isinstance(v.options, (str, bytes)):
         try:
             return one_of([getattr(o, "value", o) for o in v.options])
         except TypeError:
             pass
     if kind == "_MatchesReValidator":
-        return f"String should match pattern '{v.pattern.pattern}'"
+        return pattern_reason(v.pattern.pattern)
     if kind == "_InstanceOfValidator":
         kinds = v.type if isinstance(v.type, tuple) else (v.type,)
         words = [describe(k) or f"of type {getattr(k, '__name__', k)}" for k in kinds]
-        return "Input should be " + " or ".join(words)
+        return "must be " + " or ".join(words)
     return message(exc)
 
 

@@ -10,10 +10,20 @@ keeping only the steps that exist there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.adapter import (
+    REQUIRED,
+    format_reason,
+    length_reason,
+    one_of_reason,
+    pattern_reason,
+    range_reason,
+    type_reason,
+)
 
 __all__ = ["problems", "problems_v1"]
 
@@ -33,6 +43,76 @@ _V1_UNRECOGNIZED = "value_error.extra"
 # pydantic prefixes the message of a ValueError raised in a validator; the
 # user's own message is what the model should read
 _VALUE_ERROR_PREFIX = "Value error, "
+
+
+# pydantic's error types onto the shared vocabulary (a validator's own text stays)
+_TYPES = {
+    **dict.fromkeys(("int_type", "int_parsing", "int_from_float", "int_parsing_size"), "integer"),
+    **dict.fromkeys(("float_type", "float_parsing", "decimal_type", "decimal_parsing"), "number"),
+    **dict.fromkeys(("string_type", "string_unicode"), "string"),
+    **dict.fromkeys(("bool_type", "bool_parsing"), "boolean"),
+    **dict.fromkeys(
+        ("dict_type", "model_type", "model_attributes_type", "dataclass_type", "mapping_type"),
+        "object",
+    ),
+    **dict.fromkeys(("list_type", "tuple_type", "set_type", "frozen_set_type"), "array"),
+    "none_required": "null",
+}
+_FORMATS = {
+    **dict.fromkeys(("date_type", "date_parsing", "date_from_datetime_parsing"), "date"),
+    **dict.fromkeys(
+        ("datetime_type", "datetime_parsing", "datetime_from_date_parsing"), "date-time"
+    ),
+    **dict.fromkeys(("time_type", "time_parsing"), "time"),
+    **dict.fromkeys(("time_delta_type", "time_delta_parsing"), "duration"),
+    **dict.fromkeys(("uuid_type", "uuid_parsing"), "uuid"),
+    **dict.fromkeys(("url_type", "url_parsing", "url_scheme"), "uri"),
+}
+_BOUNDS = {
+    "greater_than_equal": ("ge", "minimum"),
+    "less_than_equal": ("le", "maximum"),
+    "greater_than": ("gt", "exclusive_minimum"),
+    "less_than": ("lt", "exclusive_maximum"),
+}
+# the choices in a literal_error's ``expected``: 'a', 'b' or 'c' / 1, 2 or 3
+_CHOICE = re.compile(r"'((?:[^'\\]|\\.)*)'|(-?\d+(?:\.\d+)?)|(True|False|None)")
+
+
+def _choices(expected: str) -> list[Any]:
+    found: list[Any] = []
+    for text, number, word in _CHOICE.findall(expected):
+        if number:
+            found.append(float(number) if "." in number else int(number))
+        elif word:
+            found.append({"True": True, "False": False, "None": None}[word])
+        else:
+            found.append(text)
+    return found
+
+
+def shared_reason(kind: str, ctx: Mapping[str, Any] | None) -> str | None:
+    """The shared words for one pydantic error type, or ``None`` to keep pydantic's text."""
+    ctx = ctx or {}
+    if kind in _TYPES:
+        return type_reason(_TYPES[kind])
+    if kind in _FORMATS:
+        return format_reason(_FORMATS[kind])
+    if kind in _BOUNDS:
+        key, word = _BOUNDS[kind]
+        return range_reason(**{word: ctx.get(key)}) if key in ctx else None
+    if kind in ("string_too_short", "string_too_long", "too_short", "too_long"):
+        items = not kind.startswith("string")
+        if "min_length" in ctx and kind.endswith("short"):
+            return length_reason(minimum=ctx["min_length"], items=items)
+        if "max_length" in ctx and kind.endswith("long"):
+            return length_reason(maximum=ctx["max_length"], items=items)
+        return None
+    if kind == "string_pattern_mismatch" and "pattern" in ctx:
+        return pattern_reason(str(ctx["pattern"]))
+    if kind in ("literal_error", "enum") and isinstance(ctx.get("expected"), str):
+        values = _choices(ctx["expected"])
+        return one_of_reason(values) if values else None
+    return None
 
 
 def _walk(
@@ -81,13 +161,13 @@ def problems(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Argume
         kind = err["type"]
         if kind in _MISSING:
             path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.missing(path))
+            out.append(ArgumentProblem.missing(path, REQUIRED))
         elif kind in _UNRECOGNIZED:
             path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
             out.append(ArgumentProblem.unrecognized(path))
         else:
             path, _, _ = _walk(err["loc"], arguments, key_at_end=False)
-            reason = str(err["msg"])
+            reason = shared_reason(kind, err.get("ctx")) or str(err["msg"])
             if kind == "value_error" and reason.startswith(_VALUE_ERROR_PREFIX):
                 reason = reason[len(_VALUE_ERROR_PREFIX) :]
             received = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
@@ -106,7 +186,7 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
         kind = err["type"]
         if kind == _V1_MISSING:
             path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.missing(path))
+            out.append(ArgumentProblem.missing(path, REQUIRED))
         elif kind == _V1_UNRECOGNIZED:
             path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
             out.append(ArgumentProblem.unrecognized(path))

@@ -68,7 +68,7 @@ def serialize(value: object, base: type) -> str | None:
 
 
 def _v2_problems(exc: Any, arguments: Any) -> list[Any]:
-    return _errors.problems(exc.errors(include_url=False, include_context=False), arguments)
+    return _errors.problems(exc.errors(include_url=False, include_context=True), arguments)
 
 
 def _v1_problems(exc: Any, arguments: Any) -> list[Any]:
