@@ -82,8 +82,8 @@ def modern_tuples(schema: Schema) -> Schema:
     """``schema`` with Draft-07 ``items: [...]``/``additionalItems`` as 2020-12 ``prefixItems``/``items``.
 
     Every format reads 2020-12, where a list under ``items`` is not a schema.
-    Always a new schema, even with nothing to rewrite (``parameters`` changes
-    what it returns); ``schema`` is left as it is.
+    Always a new schema, even with nothing to rewrite; ``schema`` is left
+    as it is.
     """
 
     def walk(node: Any, depth: int) -> Any:
