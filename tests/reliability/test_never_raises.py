@@ -257,3 +257,12 @@ def test_an_echoed_object_keeps_no_address() -> None:
     result = tp.Function("o", lambda a: tp.error(object())).execute({})  # type: ignore[arg-type]
     assert isinstance(result, tp.Error)
     assert "0x" not in result.message
+
+
+def test_no_reason_carries_a_url() -> None:
+    from toolparse_jsonschema._errors import reason
+
+    for keyword in ("uri", "uri-reference", "iri", "email", "hostname"):
+        text = reason("format", keyword, {"format": keyword})
+        assert "://" not in text
+        assert "www." not in text

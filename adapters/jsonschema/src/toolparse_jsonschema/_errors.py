@@ -44,7 +44,8 @@ _FORMAT_WORDS = {
     "idn-hostname": "a host name",
     "ipv4": 'an IPv4 address like "192.0.2.1"',
     "ipv6": 'an IPv6 address like "2001:db8::1"',
-    "uri": 'an absolute URI like "https://example.com/page"',
+    # no example address: a reason carries no URL
+    "uri": "an absolute URI (a scheme, a colon, then the rest)",
     "uri-reference": "a URI reference",
     "iri": "an absolute IRI",
     "iri-reference": "an IRI reference",
