@@ -15,7 +15,7 @@ import types
 import typing
 from typing import Any
 
-from ..adapter import JSON_TYPES, FieldSchema
+from ..adapter import JSON_TYPES, FieldSchema, install_hint
 from ..errors import FunctionDefinitionError
 from ._nodes import (
     SCALARS,
@@ -276,6 +276,17 @@ class _Reader:
         schema = self.field_schema(tp, empty)
         if schema is not empty:
             return CustomNode(tp, schema)
+        hint = None if isinstance(tp, (str, typing.ForwardRef)) else install_hint(tp)
+        if hint is not None:
+            # a known library's type whose adapter is not installed: name the extra
+            self.errors.append(
+                (
+                    where,
+                    f"the type {_type_name(tp)} needs the {hint} adapter, which is not "
+                    f'installed: pip install "toolparse[{hint}]"',
+                )
+            )
+            return AnyNode()
         if isinstance(tp, (str, typing.ForwardRef)):
             reason = f"the annotation {_type_name(tp)} could not be resolved"
         else:
