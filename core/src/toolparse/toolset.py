@@ -153,13 +153,9 @@ class Toolset:
         """Exported name → tool name for one provider (cached)."""
         found = self._exported.get(provider)
         if found is None:
-            found = {}
-            for fn in self.functions:
-                try:
-                    found[rule.alias(fn.name, provider)] = fn.name
-                except ValueError:
-                    pass
-            self._exported[provider] = found
+            from .providers import _exported_names  # once per provider: the map is kept
+
+            found = self._exported[provider] = _exported_names(self.functions, provider, rule)
         return found
 
 

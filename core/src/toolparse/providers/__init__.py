@@ -188,21 +188,31 @@ def parse_tool_calls(
     rule = getattr(found, "name_rule", None)
     if functions is None or rule is None or not calls:
         return calls
-    exported = getattr(functions, "_names_for", None)
+    exported = getattr(functions, "_names_for", None)  # a Toolset's, built once
     if exported is not None:
         names = exported(found.name, rule)
     else:
-        names = {}
-        for fn in functions:
-            try:
-                names.setdefault(rule.alias(fn.name, found.name), fn.name)
-            except ValueError:
-                pass
+        names = _exported_names(functions, found.name, rule)
     for call in calls:
         real = names.get(call.name) if isinstance(call.name, str) else None
         if real is not None and real != call.name:
             call.name = real
     return calls
+
+
+def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> dict[str, str]:
+    """The name each tool is exported under to ``provider`` → the tool's own name.
+
+    A tool the provider's rule cannot name is left out; of two tools one alias
+    would name, the first keeps it.
+    """
+    found: dict[str, str] = {}
+    for fn in functions:
+        try:
+            found.setdefault(rule.alias(fn.name, provider), fn.name)
+        except ValueError:
+            pass  # cannot be offered to this provider: no name to map back
+    return found
 
 
 def to_result_message(
