@@ -19,6 +19,7 @@ from toolparse.adapter import (
     UnknownArguments,
     check_policy,
     new_outcome,
+    type_reason,
 )
 from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 
@@ -160,7 +161,8 @@ def _check(kind: Any, value: Any, path: tuple[Any, ...], out: list[tp.ArgumentPr
         return [_check(kind[0], item, (*path, i), out) for i, item in enumerate(value)]
     ok = type(value) is kind or (kind is float and type(value) is int)
     if not ok:
-        out.append(tp.ArgumentProblem(path, f"must be of type {_kind_name(kind)}", value))
+        # the shared words of the adapter SDK, as every adapter says it
+        out.append(tp.ArgumentProblem(path, type_reason(_kind_name(kind)), value))
     return value
 
 
@@ -216,7 +218,7 @@ class TestThirdPartyAdapterConformance(AdapterConformance):
             invalid=[
                 Invalid(
                     {"vendor_name": "ACME", "total_amount": "abc", "line_items": []},
-                    ['total_amount: must be of type number (received "abc")'],
+                    ['total_amount: must be a number (received "abc")'],
                 ),
                 Invalid({"total_amount": 1, "line_items": []}, ["Missing parameters: vendor_name"]),
                 Invalid(
@@ -226,8 +228,8 @@ class TestThirdPartyAdapterConformance(AdapterConformance):
                 Invalid(
                     {"total_amount": "abc", "line_items": [{"sku": 1, "quantity": 2}]},
                     [
-                        'total_amount: must be of type number (received "abc")',
-                        "line_items[0].sku: must be of type string (received 1)",
+                        'total_amount: must be a number (received "abc")',
+                        "line_items[0].sku: must be a string (received 1)",
                         "Missing parameters: vendor_name",
                     ],
                 ),

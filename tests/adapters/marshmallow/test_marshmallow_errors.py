@@ -67,8 +67,8 @@ def test_nested_list_paths_use_data_keys_and_indexes() -> None:
         },
     )
     assert found == [
-        tp.ArgumentProblem.missing(("items", 2, "SKU"), "Missing data for required field"),
-        tp.ArgumentProblem(("items", 2, "qty"), "Not a valid integer", "many"),
+        tp.ArgumentProblem.missing(("items", 2, "SKU"), "is required"),
+        tp.ArgumentProblem(("items", 2, "qty"), "must be an integer", "many"),
     ]
 
 
@@ -90,10 +90,10 @@ def test_many_nested_dict_tuple_and_pluck_paths() -> None:
         tp.ArgumentProblem(("meta", "long"), "Invalid key: Longer than maximum length 3", "long")
         in found
     )
-    assert tp.ArgumentProblem(("meta", "ok"), "Not a valid integer", "no") in found
-    assert tp.ArgumentProblem(("point", 1), "Not a valid number", "north") in found
-    assert tp.ArgumentProblem(("first",), "Not a valid integer", "one") in found
-    assert tp.ArgumentProblem(("counts", 1), "Not a valid integer", "two") in found
+    assert tp.ArgumentProblem(("meta", "ok"), "must be an integer", "no") in found
+    assert tp.ArgumentProblem(("point", 1), "must be a number", "north") in found
+    assert tp.ArgumentProblem(("first",), "must be an integer", "one") in found
+    assert tp.ArgumentProblem(("counts", 1), "must be an integer", "two") in found
     assert len(found) == 6
 
 
@@ -119,7 +119,7 @@ def test_nested_schema_level_error_lands_on_the_nested_path() -> None:
 
 def test_wrong_type_for_a_nested_object_echoes_it() -> None:
     text = message(Order, {"customerName": "a", "items": ["x"]})
-    assert 'items[0]: Invalid input type (received "x")' in text
+    assert 'items[0]: must be an object (received "x")' in text
 
 
 def test_top_level_missing_and_unknown_go_on_their_lines() -> None:
@@ -188,7 +188,7 @@ def test_reject_refuses_unknown_keys_at_every_level() -> None:
     )
     assert tp.ArgumentProblem.unrecognized(("child", "extra")) in found
     assert tp.ArgumentProblem.unrecognized(("zzqx",)) in found
-    assert tp.ArgumentProblem(("child", "value"), "Not a valid integer", "x") in found
+    assert tp.ArgumentProblem(("child", "value"), "must be an integer", "x") in found
     # nothing else wrong: the unknown nested key alone rejects the call
     found = problems(OuterLoose, {"child": {"value": 1, "extra": 2}}, unknown_arguments="reject")
     assert found == [tp.ArgumentProblem.unrecognized(("child", "extra"))]

@@ -197,7 +197,7 @@ def test_self_referencing_schema_uses_defs() -> None:
     assert fn.execute(tree) == tp.Ok("x")
     result = fn.execute({"name": "a", "children": [{"name": "b", "children": [{}]}]})
     assert isinstance(result, tp.Error)
-    assert "children[0].children[0].name: Missing data for required field" in result.message
+    assert "children[0].children[0].name: is required" in result.message
 
 
 def test_mutually_recursive_nested_through_a_field_ref() -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.adapter import REQUIRED, format_reason, type_reason
 
 from ._shape import ListShape, MapShape, ObjectShape, PluckShape, Shape, TupleShape
 
@@ -126,14 +127,34 @@ def _plain(text: str) -> str:
     return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
 
+# marshmallow's default field messages onto the shared vocabulary (a schema's
+# own error_messages and a validator's text are kept as written)
+_SHARED = {
+    "Not a valid integer.": type_reason("integer"),
+    "Not a valid number.": type_reason("number"),
+    "Not a valid string.": type_reason("string"),
+    "Not a valid boolean.": type_reason("boolean"),
+    "Not a valid list.": type_reason("array"),
+    "Not a valid tuple.": type_reason("array"),
+    "Not a valid mapping type.": type_reason("object"),
+    "Invalid input type.": type_reason("object"),
+    "Not a valid date.": format_reason("date"),
+    "Not a valid datetime.": format_reason("date-time"),
+    "Not a valid time.": format_reason("time"),
+    "Not a valid UUID.": format_reason("uuid"),
+    "Not a valid email address.": format_reason("email"),
+    "Missing data for required field.": REQUIRED,
+}
+
+
 def _problem(text: str, path: Path, value: Any, ctx: _Context) -> ArgumentProblem:
     if value is _ABSENT and path:
         if text in ctx.required:
-            return ArgumentProblem.missing(path, _plain(text))
+            return ArgumentProblem.missing(path, _SHARED.get(text) or _plain(text))
         if text in ctx.unknown:
             # an unknown key is absent only for a Pluck-wrapped or odd path; say it as is
             return ArgumentProblem(path, _plain(text))
     if text in ctx.unknown and path and isinstance(path[-1], str):
         return ArgumentProblem.unrecognized(path)
     received = value if isinstance(value, _SCALARS) else NOT_GIVEN
-    return ArgumentProblem(path, _plain(text), received)
+    return ArgumentProblem(path, _SHARED.get(text) or _plain(text), received)
