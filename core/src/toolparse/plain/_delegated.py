@@ -13,21 +13,26 @@ from typing import Any
 
 from ..contract import Ok
 from ..problems import ArgumentProblem
-from ._parse import _fail, _Failed
 
 __all__ = ["delegated"]
 
 
-def delegated(parser: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """The converter for a field ``parser`` (another adapter's) validates."""
+def delegated(
+    parser: Callable[[Any], Any], failed: Callable[[list[list[Any]]], Any]
+) -> Callable[[Any], Any]:
+    """The converter for a field ``parser`` (another adapter's) validates.
+
+    ``failed`` wraps problems as the plain parser's converters report them
+    (``[reversed_path, reason, received, kind]`` each).
+    """
 
     def convert_delegated(value: Any) -> Any:
         if type(value) is not dict:
-            return _fail("must be an object", value)
+            return failed([[[], "must be an object", value, "invalid"]])
         out = parser(value)
         if isinstance(out, Ok):
             return value if out.value is None else out.value
         found = getattr(out.exception, "problems", None) or [ArgumentProblem((), out.message)]
-        return _Failed([[list(reversed(p.path)), p.reason, p.received, p.kind] for p in found])
+        return failed([[list(reversed(p.path)), p.reason, p.received, p.kind] for p in found])
 
     return convert_delegated

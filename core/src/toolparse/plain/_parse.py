@@ -20,6 +20,7 @@ from typing import Any
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
+from ._delegated import delegated
 from ._nodes import (
     AnyNode,
     ChoiceNode,
@@ -117,9 +118,7 @@ class _Compiler:
         if isinstance(node, ScalarNode):
             return _SCALARS[node.type]
         if isinstance(node, CustomNode) and node.parser is not None:
-            from ._delegated import delegated  # at definition, and only for such a field
-
-            return delegated(node.parser)
+            return delegated(node.parser, _Failed)
         if isinstance(node, (AnyNode, CustomNode)):
             return _identity
         if isinstance(node, ListNode):
