@@ -223,7 +223,7 @@ class AdapterConformance:
                 continue
             result = fn.execute({**case.valid, name: wrong})
             assert isinstance(result, tp.Error), (name, result)
-            line = f"{name}: {type_reason(kind)} (received {json.dumps(wrong)})"
+            line = f"{name}: {type_reason(str(kind))} (received {json.dumps(wrong)})"
             assert line in result.message.splitlines(), (line, result.message)
             checked += 1
         assert checked, "no top-level property of one declared type to check"
