@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..adapter import SignatureParam, keywords
@@ -35,6 +36,11 @@ __all__ = ["make", "own_name"]
 # built-in one first, so a signature means the same whatever is installed (a
 # parameter whose type another adapter owns is validated by that adapter)
 _INFERENCE_ORDER = ("plain", "pydantic")
+
+# ``Annotated`` metadata that only a library's adapter can enforce (``Field(ge=1)``,
+# ``annotated_types.Ge(1)``): a signature that uses it is that library's source, so the
+# choice stays fixed by the source and no constraint is silently dropped
+_METADATA_OWNERS = {"pydantic": "pydantic", "annotated_types": "pydantic"}
 
 
 # -- what is being decorated -------------------------------------------------
@@ -161,7 +167,9 @@ def _from_function(fn: Callable[..., Any], name: str, opts: _Options, subject: s
     pm = _resolve_pm(opts)
     body, set_keywords = keyword_body(fn, name, sig, opts.response_format)
     if infer:
-        adapter = _inference_adapter(pm, opts.adapter, subject)
+        adapter = _inference_adapter(
+            pm, opts.adapter or _metadata_owner(sig.params, subject, pm), subject
+        )
         source = _from_signature(adapter, name, sig.params, subject)
         function = Function(
             name,
@@ -208,6 +216,33 @@ def _with_schema(
         plugin_manager=pm,
         **opts.function_kwargs(),
     )
+
+
+def _metadata_owner(
+    params: Sequence[SignatureParam], subject: str, pm: PluginManager
+) -> str | None:
+    """The adapter whose library wrote a parameter's ``Annotated`` constraints (``None``: none)."""
+    for param in params:
+        if typing.get_origin(param.annotation) is not typing.Annotated:
+            continue
+        for item in typing.get_args(param.annotation)[1:]:
+            root = (type(item).__module__ or "").partition(".")[0]
+            owner = _METADATA_OWNERS.get(root)
+            if owner is None:
+                continue
+            if pm.adapter(owner) is None:
+                raise FunctionDefinitionError(
+                    [
+                        (
+                            param.name,
+                            f"its Annotated constraints come from {root}, whose adapter is not "
+                            f'installed: pip install "toolparse[{owner}]"',
+                        )
+                    ],
+                    subject=subject,
+                )
+            return owner
+    return None
 
 
 def _inference_adapter(pm: PluginManager, name: str | None, subject: str) -> Adapter:
