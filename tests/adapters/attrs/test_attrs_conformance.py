@@ -37,9 +37,7 @@ class TestAttrsConformance(AdapterConformance):
                 ),
                 Invalid(
                     {**valid, "line_items": [{"sku": "A-1", "quantity": 0}]},
-                    [
-                        "line_items[0].quantity: must be at least 1 (received 0)"
-                    ],
+                    ["line_items[0].quantity: must be at least 1 (received 0)"],
                 ),
                 Invalid(
                     {"total_amount": -1, "line_items": [{"quantity": "2"}, 7]},

@@ -226,7 +226,7 @@ def test_every_failing_validator_is_reported() -> None:
             "nickname": "a",
         },
     ) == [
-        "code: must match the pattern [A-Z]{3} (received \"abc\")",
+        'code: must match the pattern [A-Z]{3} (received "abc")',
         "age: must be less than 150 (received 200)",
         "score: must be greater than 0 (received 0)",
         'name: must be at least 1 character long (received "")',
@@ -279,9 +279,7 @@ def test_custom_validators_speak_for_themselves() -> None:
 
 
 def test_custom_validator_reading_a_field_that_failed_is_not_a_problem() -> None:
-    assert lines(Period, {"start": "x", "end": 1}) == [
-        'start: must be an integer (received "x")'
-    ]
+    assert lines(Period, {"start": "x", "end": 1}) == ['start: must be an integer (received "x")']
 
 
 def test_post_init_errors_are_reported_on_the_object() -> None:
@@ -320,9 +318,7 @@ def test_instance_of_on_an_untyped_field_when_structuring_passes_through() -> No
         thing = attr.ib(validator=attr.validators.instance_of((int, str)))
 
     assert value(Model, {"thing": "a"}).thing == "a"
-    assert lines(Model, {"thing": 1.5}) == [
-        "thing: must be an integer or a string (received 1.5)"
-    ]
+    assert lines(Model, {"thing": 1.5}) == ["thing: must be an integer or a string (received 1.5)"]
 
 
 import attr  # noqa: E402 - used by the test right above only

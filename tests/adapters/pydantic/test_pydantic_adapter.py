@@ -363,9 +363,7 @@ def test_discriminated_union_paths_are_data_paths() -> None:
     ]
     assert problem_lines(
         message(Owner, {"owner": "a", "pet": {"kind": "dog", "barks": "many"}})
-    ) == [
-        'pet.barks: must be an integer (received "many")'
-    ]
+    ) == ['pet.barks: must be an integer (received "many")']
     assert problem_lines(message(Owner, {"owner": "a", "pet": {"kind": "cow"}})) == [
         "pet: Input tag 'cow' found using 'kind' does not match any of the expected tags: 'cat', 'dog'"
     ]
@@ -441,13 +439,8 @@ def test_lax_coercions_are_pydantics() -> None:
     lines = problem_lines(
         message(Lax, {"count": 1.5, "flag": "maybe", "day": "May 1st", "amount": "lots"})
     )
-    assert (
-        lines[0]
-        == "count: must be an integer (received 1.5)"
-    )
-    assert lines[1].startswith(
-        'flag: must be true or false (received "maybe")'
-    )
+    assert lines[0] == "count: must be an integer (received 1.5)"
+    assert lines[1].startswith('flag: must be true or false (received "maybe")')
     assert lines[2].startswith('day: must be a date like "2024-01-31"')
     assert lines[3] == 'amount: must be a number (received "lots")'
 

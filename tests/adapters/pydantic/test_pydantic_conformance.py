@@ -32,9 +32,7 @@ class TestPydanticConformance(AdapterConformance):
             invalid=[
                 Invalid(
                     {"vendor_name": "ACME", "total_amount": "abc", "line_items": []},
-                    [
-                        'total_amount: must be a number (received "abc")'
-                    ],
+                    ['total_amount: must be a number (received "abc")'],
                 ),
                 Invalid(
                     {"total_amount": 1, "line_items": []},
@@ -62,10 +60,7 @@ class TestPydanticConformance(AdapterConformance):
                         "total_amount": 1,
                         "line_items": [{"sku": "A-1", "quantity": 2}, "A-2"],
                     },
-                    [
-                        "line_items[1]: must be an object"
-                        ' (received "A-2")'
-                    ],
+                    ['line_items[1]: must be an object (received "A-2")'],
                 ),
             ],
             typo=("curency", "currency"),
