@@ -298,7 +298,8 @@ def test_pydantic_schema_matches_langchain(fn: Callable[..., Any]) -> None:
     "fn", [f for f in SIGNATURES if f not in PLAIN_UNSUPPORTED], ids=lambda f: f.__name__
 )
 def test_plain_schema_matches_langchain_types(fn: Callable[..., Any], pm: tp.PluginManager) -> None:
-    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING, plugin_manager=pm)
+    # adapter="plain" on purpose: a signature with pydantic's Field is pydantic's by default
+    mine = tp.tool(fn, parse_docstring=fn in PARSE_DOCSTRING, plugin_manager=pm, adapter="plain")
     assert mine.adapter is not None
     assert mine.adapter.name == "plain"
     schema = mine.json_schema()
@@ -321,8 +322,10 @@ def test_nested_models_are_references_resolving_to_langchains_inlined_schema() -
     assert canon(schema["$defs"]["Item"], {}) == canon(inlined, {})
 
 
-def test_plain_adapter_reads_only_the_description_of_a_pydantic_field(pm: tp.PluginManager) -> None:
-    schema = tp.tool(annotated_field, plugin_manager=pm).json_schema()
+def test_plain_adapter_asked_for_reads_only_the_description_of_a_pydantic_field(
+    pm: tp.PluginManager,
+) -> None:
+    schema = tp.tool(annotated_field, plugin_manager=pm, adapter="plain").json_schema()
     assert schema["properties"]["count"] == {
         "type": "integer",
         "description": "How many results",

@@ -109,7 +109,7 @@ REVERSE_LOSSES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "a keyword the provider does not decode against is a note in the description; the parser enforces it": (
         frozenset({"bounds", "raw_numbers", "raw_formats", "formats", "ma_event", "ma_person", "raw_mcp_style",
                    "raw_int_enum", "raw_string_enum_on_int", "literals", "raw_const", "paint",
-                   "pydantic_kw", "tagged", "pair", "points"}),
+                   "pydantic_kw", "tagged", "pair", "points", "fp_search"}),
         (*STRICT, *NOT_JSON_SCHEMA),
     ),
     "a tuple is a union of its items with an 'in this order' note: the order is the parser's to check": (
