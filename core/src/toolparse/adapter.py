@@ -30,6 +30,7 @@ __all__ = [
     "install_hint",
     "keywords",
     "length_reason",
+    "multiple_reason",
     "new_outcome",
     "one_of_reason",
     "pattern_reason",
@@ -126,6 +127,11 @@ def range_reason(
     if exclusive_minimum is not None:
         return f"must be greater than {_shown(exclusive_minimum)}"
     return f"must be less than {_shown(exclusive_maximum)}"
+
+
+def multiple_reason(value: object) -> str:
+    """``must be a multiple of 3`` (JSON Schema's ``multipleOf``)."""
+    return f"must be a multiple of {_shown(value)}"
 
 
 def length_reason(
