@@ -32,6 +32,7 @@ __all__ = [
     "length_reason",
     "multiple_reason",
     "new_outcome",
+    "none_of_reason",
     "one_of_reason",
     "pattern_reason",
     "range_reason",
@@ -110,6 +111,11 @@ def one_of_reason(values: Sequence[object]) -> str:
         return f"must be {_shown(values[0], 60)}"
     shown = ", ".join(_shown(v) for v in values[:10])
     return "must be one of: " + shown + (", ..." if len(values) > 10 else "")
+
+
+def none_of_reason(values: Sequence[object]) -> str:
+    """``must not be one of: "c", "f"`` (one value: ``must not be "c"``); values as JSON."""
+    return "must not" + one_of_reason(values)[len("must") :]
 
 
 def range_reason(
