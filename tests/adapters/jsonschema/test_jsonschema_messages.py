@@ -99,7 +99,7 @@ CASES: list[Any] = [
     pytest.param(
         _obj(s={"pattern": "^[a-z]+$"}),
         {"s": "A1"},
-        ['s: must match the pattern "^[a-z]+$" (received "A1")'],
+        ['s: must match the pattern ^[a-z]+$ (received "A1")'],
         id="pattern",
     ),
     pytest.param(
@@ -153,7 +153,7 @@ CASES: list[Any] = [
     pytest.param(
         _obj(m={"propertyNames": {"pattern": "^[a-z]+$"}}),
         {"m": {"Ab": 1}},
-        ['m.Ab: property name must match the pattern "^[a-z]+$" (received "Ab")'],
+        ['m.Ab: property name must match the pattern ^[a-z]+$ (received "Ab")'],
         id="propertyNames",
     ),
     pytest.param(
@@ -180,7 +180,7 @@ CASES: list[Any] = [
     pytest.param(
         _obj(n={"type": "object", "required": ["a", "b"]}),
         {"n": {}},
-        ["n.a: Field required", "n.b: Field required"],
+        ["n.a: is required", "n.b: is required"],
         id="nested-required",
     ),
     pytest.param(
@@ -236,7 +236,7 @@ CASES: list[Any] = [
             },
         ),
         {"d": {"a": 1}},
-        ['d.b: Field required when "a" is present'],
+        ['d.b: is required when "a" is present'],
         id="dependentRequired",
     ),
     pytest.param(
@@ -254,7 +254,7 @@ CASES: list[Any] = [
     pytest.param(
         _obj(v={"x-custom": 1, "dependentSchemas": {"a": {"required": ["b"]}}}),
         {"v": {"a": 1}},
-        ["v.b: Field required"],
+        ["v.b: is required"],
         id="dependentSchemas",
     ),
     pytest.param(
@@ -404,21 +404,21 @@ PAYMENT = _obj(
             {"kind": "card", "number": "12"},
             [
                 'payment: matches none of the 3 options; the closest is option 1 ("Card")',
-                'payment.number: must match the pattern "^[0-9]{16}$" (received "12")',
+                'payment.number: must match the pattern ^[0-9]{16}$ (received "12")',
             ],
         ),
         (
             {"iban": "DE1234567890123456"},
             [
                 'payment: matches none of the 3 options; the closest is option 2 ("Bank transfer")',
-                "payment.kind: Field required",
+                "payment.kind: is required",
             ],
         ),
         (
             "cheque",
             [
                 'payment: matches none of the 3 options; the closest is option 3 (received "cheque")',
-                'payment: must be one of: "cash" (received "cheque")',
+                'payment: must be "cash" (received "cheque")',
             ],
         ),
     ],

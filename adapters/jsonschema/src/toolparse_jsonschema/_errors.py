@@ -17,39 +17,33 @@ from typing import Any
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.adapter import (
+    REQUIRED,
+    TYPE_WORDS,
+    format_reason,
+    length_reason,
+    one_of_reason,
+    pattern_reason,
+    range_reason,
+    type_reason,
+)
 from toolparse.messages import value_text
 
 __all__ = ["problems", "reason", "sort_key", "without_false_subschemas"]
 
 Path = tuple[str | int, ...]
 
-_TYPE_WORDS = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean (true or false)",
-    "object": "an object",
-    "array": "an array",
-    "null": "null",
-}
-
+#: the formats the shared vocabulary has no word for (the shared ones come from
+#: ``format_reason``); "uri" is worded here because a reason carries no URL
 _FORMAT_WORDS = {
-    "date-time": 'a date-time like "2024-01-31T09:30:00Z" (RFC 3339)',
-    "date": 'a date like "2024-01-31"',
-    "time": 'a time like "09:30:00Z"',
-    "duration": 'a duration like "P3DT4H"',
-    "email": "an email address",
     "idn-email": "an email address",
     "hostname": "a host name",
     "idn-hostname": "a host name",
-    "ipv4": 'an IPv4 address like "192.0.2.1"',
-    "ipv6": 'an IPv6 address like "2001:db8::1"',
     # no example address: a reason carries no URL
     "uri": "an absolute URI (a scheme, a colon, then the rest)",
     "uri-reference": "a URI reference",
     "iri": "an absolute IRI",
     "iri-reference": "an IRI reference",
-    "uuid": 'a UUID like "123e4567-e89b-12d3-a456-426614174000"',
     "uri-template": "a URI template",
     "json-pointer": 'a JSON Pointer like "/a/0"',
     "relative-json-pointer": "a relative JSON Pointer",
@@ -118,7 +112,7 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
         ]
     if keyword in ("dependentRequired", "dependencies") and isinstance(instance, Mapping):
         return [
-            ArgumentProblem.missing((*path, need), f'Field required when "{name}" is present')
+            ArgumentProblem.missing((*path, need), f'{REQUIRED} when "{name}" is present')
             for name, needs in value.items()
             if name in instance and isinstance(needs, list)
             for need in needs
@@ -259,7 +253,7 @@ def _only_types(path: Path, by_option: dict[int, list[ValidationError]]) -> list
 
 def _type_words(value: Any) -> list[str]:
     kinds = value if isinstance(value, list) else [value]
-    return [_TYPE_WORDS.get(kind, f'of type "{kind}"') for kind in kinds]
+    return [TYPE_WORDS.get(kind, f'of type "{kind}"') for kind in kinds]
 
 
 def _items(count: Any) -> str:
@@ -269,39 +263,38 @@ def _items(count: Any) -> str:
 def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
     """Plain words for one failed keyword."""
     if keyword == "type":
-        return "must be " + " or ".join(_type_words(value))
+        return type_reason(*(value if isinstance(value, list) else [value]))
     if keyword == "enum":
-        shown = [_json(v, 40) for v in value[:10]] if isinstance(value, list) else []
-        more = ", ..." if isinstance(value, list) and len(value) > 10 else ""
-        return "must be one of: " + ", ".join(shown) + more
+        return one_of_reason(value) if isinstance(value, list) and value else "must be one of: "
     if keyword == "const":
-        return f"must be {_json(value)}"
+        return one_of_reason([value])
     if keyword == "minimum":
         if schema.get("exclusiveMinimum") is True:  # draft 4
-            return f"must be greater than {_number(value)}"
-        return f"must be at least {_number(value)}"
+            return range_reason(exclusive_minimum=value)
+        return range_reason(minimum=value)
     if keyword == "maximum":
         if schema.get("exclusiveMaximum") is True:  # draft 4
-            return f"must be less than {_number(value)}"
-        return f"must be at most {_number(value)}"
+            return range_reason(exclusive_maximum=value)
+        return range_reason(maximum=value)
     if keyword == "exclusiveMinimum":
-        return f"must be greater than {_number(value)}"
+        return range_reason(exclusive_minimum=value)
     if keyword == "exclusiveMaximum":
-        return f"must be less than {_number(value)}"
+        return range_reason(exclusive_maximum=value)
     if keyword == "multipleOf":
         return f"must be a multiple of {_number(value)}"
     if keyword == "minLength":
-        return f"must be at least {_number(value)} character{'' if value == 1 else 's'} long"
+        return length_reason(minimum=value)
     if keyword == "maxLength":
-        return f"must be at most {_number(value)} character{'' if value == 1 else 's'} long"
+        return length_reason(maximum=value)
     if keyword == "pattern":
-        return f"must match the pattern {_json(value, 80)}"
+        return pattern_reason(str(value))
     if keyword == "format":
-        return "must be " + _FORMAT_WORDS.get(value, f'a valid "{value}"')
+        words = _FORMAT_WORDS.get(value)
+        return format_reason(str(value)) if words is None else "must be " + words
     if keyword == "minItems":
-        return f"must have at least {_items(value)}"
+        return length_reason(minimum=value, items=True)
     if keyword == "maxItems":
-        return f"must have at most {_items(value)}"
+        return length_reason(maximum=value, items=True)
     if keyword == "uniqueItems":
         return "must not contain the same item twice"
     if keyword == "contains":
@@ -316,7 +309,7 @@ def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
         return f"must have at most {_number(value)} propert{'y' if value == 1 else 'ies'}"
     if keyword in ("items", "additionalItems") and value is False:
         prefix = schema.get("prefixItems") if keyword == "items" else schema.get("items")
-        return f"must have at most {_items(len(prefix) if isinstance(prefix, list) else 0)}"
+        return length_reason(maximum=len(prefix) if isinstance(prefix, list) else 0, items=True)
     if keyword == "unevaluatedItems":
         return "has more items than the schema allows"
     if keyword == "not":
