@@ -18,8 +18,8 @@ REASONS = {
     "string": "must be a string",
     "integer": "must be an integer",
     "number": "must be a number",
-    "boolean": "must be a boolean",
-    "array": "must be an array",
+    "boolean": "must be true or false",
+    "array": "must be a list",
     "object": "must be an object",
 }
 
@@ -182,7 +182,7 @@ def test_every_mismatch_is_reported_with_its_path(
             for key in path[:-1]:
                 parent = parent[key]
             del parent[path[-1]]
-            broken.append((path, "Field required"))
+            broken.append((path, "is required"))
             continue
         bad, reason = _wrong(p, data)
         _set(arguments, path, bad)

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from typing import Any, Final, Literal, overload
 
 from . import messages
+from .adapter import REQUIRED
 from .contract import Error
 
 __all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
@@ -63,10 +64,11 @@ class ArgumentProblem:
         self.kind: ProblemKind = kind
 
     @classmethod
-    def missing(
-        cls, path: Sequence[str | int] | str, reason: str = "Field required"
-    ) -> ArgumentProblem:
-        """A required name that was not sent (``path`` may be a plain name)."""
+    def missing(cls, path: Sequence[str | int] | str, reason: str = REQUIRED) -> ArgumentProblem:
+        """A required name that was not sent (``path`` may be a plain name).
+
+        The reason defaults to the shared words, ``is required``.
+        """
         return cls((path,) if isinstance(path, str) else path, reason, kind="missing")
 
     @classmethod

@@ -13,6 +13,7 @@ from toolparse.plain import PlainAdapter
 from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 
 from .models import CORPUS, Invoice, LineItem, Priority
+from .voice import one_voice
 
 
 def _check(parsed: Any) -> None:
@@ -53,7 +54,7 @@ class TestPlainConformance(AdapterConformance):
                         "line_items": [{"sku": "a"}, {"sku": "b", "quantity": "2"}],
                     },
                     [
-                        "line_items[0].quantity: Field required",
+                        "line_items[0].quantity: is required",
                         'line_items[1].quantity: must be an integer (received "2")',
                     ],
                 ),
@@ -61,7 +62,7 @@ class TestPlainConformance(AdapterConformance):
                     {"total_amount": True, "line_items": {}, "priority": "urgent"},
                     [
                         "total_amount: must be a number (received true)",
-                        "line_items: must be an array (received {})",
+                        "line_items: must be a list (received {})",
                         'priority: must be one of: "low", "high" (received "urgent")',
                         "Missing parameters: vendor_name",
                     ],
@@ -85,4 +86,5 @@ class TestPlainConformance(AdapterConformance):
                 "priority": "high",
             },
             corpus=CORPUS,
+            one_voice=one_voice,
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..adapter import type_reason
 from ..contract import Ok
 from ..problems import ArgumentProblem
 
@@ -25,10 +26,11 @@ def delegated(
     ``failed`` wraps problems as the plain parser's converters report them
     (``[reversed_path, reason, received, kind]`` each).
     """
+    not_object = type_reason("object")
 
     def convert_delegated(value: Any) -> Any:
         if type(value) is not dict:
-            return failed([[[], "must be an object", value, "invalid"]])
+            return failed([[[], not_object, value, "invalid"]])
         out = parser(value)
         if isinstance(out, Ok):
             return value if out.value is None else out.value

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..adapter import REQUIRED, type_reason
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
@@ -34,7 +35,7 @@ from ._nodes import (
     TupleNode,
     UnionNode,
 )
-from ._reasons import ALL_JSON, KIND_NAMES, accepts, article, choice_reason, names_of
+from ._reasons import ALL_JSON, TYPE_NAMES, accepts, article, choice_reason, names_of
 
 __all__ = ["compile_parser"]
 
@@ -141,7 +142,7 @@ class _Compiler:
 
         def convert_list(value: Any) -> Any:
             if type(value) is not list:
-                return _fail("must be an array", value)
+                return _fail(_LIST, value)
             out: list[Any] = []
             append = out.append
             failed: _Failed | None = None
@@ -163,7 +164,7 @@ class _Compiler:
     def fixed_array(self, node: TupleNode) -> Converter:
         items = [self.convert(item) for item in node.items]
         n = len(items)
-        reason = f"must be an array of exactly {n} item{'' if n == 1 else 's'}"
+        reason = f"must be a list of exactly {n} item{'' if n == 1 else 's'}"
 
         def convert_tuple(value: Any) -> Any:
             if type(value) is not list or len(value) != n:
@@ -186,7 +187,7 @@ class _Compiler:
 
         def convert_dict(value: Any) -> Any:
             if type(value) is not dict:
-                return _fail("must be an object", value)
+                return _fail(_OBJECT, value)
             out: dict[str, Any] = {}
             failed: _Failed | None = None
             for k, x in value.items():
@@ -218,7 +219,7 @@ class _Compiler:
 
         def convert_object(value: Any) -> Any:
             if type(value) is not dict:
-                return _fail("must be an object", value)
+                return _fail(_OBJECT, value)
             out: dict[str, Any] = {}
             failed: _Failed | None = None
             seen = 0
@@ -226,7 +227,7 @@ class _Compiler:
                 x = value.get(name, _MISSING)
                 if x is _MISSING:
                     if required:
-                        failed = _merge(failed, _fail("Field required", kind="missing"), name)
+                        failed = _merge(failed, _fail(REQUIRED, kind="missing"), name)
                     continue
                 seen += 1
                 if type(x) is fast:
@@ -295,7 +296,7 @@ class _Compiler:
                 ", or " + ", ".join(map(article, dict.fromkeys(rest))) if rest else ""
             )
         names = list(dict.fromkeys(name for m, _ in members for name in names_of(m)))
-        if len(names) == 2 and names[1] == "null" and names[0] in KIND_NAMES.values():
+        if len(names) == 2 and names[1] == "null" and names[0] in TYPE_NAMES:
             reason = f"must be {article(names[0])} or null"
         else:
             reason = "must be one of: " + ", ".join(names)
@@ -326,16 +327,26 @@ class _Compiler:
         return convert_union
 
 
+# the reasons in the shared words of the adapter SDK, worded once
+_STRING = type_reason("string")
+_INTEGER = type_reason("integer")
+_NUMBER = type_reason("number")
+_BOOLEAN = type_reason("boolean")
+_NULL = type_reason("null")
+_LIST = type_reason("array")
+_OBJECT = type_reason("object")
+
+
 def _identity(value: Any) -> Any:
     return value
 
 
 def _str(value: Any) -> Any:
-    return value if type(value) is str else _fail("must be a string", value)
+    return value if type(value) is str else _fail(_STRING, value)
 
 
 def _int(value: Any) -> Any:
-    return value if type(value) is int else _fail("must be an integer", value)
+    return value if type(value) is int else _fail(_INTEGER, value)
 
 
 def _float(value: Any) -> Any:
@@ -347,15 +358,15 @@ def _float(value: Any) -> Any:
             return float(value)
         except OverflowError:  # an integer of hundreds of digits
             return _fail("must be a number within the range of a float", value)
-    return _fail("must be a number", value)
+    return _fail(_NUMBER, value)
 
 
 def _bool(value: Any) -> Any:
-    return value if type(value) is bool else _fail("must be a boolean", value)
+    return value if type(value) is bool else _fail(_BOOLEAN, value)
 
 
 def _null(value: Any) -> Any:
-    return value if value is None else _fail("must be null", value)
+    return value if value is None else _fail(_NULL, value)
 
 
 _SCALARS: dict[type, Converter] = {

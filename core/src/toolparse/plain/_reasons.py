@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..adapter import JSON_TYPES
+from ..adapter import JSON_TYPES, TYPE_WORDS, one_of_reason
 from ._nodes import (
     AnyNode,
     ChoiceNode,
@@ -19,20 +19,30 @@ from ._nodes import (
     UnionNode,
 )
 
-__all__ = ["ALL_JSON", "KIND_NAMES", "accepts", "article", "choice_reason", "json_text", "names_of"]
+__all__ = [
+    "ALL_JSON",
+    "KIND_NAMES",
+    "TYPE_NAMES",
+    "accepts",
+    "article",
+    "choice_reason",
+    "json_text",
+    "names_of",
+]
 
 KIND_NAMES: dict[type, str] = {**JSON_TYPES, list: "array", dict: "object"}
-ARTICLE = {
-    "integer": "an integer",
-    "array": "an array",
-    "object": "an object",
-    "null": "null",
-}
 ALL_JSON = (str, int, float, bool, type(None), list, dict)
 
 
+#: what each name :func:`names_of` gives a JSON type is called in a reason
+_WORDS: dict[str, str] = {**TYPE_WORDS, "list": TYPE_WORDS["array"]}
+#: the names :func:`names_of` gives JSON types (not values or "any value")
+TYPE_NAMES = frozenset(_WORDS) - {"array"}
+
+
 def article(kind: str) -> str:
-    return ARTICLE.get(kind, f"a {kind}")
+    """A JSON type in the shared words (``an integer``, ``a list``); other names as they are."""
+    return _WORDS.get(kind, kind)
 
 
 def json_text(value: Any) -> str:
@@ -42,9 +52,8 @@ def json_text(value: Any) -> str:
 
 
 def choice_reason(values: list[Any]) -> str:
-    if len(values) == 1:
-        return f"must be {json_text(values[0])}"
-    return "must be one of: " + ", ".join(json_text(v) for v in values)
+    """``must be one of: "c", "f"``, in the shared words."""
+    return one_of_reason(values)
 
 
 def accepts(node: Node) -> tuple[list[type], list[type]]:
@@ -82,7 +91,7 @@ def names_of(node: Node) -> list[str]:
     if isinstance(node, UnionNode):
         return [name for m in node.members for name in names_of(m)]
     if isinstance(node, (ListNode, TupleNode)):
-        return ["array"]
+        return ["list"]  # the shared word for a JSON array
     if isinstance(node, (DictNode, ObjectNode)):
         return ["object"]
     return ["any value"]

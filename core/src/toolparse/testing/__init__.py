@@ -23,13 +23,17 @@ from __future__ import annotations
 
 from ._case import FORBIDDEN_IN_MESSAGES, ConformanceCase, Invalid, generated_titles
 from ._suite import AdapterConformance, adapter_plugin, plugin_manager_for
+from ._voice import ONE_VOICE, OneVoice, one_voice_message
 
 __all__ = [
     "FORBIDDEN_IN_MESSAGES",
+    "ONE_VOICE",
     "AdapterConformance",
     "ConformanceCase",
     "Invalid",
+    "OneVoice",
     "adapter_plugin",
     "generated_titles",
+    "one_voice_message",
     "plugin_manager_for",
 ]

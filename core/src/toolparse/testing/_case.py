@@ -39,6 +39,14 @@ class ConformanceCase:
     :param instance_json: ... and the JSON value it serialises to.
     :param corpus: models whose exported schema must agree with the parser
         (at least ten): values generated from the schema must parse.
+    :param one_voice: for the one-voice check, ``one_voice(check)`` returns a
+        source whose one required field ``value`` is declared as
+        ``check.schema`` says (a :class:`~toolparse.testing.OneVoice`), or
+        ``None`` where the library cannot declare that; ``None`` (the
+        default): only the wrong types of ``source`` are checked.
+    :param one_voice_gaps: checks (by key) the adapter does not yet word in
+        the shared words, each with the text it reads instead: expected
+        failures, reported until they pass.
     """
 
     adapter: Any
@@ -50,6 +58,8 @@ class ConformanceCase:
     instance: Any
     instance_json: Any
     corpus: Sequence[Any] = field(default_factory=list)
+    one_voice: Callable[[Any], Any] | None = None
+    one_voice_gaps: Mapping[str, str] = field(default_factory=dict)
 
 
 #: what a message the model reads must never contain: links, tracebacks,
