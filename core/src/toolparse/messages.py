@@ -368,6 +368,22 @@ def exception(exc: BaseException) -> str:
     return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
 
 
+# -- a set of tools (definition errors) ------------------------------------------
+
+
+def duplicate_tool(name: str) -> str:
+    """Two tools of one set share ``name``."""
+    return f"two tools are named {name!r}; names must be unique"
+
+
+def alias_clash(first: str, second: str, provider: str, alias: str) -> str:
+    """Two tools one provider would export under the same name."""
+    return (
+        f"tools {first!r} and {second!r} would both be exported to {provider} as "
+        f"{alias!r}; rename one of them"
+    )
+
+
 # -- the call itself -------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import messages
 from ._aliases import alias_routes, rules
 from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
@@ -48,9 +49,7 @@ class Toolset:
             if not isinstance(fn, Function):
                 errors.append((f"functions[{i}]", f"expected a Function, got {fn!r:.60}"))
             elif fn.name in table:
-                errors.append(
-                    ("functions", f"two tools are named {fn.name!r}; names must be unique")
-                )
+                errors.append(("functions", messages.duplicate_tool(fn.name)))
             else:
                 table[fn.name] = fn
         if not errors:
@@ -173,12 +172,6 @@ def _alias_clashes(functions: Sequence[Function]) -> list[tuple[str, str]]:
             other = seen.get(alias)
             if other is not None and (other, fn.name) not in reported:
                 reported.add((other, fn.name))
-                errors.append(
-                    (
-                        "functions",
-                        f"tools {other!r} and {fn.name!r} would both be exported to "
-                        f"{provider} as {alias!r}; rename one of them",
-                    )
-                )
+                errors.append(("functions", messages.alias_clash(other, fn.name, provider, alias)))
             seen.setdefault(alias, fn.name)
     return errors

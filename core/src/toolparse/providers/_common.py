@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import messages
 from .._nulls import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
 
@@ -123,13 +124,8 @@ def check_unique(
         other = seen.get(exported)
         if other is not None:
             if other == fn.name:
-                raise ValueError(
-                    f"{provider}: two tools are named {fn.name!r}; names must be unique"
-                )
-            raise ValueError(
-                f"{provider}: tools {other!r} and {fn.name!r} would both be exported as "
-                f"{exported!r}; rename one of them"
-            )
+                raise ValueError(f"{provider}: {messages.duplicate_tool(fn.name)}")
+            raise ValueError(messages.alias_clash(other, fn.name, provider, exported))
         seen[exported] = fn.name
     if limit is not None and len(functions) > limit:
         raise ValueError(
