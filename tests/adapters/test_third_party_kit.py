@@ -21,7 +21,7 @@ from toolparse.adapter import (
     new_outcome,
     type_reason,
 )
-from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
+from toolparse.testing import AdapterConformance, ConformanceCase, Invalid, OneVoice
 
 _MISSING = object()
 
@@ -29,7 +29,7 @@ _MISSING = object()
 class Spec:
     """A record type: ``Spec("Line", sku=str, quantity=(int, REQUIRED), note=(str, "x"))``."""
 
-    def __init__(self, name: str, **fields: Any) -> None:
+    def __init__(self, name: str, /, **fields: Any) -> None:
         self.name = name
         self.fields: dict[str, tuple[Any, Any]] = {}
         for key, spec in fields.items():
@@ -143,7 +143,7 @@ class SpecAdapter:
 def _check(kind: Any, value: Any, path: tuple[Any, ...], out: list[tp.ArgumentProblem]) -> Any:
     if isinstance(kind, Spec):
         if not isinstance(value, dict):
-            out.append(tp.ArgumentProblem(path, "must be an object", value))
+            out.append(tp.ArgumentProblem(path, type_reason("object"), value))
             return None
         values: dict[str, Any] = {}
         for key, (sub, default) in kind.fields.items():
@@ -156,7 +156,7 @@ def _check(kind: Any, value: Any, path: tuple[Any, ...], out: list[tp.ArgumentPr
         return Record(kind, values)
     if isinstance(kind, list):
         if not isinstance(value, list):
-            out.append(tp.ArgumentProblem(path, "must be an array", value))
+            out.append(tp.ArgumentProblem(path, type_reason("array"), value))
             return None
         return [_check(kind[0], item, (*path, i), out) for i, item in enumerate(value)]
     ok = type(value) is kind or (kind is float and type(value) is int)
@@ -196,6 +196,23 @@ CORPUS = [
 ]
 
 
+NAMED = Spec("Named", name=str)
+#: the one-voice sources a Spec can declare: JSON types, lists and nested specs
+ONE_VOICE_SOURCES = {
+    "string": Spec("AString", value=str),
+    "integer": Spec("AnInteger", value=int),
+    "number": Spec("ANumber", value=float),
+    "boolean": Spec("ABoolean", value=bool),
+    "object": Spec("AnObject", value=NAMED),
+    "list": Spec("AList", value=[int]),
+    "nested_required": Spec("AnObject", value=NAMED),
+}
+
+
+def _one_voice(check: OneVoice) -> Spec | None:
+    return ONE_VOICE_SOURCES.get(check.key)
+
+
 def _check_parsed(parsed: Any) -> None:
     assert isinstance(parsed, Record)
     assert parsed.vendor_name == "ACME"
@@ -223,7 +240,7 @@ class TestThirdPartyAdapterConformance(AdapterConformance):
                 Invalid({"total_amount": 1, "line_items": []}, ["Missing parameters: vendor_name"]),
                 Invalid(
                     {"vendor_name": "ACME", "total_amount": 1, "line_items": [{"sku": "A-1"}]},
-                    ["line_items[0].quantity"],
+                    ["line_items[0].quantity: is required"],
                 ),
                 Invalid(
                     {"total_amount": "abc", "line_items": [{"sku": 1, "quantity": 2}]},
@@ -238,6 +255,7 @@ class TestThirdPartyAdapterConformance(AdapterConformance):
             instance=Record(INVOICE, {"vendor_name": "ACME", "line_items": []}),
             instance_json={"vendor_name": "ACME", "line_items": []},
             corpus=CORPUS,
+            one_voice=_one_voice,
         )
 
 

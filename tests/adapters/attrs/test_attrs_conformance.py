@@ -4,6 +4,7 @@ from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 from toolparse_attrs import AttrsAdapter
 
 from .models import CORPUS, Invoice, LineItem
+from .voice import one_voice
 
 
 def _check(parsed: Any) -> None:
@@ -68,4 +69,5 @@ class TestAttrsConformance(AdapterConformance):
                 "priority": 2,
             },
             corpus=CORPUS,
+            one_voice=one_voice,
         )

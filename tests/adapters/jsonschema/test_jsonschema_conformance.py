@@ -8,6 +8,7 @@ from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 from toolparse_jsonschema import JsonSchema, JsonSchemaAdapter
 
 from .models import CORPUS, ORDER, VALID
+from .voice import one_voice
 
 INVALID = [
     # wrong type
@@ -59,6 +60,7 @@ def _case(wrap: Any) -> ConformanceCase:
         instance={"order_id": 7, "status": "placed"},
         instance_json={"order_id": 7, "status": "placed"},
         corpus=[wrap(schema) for schema in CORPUS],
+        one_voice=lambda check: wrap(one_voice(check)),
     )
 
 

@@ -8,6 +8,7 @@ from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 from toolparse_pydantic import PydanticAdapter
 
 from .models import Invoice, Line, corpus
+from .voice import one_voice
 
 
 def _check(parsed: Any) -> None:
@@ -72,4 +73,5 @@ class TestPydanticConformance(AdapterConformance):
                 "line_items": [],
             },
             corpus=corpus(),
+            one_voice=one_voice,
         )
