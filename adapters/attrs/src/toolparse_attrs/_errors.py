@@ -6,8 +6,8 @@ exceptions of its parts with a note naming the attribute, index or key. This
 module walks that tree alongside the arguments the model sent, so each
 problem gets the path and the value the model used (the key it sent, not the
 attribute name). attrs validators run in ``__init__`` and stop at the first
-failure; where one failed, the class's validators are run one by one so the
-model learns every problem at once.
+failure; ``_checks`` reports that one and runs only what attrs never reached,
+so the model learns every problem at once and no validator runs twice.
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED, type_reason
 
+from ._checks import InitFailure, init_failure, resume, run
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
+from ._reasons import custom
 from ._types import (
     describe,
     is_enum,
@@ -37,7 +39,6 @@ from ._types import (
     union_members,
     unwrap,
 )
-from ._validators import message, run
 
 __all__ = ["ErrorReader"]
 
@@ -56,7 +57,7 @@ class ErrorReader:
         """Every problem in ``exc``, raised structuring ``arguments`` into ``cls``."""
         out: list[ArgumentProblem] = []
         self._walk(exc, (), arguments, cls, out)
-        return out or [ArgumentProblem((), message(exc))]
+        return out or [ArgumentProblem((), custom(exc))]
 
     def _walk(
         self,
@@ -96,6 +97,7 @@ class ErrorReader:
         by_name = info.by_name
         failed: set[str] = set()
         init_errors = [] if init_error is None else [init_error]
+        structured: Mapping[str, Any] | None = None
         if exc is not None:
             with_notes, without = exc.group_exceptions()
             for sub, note in with_notes:
@@ -114,6 +116,8 @@ class ErrorReader:
                     )
                 else:
                     init_errors.append(sub)
+            if with_notes:
+                structured = _structured(exc)
         if any(isinstance(e, KeyError) for e in init_errors):
             # a converter without detailed validation: the first missing key raised
             absent = [f.key for f in info.fields if f.required and f.key not in raw]
@@ -121,14 +125,18 @@ class ErrorReader:
             if absent:
                 return
         before = len(out)
-        checked = [
-            f.name for f in info.fields if f.validator is not None or f.converter is not None
-        ]
-        if (init_errors or not failed.issuperset(checked)) and checked and attrs.has(cls):
-            self._check(info, raw, path, failed, out)
+        if info.checked and attrs.has(cls):
+            # attrs.validators.disabled(): __init__ ran none, and neither does this
+            validate = not attrs.validators.get_disabled()
+            failure = init_failure(init_errors[0], cls) if init_errors else None
+            if failure is not None:
+                self._after_init(info, raw, path, failure, init_errors[0], out, validate)
+            elif init_errors or failed:
+                # __init__ never ran: its converters and validators run here, once
+                self._check(info, raw, path, failed, out, structured, validate)
         if init_errors and len(out) == before:
-            out.append(ArgumentProblem(path, message(init_errors[0])))
-        if before > start and len(out) > before:
+            out.append(ArgumentProblem(path, custom(init_errors[0])))
+        if len(out) > before and len(out) - start > 1:
             # validators ran last: put every problem back in field order
             order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
             depth = len(path)
@@ -167,6 +175,58 @@ class ErrorReader:
         for sub in without:
             out.append(_leaf(sub, path, raw, tp))
 
+    def _after_init(
+        self,
+        info: ClassInfo,
+        raw: Mapping[str, Any],
+        path: Path,
+        failure: InitFailure,
+        error: BaseException,
+        out: list[ArgumentProblem],
+        validate: bool,
+    ) -> None:
+        """Every problem of a class whose ``__init__`` raised, no validator run twice."""
+        instance = failure.instance
+        names = [f.name for f in info.fields]
+        if failure.name not in names:
+            return  # post-init, a factory, a field not given to __init__: its message
+        at = names.index(failure.name)
+        failing = info.fields[at]
+        where = (*path, failing.key)
+        sent = raw.get(failing.key, NOT_GIVEN)
+        if failure.stage == "converter":
+            # the fields after it were not converted and no validator ran
+            out.append(ArgumentProblem(where, custom(error), sent))
+            self._check(
+                info, raw, path, {failure.name}, out, failure.structured, validate, instance, at
+            )
+            return
+        # validators run in field order: the ones before passed
+        value = getattr(instance, failing.name)
+        resume(
+            failing.validator,
+            failure.frames,
+            error,
+            instance,
+            failing.field,
+            value,
+            where,
+            out,
+            sent=sent,
+        )
+        for f in info.fields[at + 1 :]:
+            if f.validator is not None:
+                run(
+                    f.validator,
+                    instance,
+                    f.field,
+                    getattr(instance, f.name),
+                    (*path, f.key),
+                    out,
+                    partial=False,
+                    sent=raw.get(f.key, NOT_GIVEN),
+                )
+
     def _check(
         self,
         info: ClassInfo,
@@ -174,18 +234,31 @@ class ErrorReader:
         path: Path,
         failed: set[str],
         out: list[ArgumentProblem],
+        structured: Mapping[str, Any] | None,
+        validate: bool,
+        instance: Any = None,
+        converted: int = 0,
     ) -> None:
-        """Run each field's attrs converter and validators on its own, keeping every failure.
+        """Run the attrs converters and validators that never ran, keeping every failure.
 
         The fields that could not be structured are left out; the instance the
         validators see has every other field set, as in ``__init__``.
+        ``structured`` holds the values cattrs structured (by ``__init__``
+        argument name), so no field is structured twice; ``instance`` and
+        ``converted``: ``__init__`` stopped at a converter, the fields before
+        index ``converted`` are set on ``instance`` already. ``validate``:
+        run the validators too (attrs' validators are not disabled).
         """
-        instance: Any = object.__new__(info.cls)
+        if instance is None:
+            instance = object.__new__(info.cls)
         values: dict[str, Any] = {}
-        for f in info.fields:
+        for index, f in enumerate(info.fields):
             if f.name in failed:
                 continue
-            value = self._value(f, raw)
+            if index < converted:
+                values[f.name] = getattr(instance, f.name)
+                continue
+            value = self._value(f, raw, structured)
             if value is NO_DEFAULT:
                 continue
             if f.converter is not None:
@@ -193,11 +266,13 @@ class ErrorReader:
                     value = _convert(f, value, instance)
                 except Exception as exc:
                     out.append(
-                        ArgumentProblem((*path, f.key), message(exc), raw.get(f.key, NOT_GIVEN))
+                        ArgumentProblem((*path, f.key), custom(exc), raw.get(f.key, NOT_GIVEN))
                     )
                     continue
             object.__setattr__(instance, f.name, value)
             values[f.name] = value
+        if not validate:
+            return
         partial = len(values) < len(info.fields)
         for f in info.fields:
             if f.validator is not None and f.name in values:
@@ -212,9 +287,13 @@ class ErrorReader:
                     sent=raw.get(f.key, NOT_GIVEN),
                 )
 
-    def _value(self, f: FieldInfo, raw: Mapping[str, Any]) -> Any:
+    def _value(
+        self, f: FieldInfo, raw: Mapping[str, Any], structured: Mapping[str, Any] | None
+    ) -> Any:
         """The structured value of one field, or :data:`NO_DEFAULT` when there is none."""
         if f.key in raw:
+            if structured is not None:
+                return structured.get(_init_name(f), NO_DEFAULT)
             converter = self.fields.converter
             try:
                 if f.hook is not None:
@@ -235,6 +314,27 @@ class ErrorReader:
                 return NO_DEFAULT
             return default.factory()
         return default
+
+
+def _init_name(f: FieldInfo) -> str:
+    """The ``__init__`` argument a field is passed as (cattrs' key for it)."""
+    return getattr(f.field, "alias", None) or f.name.lstrip("_")
+
+
+def _structured(exc: ClassValidationError) -> Mapping[str, Any] | None:
+    """The values cattrs' generated hook structured before it raised ``exc``.
+
+    The hook keeps them in its ``res`` dict; reading them back means no field
+    (and no nested class's validators) is structured twice. ``None`` when
+    the hook is not cattrs' own.
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not tb.tb_frame.f_code.co_name.startswith("structure"):
+        return None
+    found = tb.tb_frame.f_locals.get("res")
+    return found if isinstance(found, dict) else None
 
 
 def _convert(f: FieldInfo, value: Any, instance: Any) -> Any:
@@ -259,7 +359,7 @@ def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
         return ArgumentProblem(path, "Input does not match any of the allowed objects", raw)
     if words is not None and (choice or type(raw) not in kinds):
         return ArgumentProblem(path, f"must be {words}", raw)
-    return ArgumentProblem(path, message(exc), raw)
+    return ArgumentProblem(path, custom(exc), raw)
 
 
 def _model(tp: Any) -> type | None:

@@ -1,26 +1,22 @@
-"""attrs validators: as JSON Schema keywords, and run one by one for every problem.
+"""attrs validators as JSON Schema keywords.
 
-attrs stops at the first validator that fails; the model should learn every
-problem at once, so on the error path the validators of a class are run one
-by one (see :func:`run`). Built-in validators are recognised by their
-attributes (their classes are private to attrs); anything else still runs, it
-just has no keyword.
+Built-in validators are recognised by their class names (the classes are
+private to attrs) and read from their attributes; anything else still runs
+when the arguments are structured, it just has no keyword. How validators
+run on the error path is ``_checks``; what they say, ``_reasons``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import length_reason, pattern_reason
+from ._checks import parts as _parts
+from ._reasons import kind as _kind
+from ._types import NoneType
 
-from ._types import NoneType, describe, one_of
-
-__all__ = ["apply_keywords", "instance_of_type", "message", "reason", "run"]
-
-Path = tuple[str | int, ...]
+__all__ = ["apply_keywords", "instance_of_type"]
 
 _BOUNDS = {
     ">=": "minimum",
@@ -28,30 +24,6 @@ _BOUNDS = {
     "<=": "maximum",
     "<": "exclusiveMaximum",
 }
-_BOUND_WORDS = {
-    ">=": "at least",
-    ">": "greater than",
-    "<=": "at most",
-    "<": "less than",
-}
-
-
-def _kind(validator: Any) -> str:
-    return type(validator).__name__
-
-
-def _parts(validator: Any) -> Iterator[Any]:
-    """The validators inside ``and_`` (and inside a plain list of validators)."""
-    if validator is None:
-        return
-    if isinstance(validator, (list, tuple)):
-        for v in validator:
-            yield from _parts(v)
-    elif _kind(validator) == "_AndValidator":
-        for v in validator._validators:
-            yield from _parts(v)
-    else:
-        yield validator
 
 
 def instance_of_type(validator: Any) -> Any:
@@ -154,114 +126,3 @@ def _json_pattern(v: Any) -> str | None:
     if func == "match":
         return f"^(?:{compiled.pattern})"
     return f"^(?:{compiled.pattern})$"
-
-
-# -- running ----------------------------------------------------------------------
-
-
-def run(
-    validator: Any,
-    instance: Any,
-    attribute: Any,
-    value: Any,
-    path: Path,
-    out: list[ArgumentProblem],
-    *,
-    partial: bool,
-    sent: Any = NOT_GIVEN,
-) -> None:
-    """Run ``validator`` on one field's value, adding a problem for each failure.
-
-    ``and_``, ``optional``, ``deep_iterable`` and ``deep_mapping`` are opened
-    so that every failing part is reported (items and values under their own
-    path). With ``partial`` (some fields of the instance could not be read),
-    a validator that trips over a missing attribute is not a problem.
-    ``sent`` is the value as the model sent it, echoed in the problem.
-    """
-
-    def again(inner: Any, item: Any, where: Path, echo: Any) -> None:
-        run(inner, instance, attribute, item, where, out, partial=partial, sent=echo)
-
-    for v in _parts(validator):
-        kind = _kind(v)
-        if kind == "_OptionalValidator":
-            if value is not None:
-                again(v.validator, value, path, sent)
-        elif kind == "_DeepIterable" and _iterable(value):
-            before = len(out)
-            if v.iterable_validator is not None:
-                again(v.iterable_validator, value, path, sent)
-            if len(out) == before and v.member_validator is not None:
-                for index, item in enumerate(value):
-                    again(v.member_validator, item, (*path, index), _item(sent, index))
-        elif kind == "_DeepMapping" and isinstance(value, Mapping):
-            mapping_validator = getattr(v, "mapping_validator", None)
-            if mapping_validator is not None:
-                again(mapping_validator, value, path, sent)
-            for key, item in value.items():
-                where = (*path, str(key))
-                if v.key_validator is not None:
-                    again(v.key_validator, key, where, key)
-                if v.value_validator is not None:
-                    again(v.value_validator, item, where, _item(sent, key))
-        else:
-            try:
-                v(instance, attribute, value)
-            except Exception as exc:
-                if partial and isinstance(exc, AttributeError):
-                    continue  # it read a field that could not be structured
-                echo = _jsonable(value) if sent is NOT_GIVEN else sent
-                out.append(ArgumentProblem(path, reason(v, exc, value), echo))
-
-
-def _item(sent: Any, key: Any) -> Any:
-    """Part of what the model sent (``NOT_GIVEN`` when it cannot be told)."""
-    if isinstance(sent, list) and isinstance(key, int) and 0 <= key < len(sent):
-        return sent[key]
-    if isinstance(sent, Mapping) and key in sent:
-        return sent[key]
-    return NOT_GIVEN
-
-
-def _iterable(value: object) -> bool:
-    return isinstance(value, (list, tuple, set, frozenset))
-
-
-def _jsonable(value: Any) -> Any:
-    """The value as the model sent it, for echoing (sets and tuples as lists)."""
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    return getattr(value, "value", value)
-
-
-def reason(v: Any, exc: BaseException, value: Any) -> str:
-    """Why a validator refused ``value``, in plain words."""
-    kind = _kind(v)
-    if kind == "_NumberValidator":
-        return f"must be {_BOUND_WORDS.get(v.compare_op, v.compare_op)} {v.bound}"
-    if kind in ("_MinLengthValidator", "_MaxLengthValidator"):
-        unit = "character" if isinstance(value, str) else "item"
-        if kind == "_MinLengthValidator":
-            n = v.min_length
-            return length_reason(minimum=n, items=unit == "item")
-        n = v.max_length
-        return length_reason(maximum=n, items=unit == "item")
-    if kind == "_InValidator" and not isinstance(v.options, (str, bytes)):
-        try:
-            return one_of([getattr(o, "value", o) for o in v.options])
-        except TypeError:
-            pass
-    if kind == "_MatchesReValidator":
-        return pattern_reason(v.pattern.pattern)
-    if kind == "_InstanceOfValidator":
-        kinds = v.type if isinstance(v.type, tuple) else (v.type,)
-        words = [describe(k) or f"of type {getattr(k, '__name__', k)}" for k in kinds]
-        return "must be " + " or ".join(words)
-    return message(exc)
-
-
-def message(exc: BaseException) -> str:
-    """The first line of an exception's own message (a custom validator's words)."""
-    text = str(exc.args[0]) if exc.args and isinstance(exc.args[0], str) else str(exc)
-    first = text.strip().splitlines()[0] if text.strip() else ""
-    return first or "Invalid value"
