@@ -68,9 +68,9 @@ def test_errors_in_the_shared_layout() -> None:
     assert result.message == (
         "Invalid arguments for this tool.\n"
         "\n"
-        'items[0].quantity: value is not a valid integer (received "x")\n'
+        'items[0].quantity: must be an integer (received "x")\n'
         "items[1].sku: is required\n"
-        "items[1].quantity: ensure this value is greater than 0 (received 0)\n"
+        "items[1].quantity: must be greater than 0 (received 0)\n"
         "Missing parameters: customerName\n"
         "Unrecognized parameters: zz\n"
         "Accepted parameters: customerName, items, note\n"

@@ -6,26 +6,27 @@ the member that was tried (``("pet", "cat", "meow")``, ``("value", "int")``,
 ``__root__`` for model-level errors. The model needs the path into what it
 sent, so the path is found by walking ``loc`` through the arguments and
 keeping only the steps that exist there.
+
+Every problem is mapped (the application gets them all on
+``InvalidArguments.problems``), so the per-error work is kept to a few
+look-ups: a top-level ``loc`` is the path as it is, and the reason of an error
+type comes from a table (see ``_reasons``).
 """
 
 from __future__ import annotations
 
-import re
+import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import (
-    REQUIRED,
-    format_reason,
-    length_reason,
-    one_of_reason,
-    pattern_reason,
-    range_reason,
-    type_reason,
-)
+from toolparse.adapter import REQUIRED, one_of_reason, type_reason
+
+from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, choices, reason, reason_v1
 
 __all__ = ["problems", "problems_v1"]
+
+Path = tuple[str | int, ...]
 
 # error types that say "a required name was not sent"
 _MISSING = frozenset(
@@ -38,86 +39,15 @@ _MISSING = frozenset(
 )
 # error types that say "this name is not accepted"
 _UNRECOGNIZED = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
+# a discriminated union: the tag is a key of the object at the error's path
+_TAGS = frozenset({"union_tag_invalid", "union_tag_not_found"})
 _V1_MISSING = "value_error.missing"
 _V1_UNRECOGNIZED = "value_error.extra"
-# pydantic prefixes the message of a ValueError raised in a validator; the
-# user's own message is what the model should read
-_VALUE_ERROR_PREFIX = "Value error, "
+# values echoed as they are without an isinstance check (which is slow for ABCs)
+_LEAVES = frozenset({str, int, float, bool, type(None), list})
 
 
-# pydantic's error types onto the shared vocabulary (a validator's own text stays)
-_TYPES = {
-    **dict.fromkeys(("int_type", "int_parsing", "int_from_float", "int_parsing_size"), "integer"),
-    **dict.fromkeys(("float_type", "float_parsing", "decimal_type", "decimal_parsing"), "number"),
-    **dict.fromkeys(("string_type", "string_unicode"), "string"),
-    **dict.fromkeys(("bool_type", "bool_parsing"), "boolean"),
-    **dict.fromkeys(
-        ("dict_type", "model_type", "model_attributes_type", "dataclass_type", "mapping_type"),
-        "object",
-    ),
-    **dict.fromkeys(("list_type", "tuple_type", "set_type", "frozen_set_type"), "array"),
-    "none_required": "null",
-}
-_FORMATS = {
-    **dict.fromkeys(("date_type", "date_parsing", "date_from_datetime_parsing"), "date"),
-    **dict.fromkeys(
-        ("datetime_type", "datetime_parsing", "datetime_from_date_parsing"), "date-time"
-    ),
-    **dict.fromkeys(("time_type", "time_parsing"), "time"),
-    **dict.fromkeys(("time_delta_type", "time_delta_parsing"), "duration"),
-    **dict.fromkeys(("uuid_type", "uuid_parsing"), "uuid"),
-    **dict.fromkeys(("url_type", "url_parsing", "url_scheme"), "uri"),
-}
-_BOUNDS = {
-    "greater_than_equal": ("ge", "minimum"),
-    "less_than_equal": ("le", "maximum"),
-    "greater_than": ("gt", "exclusive_minimum"),
-    "less_than": ("lt", "exclusive_maximum"),
-}
-# the choices in a literal_error's ``expected``: 'a', 'b' or 'c' / 1, 2 or 3
-_CHOICE = re.compile(r"'((?:[^'\\]|\\.)*)'|(-?\d+(?:\.\d+)?)|(True|False|None)")
-
-
-def _choices(expected: str) -> list[Any]:
-    found: list[Any] = []
-    for text, number, word in _CHOICE.findall(expected):
-        if number:
-            found.append(float(number) if "." in number else int(number))
-        elif word:
-            found.append({"True": True, "False": False, "None": None}[word])
-        else:
-            found.append(text)
-    return found
-
-
-def shared_reason(kind: str, ctx: Mapping[str, Any] | None) -> str | None:
-    """The shared words for one pydantic error type, or ``None`` to keep pydantic's text."""
-    ctx = ctx or {}
-    if kind in _TYPES:
-        return type_reason(_TYPES[kind])
-    if kind in _FORMATS:
-        return format_reason(_FORMATS[kind])
-    if kind in _BOUNDS:
-        key, word = _BOUNDS[kind]
-        return range_reason(**{word: ctx.get(key)}) if key in ctx else None
-    if kind in ("string_too_short", "string_too_long", "too_short", "too_long"):
-        items = not kind.startswith("string")
-        if "min_length" in ctx and kind.endswith("short"):
-            return length_reason(minimum=ctx["min_length"], items=items)
-        if "max_length" in ctx and kind.endswith("long"):
-            return length_reason(maximum=ctx["max_length"], items=items)
-        return None
-    if kind == "string_pattern_mismatch" and "pattern" in ctx:
-        return pattern_reason(str(ctx["pattern"]))
-    if kind in ("literal_error", "enum") and isinstance(ctx.get("expected"), str):
-        values = _choices(ctx["expected"])
-        return one_of_reason(values) if values else None
-    return None
-
-
-def _walk(
-    loc: Sequence[Any], data: Any, *, key_at_end: bool
-) -> tuple[tuple[str | int, ...], Any, bool]:
+def _walk(loc: Sequence[Any], data: Any, *, key_at_end: bool) -> tuple[Path, Any, bool]:
     """Follow ``loc`` through ``data``.
 
     Returns the data path, the value found there, and whether every step of
@@ -133,7 +63,7 @@ def _walk(
         kind = type(data)
         # exact type checks first: arguments decoded from JSON are dicts and lists
         if kind is dict or (kind is not list and isinstance(data, Mapping)):
-            if part in data and type(part) is str:
+            if type(part) is str and part in data:
                 path.append(part)
                 data = data[part]
                 continue
@@ -149,29 +79,92 @@ def _walk(
     return tuple(path), data, whole
 
 
+def _named(loc: Sequence[Any], arguments: Any) -> Path:
+    """The path of a missing or unknown name (its last step need not be in the data)."""
+    if len(loc) == 1 and type(loc[0]) is str:
+        return tuple(loc)
+    return _walk(loc, arguments, key_at_end=True)[0]
+
+
 def _received(value: Any) -> Any:
     # an object cut to 40 characters of JSON tells the model nothing it can act on
-    return NOT_GIVEN if type(value) is dict or isinstance(value, Mapping) else value
+    if type(value) in _LEAVES:
+        return value
+    return NOT_GIVEN if isinstance(value, Mapping) else value
+
+
+def _tag(err: Mapping[str, Any], path: Path) -> ArgumentProblem | None:
+    """A discriminated union's tag problem, at the tag's own key (``pet.kind``)."""
+    ctx = err.get("ctx") or {}
+    value = err.get("input")
+    try:
+        key = ast.literal_eval(str(ctx.get("discriminator")))
+    except (ValueError, SyntaxError):
+        return None  # a callable discriminator: no key in the data to point at
+    if not isinstance(key, str) or not isinstance(value, Mapping):
+        return None
+    if err["type"] == "union_tag_not_found":
+        return ArgumentProblem.missing((*path, key), REQUIRED)
+    tags = choices(str(ctx.get("expected_tags", "")))
+    if not tags:
+        return None
+    return ArgumentProblem((*path, key), one_of_reason(tags), _received(ctx.get("tag", NOT_GIVEN)))
+
+
+def _other(err: Mapping[str, Any], kind: str, arguments: Any) -> ArgumentProblem:
+    """The problem for an error whose reason is not one of the fixed ones."""
+    loc = err["loc"]
+    if kind in _MISSING:
+        return ArgumentProblem.missing(_named(loc, arguments), REQUIRED)
+    if kind in _UNRECOGNIZED:
+        return ArgumentProblem.unrecognized(_named(loc, arguments))
+    path, _, whole = _walk(loc, arguments, key_at_end=False)
+    if kind in _TAGS and whole:
+        tagged = _tag(err, path)
+        if tagged is not None:
+            return tagged
+    text = reason(kind, err.get("ctx"), err["msg"])
+    return ArgumentProblem(path, text, _received(err.get("input")) if path else NOT_GIVEN)
 
 
 def problems(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[ArgumentProblem]:
     """Turn ``ValidationError.errors(include_url=False)`` into argument problems."""
     out: list[ArgumentProblem] = []
+    append = out.append
+    fixed = FIXED.get
+    leaves = _LEAVES
+    top = type(arguments) is dict
+    # the last type problem of a union's member: the next member's, at the
+    # same place, joins it ("must be an integer or a string")
+    union: tuple[int, Path, list[str]] | None = None
     for err in errors:
         kind = err["type"]
-        if kind in _MISSING:
-            path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.missing(path, REQUIRED))
-        elif kind in _UNRECOGNIZED:
-            path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.unrecognized(path))
+        text = fixed(kind)
+        if text is None:
+            append(_other(err, kind, arguments))
+            continue
+        # the common case first: a wrong value at the top level
+        loc = err["loc"]
+        if top and len(loc) == 1 and loc[0] in arguments:
+            path: Path = loc
         else:
-            path, _, _ = _walk(err["loc"], arguments, key_at_end=False)
-            reason = shared_reason(kind, err.get("ctx")) or str(err["msg"])
-            if kind == "value_error" and reason.startswith(_VALUE_ERROR_PREFIX):
-                reason = reason[len(_VALUE_ERROR_PREFIX) :]
-            received = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
-            out.append(ArgumentProblem(path, reason, received))
+            path, _, whole = _walk(loc, arguments, key_at_end=False)
+            if not whole and kind in TYPE_KINDS:
+                word = TYPE_KINDS[kind]
+                if union is not None and union[0] == len(out) - 1 and union[1] == path:
+                    words = union[2]
+                    if word not in words:
+                        words.append(word)
+                        out[-1].reason = type_reason(*words)
+                    continue
+                union = (len(out), path, [word])
+            if not path:
+                append(ArgumentProblem(path, text))
+                continue
+        value = err.get("input", NOT_GIVEN)
+        if type(value) not in leaves and isinstance(value, Mapping):
+            value = NOT_GIVEN  # an object cut to 40 characters tells the model nothing
+        append(ArgumentProblem(path, text, value))
     return out
 
 
@@ -179,19 +172,20 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
     """Turn a ``pydantic.v1`` ``ValidationError.errors()`` into argument problems.
 
     ``pydantic.v1`` errors carry no input value, so the received value is
-    read from the arguments at the error's path.
+    read from the arguments at the error's path. Its messages are already a
+    validator's own (no prefix), so only the shared words replace any.
     """
     out: list[ArgumentProblem] = []
     for err in errors:
         kind = err["type"]
         if kind == _V1_MISSING:
-            path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.missing(path, REQUIRED))
+            out.append(ArgumentProblem.missing(_named(err["loc"], arguments), REQUIRED))
         elif kind == _V1_UNRECOGNIZED:
-            path, _, _ = _walk(err["loc"], arguments, key_at_end=True)
-            out.append(ArgumentProblem.unrecognized(path))
+            out.append(ArgumentProblem.unrecognized(_named(err["loc"], arguments)))
         else:
             path, value, whole = _walk(err["loc"], arguments, key_at_end=False)
-            received = _received(value) if path and whole else NOT_GIVEN
-            out.append(ArgumentProblem(path, str(err["msg"]), received))
+            text = FIXED_V1.get(kind) or reason_v1(kind, err.get("ctx"), str(err["msg"]))
+            out.append(
+                ArgumentProblem(path, text, _received(value) if path and whole else NOT_GIVEN)
+            )
     return out
