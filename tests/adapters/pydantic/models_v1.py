@@ -4,6 +4,11 @@ No ``from __future__ import annotations`` here: ``pydantic.v1`` resolves
 string annotations in the module namespace only.
 """
 
+import datetime
+import enum
+import uuid
+from typing import Literal
+
 from pydantic import v1
 
 
@@ -30,3 +35,54 @@ class LegacyOrder(v1.BaseModel):
 class LegacyOpen(v1.BaseModel):
     name: str
     size: int = 1
+
+
+class Shade(enum.Enum):
+    red = "red"
+    blue = "blue"
+
+
+class LegacyInner(v1.BaseModel):
+    n: int
+
+
+class LegacyVoice(v1.BaseModel):
+    """Every JSON-level constraint, for the same-words check against pydantic 2."""
+
+    count: int
+    price: float
+    name: str
+    flag: bool
+    meta: dict
+    tags: list[str]
+    at_least: int = v1.Field(..., ge=1)
+    above: int = v1.Field(..., gt=0)
+    at_most: float = v1.Field(..., le=5)
+    below: float = v1.Field(..., lt=5)
+    triple: int = v1.Field(..., multiple_of=3)
+    code: str = v1.Field(..., min_length=3)
+    short: str = v1.Field(..., max_length=2)
+    upper: str = v1.Field(..., regex=r"^[A-Z]+$")
+    pair: list[int] = v1.Field(..., min_items=2)
+    single: list[int] = v1.Field(..., max_items=1)
+    shade: Shade
+    unit: Literal["c", "f"]
+    day: datetime.date
+    when: datetime.datetime
+    alarm: datetime.time
+    wait: datetime.timedelta
+    ident: uuid.UUID
+    link: v1.AnyUrl
+    inner: LegacyInner
+    inners: list[LegacyInner]
+    label: str = ""
+    needed: int
+
+    class Config:
+        extra = v1.Extra.forbid
+
+    @v1.validator("label")
+    def _not_blank(cls, value):  # type: ignore[no-untyped-def]  # v1 validator signature
+        if value and not value.strip():
+            raise ValueError("must not be blank")
+        return value

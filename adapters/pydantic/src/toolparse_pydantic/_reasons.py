@@ -165,11 +165,19 @@ def choices(expected: str) -> list[Any] | None:
     return found if found and at == len(expected) else None
 
 
+def _as_written(value: Any) -> Any:
+    # pydantic 2 turns ``le=5`` on a float field into 5.0; the user wrote 5
+    # (and pydantic.v1 keeps 5), so the bound reads as written
+    if type(value) is float and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
 def _from_context(kind: str, value: Any) -> str | None:
     if kind in _BOUND_KEYS:
-        return range_reason(**{_RANGE[_BOUND_KEYS[kind]]: value})
+        return range_reason(**{_RANGE[_BOUND_KEYS[kind]]: _as_written(value)})
     if kind == "multiple_of":
-        return multiple_reason(value)
+        return multiple_reason(_as_written(value))
     if kind in ("string_too_short", "too_short"):
         return length_reason(minimum=value, items=kind == "too_short")
     if kind in ("string_too_long", "too_long", "url_too_long"):
@@ -287,7 +295,7 @@ def _v1_regex(ctx: Mapping[str, Any]) -> str | None:
 
 
 def _v1_multiple(ctx: Mapping[str, Any]) -> str | None:
-    return multiple_reason(ctx["multiple_of"]) if "multiple_of" in ctx else None
+    return multiple_reason(_as_written(ctx["multiple_of"])) if "multiple_of" in ctx else None
 
 
 def _v1_scheme(ctx: Mapping[str, Any]) -> str | None:
@@ -310,7 +318,7 @@ def reason_v1(kind: str, ctx: Mapping[str, Any] | None, msg: str) -> str:
     ctx = ctx or {}
     word = _V1_BOUNDS.get(kind)
     if word is not None and "limit_value" in ctx:
-        return range_reason(**{word: ctx["limit_value"]})
+        return range_reason(**{word: _as_written(ctx["limit_value"])})
     length = _V1_LENGTHS.get(kind)
     if length is not None and "limit_value" in ctx:
         bound, items = length

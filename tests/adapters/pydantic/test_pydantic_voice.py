@@ -1,0 +1,332 @@
+"""One voice: pydantic 2 and ``pydantic.v1`` errors read in the shared words of the adapter SDK."""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import uuid
+from typing import Any, Literal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import (
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    HttpUrl,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+import toolparse as tp
+from toolparse import NOT_GIVEN
+from toolparse.adapter import one_of_reason
+from toolparse_pydantic import _errors, _reasons
+
+from .models_v1 import LegacyVoice
+
+
+class Shade(enum.Enum):
+    red = "red"
+    blue = "blue"
+
+
+class Inner(BaseModel):
+    n: int
+
+
+class Voice(BaseModel):
+    """The same fields as ``LegacyVoice``, in pydantic 2."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int
+    price: float
+    name: str
+    flag: bool
+    meta: dict[str, Any]
+    tags: list[str]
+    at_least: int = Field(ge=1)
+    above: int = Field(gt=0)
+    at_most: float = Field(le=5)
+    below: float = Field(lt=5)
+    triple: int = Field(multiple_of=3)
+    code: str = Field(min_length=3)
+    short: str = Field(max_length=2)
+    upper: str = Field(pattern=r"^[A-Z]+$")
+    pair: list[int] = Field(min_length=2)
+    single: list[int] = Field(max_length=1)
+    shade: Shade
+    unit: Literal["c", "f"]
+    day: datetime.date
+    when: datetime.datetime
+    alarm: datetime.time
+    wait: datetime.timedelta
+    ident: uuid.UUID
+    link: AnyUrl
+    inner: Inner
+    inners: list[Inner]
+    label: str = ""
+    needed: int
+
+    @field_validator("label")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if value and not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+
+WRONG: dict[str, Any] = {
+    "count": "x",
+    "price": "x",
+    "name": [1],
+    "flag": "maybe",
+    "meta": 1,
+    "tags": 1,
+    "at_least": 0,
+    "above": 0,
+    "at_most": 6,
+    "below": 5,
+    "triple": 4,
+    "code": "a",
+    "short": "abc",
+    "upper": "abc",
+    "pair": [1],
+    "single": [1, 2],
+    "shade": "green",
+    "unit": "k",
+    "day": "nope",
+    "when": "nope",
+    "alarm": "nope",
+    "wait": "nope",
+    "ident": "nope",
+    "link": "nope",
+    "inner": {"n": "x"},
+    "inners": [{"n": 1}, {}],
+    "label": " ",
+    "extra_key": 1,
+}
+
+VALID: dict[str, Any] = {
+    "count": 1,
+    "price": 1.5,
+    "name": "a",
+    "flag": True,
+    "meta": {},
+    "tags": [],
+    "at_least": 1,
+    "above": 1,
+    "at_most": 5,
+    "below": 4,
+    "triple": 3,
+    "code": "abc",
+    "short": "ab",
+    "upper": "ABC",
+    "pair": [1, 2],
+    "single": [1],
+    "shade": "red",
+    "unit": "c",
+    "day": "2024-01-31",
+    "when": "2024-01-31T09:30:00Z",
+    "alarm": "09:30:00",
+    "wait": "P3D",
+    "ident": "123e4567-e89b-12d3-a456-426614174000",
+    "link": "https://example.com/page",
+    "inner": {"n": 1},
+    "inners": [],
+    "label": "x",
+}
+
+#: the shared words (MESSAGES.md, "One vocabulary"), field by field
+SHARED = [
+    'count: must be an integer (received "x")',
+    'price: must be a number (received "x")',
+    "name: must be a string (received [1])",
+    'flag: must be true or false (received "maybe")',
+    "meta: must be an object (received 1)",
+    "tags: must be a list (received 1)",
+    "at_least: must be at least 1 (received 0)",
+    "above: must be greater than 0 (received 0)",
+    "at_most: must be at most 5 (received 6)",
+    "below: must be less than 5 (received 5)",
+    "triple: must be a multiple of 3 (received 4)",
+    'code: must be at least 3 characters long (received "a")',
+    'short: must be at most 2 characters long (received "abc")',
+    'upper: must match the pattern ^[A-Z]+$ (received "abc")',
+    "pair: must have at least 2 items (received [1])",
+    "single: must have at most 1 item (received [1, 2])",
+    'shade: must be one of: "red", "blue" (received "green")',
+    'unit: must be one of: "c", "f" (received "k")',
+    'day: must be a date like "2024-01-31" (received "nope")',
+    'when: must be a date-time like "2024-01-31T09:30:00Z" (RFC 3339) (received "nope")',
+    'alarm: must be a time like "09:30:00Z" (received "nope")',
+    'wait: must be a duration like "P3DT4H" (received "nope")',
+    'ident: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "nope")',
+    'link: must be an absolute URI like "https://example.com/page" (received "nope")',
+    'inner.n: must be an integer (received "x")',
+    "inners[1].n: is required",
+    'label: must not be blank (received " ")',
+    "Missing parameters: needed",
+    "Unrecognized parameters: extra_key",
+]
+
+
+def lines(source: Any, arguments: dict[str, Any]) -> list[str]:
+    result = tp.Function("tool", lambda a: "done", args_schema=source).execute(arguments)
+    assert isinstance(result, tp.Error)
+    message = result.message.splitlines()
+    assert message[-1] == "Fix these arguments and call the tool again."
+    return [line for line in message[2:-2] if not line.startswith("Accepted parameters:")]
+
+
+def test_v1_and_v2_read_the_same_in_the_shared_words() -> None:
+    # in two calls: one message shows at most 20 problem lines
+    names = list(WRONG)
+    first = {**VALID, "needed": 1, **{name: WRONG[name] for name in names[:14]}}
+    rest = {**VALID, **{name: WRONG[name] for name in names[14:]}}  # "needed" missing
+    for wrong, shared in ((first, SHARED[:14]), (rest, SHARED[14:])):
+        assert lines(Voice, wrong) == shared
+        assert lines(LegacyVoice, wrong) == shared
+
+
+@pytest.mark.parametrize(("field", "line"), list(zip(list(WRONG)[:-1], SHARED, strict=False)))
+def test_each_wrong_field_alone_reads_the_same(field: str, line: str) -> None:
+    one = {field: WRONG[field]}
+    v2 = lines(Voice, one)
+    assert line in v2
+    assert v2 == lines(LegacyVoice, one)
+
+
+def test_a_union_of_types_is_one_line() -> None:
+    class Either(BaseModel):
+        value: int | str
+        items: list[int] | dict[str, int] = []
+
+    assert lines(Either, {"value": [1], "items": "x"}) == [
+        "value: must be an integer or a string (received [1])",
+        'items: must be a list or an object (received "x")',
+    ]
+
+
+def test_validators_keep_their_own_words_without_pydantics_prefix() -> None:
+    class Checked(BaseModel):
+        a: int = 0
+        b: int = 0
+        c: int = 0
+
+        @field_validator("a")
+        @classmethod
+        def _a(cls, value: int) -> int:
+            raise ValueError("a is never right")
+
+        @field_validator("b")
+        @classmethod
+        def _b(cls, value: int) -> int:
+            if value <= 10:
+                # pytest rewrites an assert statement's message: raise it as one would
+                raise AssertionError("b must exceed 10")
+            return value
+
+        @field_validator("c")
+        @classmethod
+        def _c(cls, value: int) -> int:
+            raise PydanticCustomError("not_even", "c must be even, got {got}", {"got": value})
+
+    assert lines(Checked, {"a": 1, "b": 2, "c": 3}) == [
+        "a: a is never right (received 1)",
+        "b: b must exceed 10 (received 2)",
+        "c: c must be even, got 3 (received 3)",
+    ]
+
+
+def test_text_with_no_shared_words_stays_pydantics() -> None:
+    class Site(BaseModel):
+        home: HttpUrl
+
+    assert lines(Site, {"home": "ftp://example.com"}) == [
+        "home: URL scheme should be 'http' or 'https' (received \"ftp://example.com\")"
+    ]
+
+
+def test_a_discriminator_tag_is_named_at_its_key() -> None:
+    class Cat(BaseModel):
+        kind: Literal["cat"]
+
+    class Dog(BaseModel):
+        kind: Literal["dog"]
+
+    class Home(BaseModel):
+        pet: Cat | Dog = Field(discriminator="kind")
+
+    assert lines(Home, {"pet": {"kind": "cow"}}) == [
+        'pet.kind: must be one of: "cat", "dog" (received "cow")'
+    ]
+    assert lines(Home, {"pet": {}}) == ["pet.kind: is required"]
+
+
+def test_an_email_error_reads_as_the_email_format() -> None:
+    # pydantic's EmailStr (with email-validator) raises a plain value_error
+    error = {
+        "type": "value_error",
+        "loc": ("email",),
+        "msg": "value is not a valid email address: An email address must have an @-sign.",
+        "input": "ana",
+    }
+    (problem,) = _errors.problems([error], {"email": "ana"})
+    assert (problem.path, problem.reason, problem.received) == (
+        ("email",),
+        "must be an email address",
+        "ana",
+    )
+
+
+def test_an_unhashable_context_value_is_still_worded() -> None:
+    error = {
+        "type": "greater_than",
+        "loc": ("n",),
+        "msg": "too small",
+        "input": 0,
+        "ctx": {"gt": [1]},
+    }
+    (problem,) = _errors.problems([error], {"n": 0})
+    assert problem.reason == "must be greater than [1]"
+
+
+def test_the_whole_object_and_nested_objects_are_not_echoed() -> None:
+    error = {"type": "model_type", "loc": ("inner",), "msg": "x", "input": {"a": 1}}
+    (problem,) = _errors.problems([error], {"inner": {"a": 1}})
+    assert problem.reason == "must be an object"
+    assert problem.received is NOT_GIVEN
+
+
+def test_unclear_choices_keep_pydantics_text() -> None:
+    assert _reasons.choices("'a', 'b' or 'c'") == ["a", "b", "c"]
+    assert _reasons.choices("1, 2.5 or True") == [1, 2.5, True]
+    assert _reasons.choices("<Thing: 1> or <Thing: 2>") is None
+    assert _reasons.choices("") is None
+
+
+_CHOICE = st.one_of(
+    st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12),
+    st.integers(-1000, 1000),
+)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(_CHOICE, min_size=1, max_size=5, unique_by=lambda v: (type(v), v)))
+def test_literal_choices_come_back_exactly(values: list[Any]) -> None:
+    # whatever strings the application's Literal holds (quotes, commas, " or "),
+    # the reason lists exactly those values, as one_of_reason words them
+    adapter: TypeAdapter[Any] = TypeAdapter(Literal[tuple(values)])  # type: ignore[misc]
+    wrong = object()
+    with pytest.raises(ValidationError) as caught:
+        adapter.validate_python(wrong)
+    (error,) = caught.value.errors(include_url=False)
+    assert error["type"] == "literal_error"
+    (problem,) = _errors.problems([error], {"v": wrong})
+    assert problem.reason == one_of_reason(values)
