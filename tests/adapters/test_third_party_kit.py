@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 import toolparse as tp
 from toolparse.adapter import (
     JSON_TYPES,
@@ -265,3 +267,65 @@ def test_the_kit_uses_its_own_plugin_manager() -> None:
     assert kit.plugin_manager().adapter("spec") is not None
     assert kit.plugin_manager() is not tp.plugin_manager()
     assert tp.plugin_manager().adapter("spec") is None
+
+
+class OldWordsAdapter(SpecAdapter):
+    """The same adapter in a library's own words for a list: what the one-voice check catches."""
+
+    name = "old-words"
+
+    def _parser(self, spec: Spec) -> Any:
+        parse = super()._parser(spec)
+
+        def reworded(arguments: dict[str, Any]) -> Any:
+            result = parse(arguments)
+            if not isinstance(result, tp.Error):
+                return result
+            problems = [
+                tp.ArgumentProblem(p.path, "must be an array", p.received, p.kind)
+                if p.reason == type_reason("array")
+                else p
+                for p in result.exception.problems
+            ]
+            return tp.invalid_arguments(problems, arguments=arguments)
+
+        return reworded
+
+
+class _OldWordsKit(TestThirdPartyAdapterConformance):
+    def __init__(self, gaps: dict[str, str] | None = None) -> None:
+        self.gaps = gaps or {}
+
+    def case(self) -> ConformanceCase:
+        case = super().case()
+        case.adapter = OldWordsAdapter()
+        case.one_voice_gaps = self.gaps
+        return case
+
+
+class _GapListedKit(TestThirdPartyAdapterConformance):
+    def case(self) -> ConformanceCase:
+        case = super().case()
+        case.one_voice_gaps = {"list": "must be an array"}
+        return case
+
+
+def test_the_one_voice_check_catches_a_library_s_own_words() -> None:
+    kit = _OldWordsKit()
+    kit.test_the_same_wrong_call_reads_the_same_line("integer")  # worded as every adapter
+    with pytest.raises(AssertionError, match="must be an array"):
+        kit.test_the_same_wrong_call_reads_the_same_line("list")
+
+
+def test_an_expected_gap_is_an_expected_failure_until_it_passes() -> None:
+    kit = _OldWordsKit({"list": "must be an array"})
+    with pytest.raises(pytest.xfail.Exception, match="still reads 'must be an array'"):
+        kit.test_the_same_wrong_call_reads_the_same_line("list")
+    # listed, but the adapter says the shared words: the entry must go
+    with pytest.raises(pytest.fail.Exception, match="remove it"):
+        _GapListedKit().test_the_same_wrong_call_reads_the_same_line("list")
+
+
+def test_a_check_the_library_cannot_declare_is_skipped() -> None:
+    with pytest.raises(pytest.skip.Exception, match="cannot declare 'pattern'"):
+        TestThirdPartyAdapterConformance().test_the_same_wrong_call_reads_the_same_line("pattern")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -325,3 +326,60 @@ def test_a_parser_replaces_the_check() -> None:
         parse_args=lambda a: tp.ok(),
     )
     assert fn.execute({"days": "3"}) == tp.Ok("ran")
+
+
+def _objects(
+    props: tuple[tp.FunctionParam, ...] | list[tp.FunctionParam],
+    value: dict[str, Any],
+    path: tuple[str | int, ...] = (),
+) -> list[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Every nested object of a valid value (the top level left out), with its path."""
+    found = []
+    for p in props:
+        if p.name not in value:
+            continue
+        here = (*path, p.name)
+        if p.type == "object":
+            found.append((here, value[p.name]))
+            found += _objects(p.object_properties, value[p.name], here)
+        elif p.type == "array" and p.item_type == "object":
+            for i, item in enumerate(value[p.name]):
+                found.append(((*here, i), item))
+                found += _objects(p.object_properties, item, (*here, i))
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(params(), st.data(), st.sampled_from(["report", "reject", "ignore"]))
+def test_undeclared_nested_names_are_refused_or_dropped_by_the_policy(
+    declared: list[tp.FunctionParam], data: st.DataObject, policy: str
+) -> None:
+    arguments = data.draw(valid_object(tuple(declared)))
+    nested = _objects(declared, arguments)
+    if not nested:
+        return
+    expected = copy.deepcopy(arguments)
+    chosen = data.draw(st.lists(st.sampled_from(range(len(nested))), min_size=1, unique=True))
+    for i in chosen:
+        nested[i][1]["zz_extra"] = 1  # the nested dicts are the argument's own
+    sent = copy.deepcopy(arguments)
+    seen: list[Any] = []
+    fn = tp.Function(
+        "t",
+        lambda a: seen.append(a) or "ran",
+        parameters=declared,
+        unknown_arguments=policy,  # type: ignore[arg-type]
+    )
+    result = fn.execute(arguments)
+    assert arguments == sent  # what the model sent is left as it was
+    if policy == "ignore":
+        assert result == tp.Ok("ran")
+        assert seen == [expected]
+        assert repr(seen[0]) == repr(expected)  # nothing else changed (3 stays 3)
+        assert fn.parse_arguments(arguments) == tp.Ok(expected)
+        return
+    assert isinstance(result, tp.Error), result
+    assert seen == []
+    for i in chosen:
+        line = f"{path_text((*nested[i][0], 'zz_extra'))}: is not accepted (accepted: "
+        assert any(x.startswith(line) for x in result.message.splitlines()), (line, result)
