@@ -87,6 +87,8 @@ class FunctionParam:
         if description is not None and not isinstance(description, str):
             errors.append(("description", "must be a string"))
         if not isinstance(required, bool):
+            # a definition error, read by the programmer about a Python value
+            # (True/False), not a JSON problem a model reads: Python's words
             errors.append(("required", "must be a boolean"))
         if errors:
             raise FunctionDefinitionError(errors, subject=f"parameter {name!r}")
