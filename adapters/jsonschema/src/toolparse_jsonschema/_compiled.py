@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from jsonschema.exceptions import best_match  # jsonschema ships no type information
 
 from toolparse import ArgumentProblem, FunctionDefinitionError, Ok, ParseResult, invalid_arguments
+from toolparse.adapter import new_outcome
 from toolparse.arguments import depth_over
 
 from ._defaults import Plan, apply, plan
 from ._errors import problems, without_false_subschemas
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
+from ._refs import is_recursive
 from ._schema import Definition, check
 from ._source import JsonSchema
 
@@ -75,33 +76,52 @@ class CompiledSchema:
         self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
 
     def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
+        if self.fast is None:
+            return self._pure_parser()
         explain = self.explain
         pure: Callable[[Any], bool] = self.validator.is_valid
         defaults = self.defaults
-        if self.fast is None:
-            return self._pure_parser()
-        else:
-            fast = self.fast.is_valid
-            recursive = '"$ref"' in json.dumps(self.definition.schema, default=str)
+        fast = self.fast.is_valid
+
+        def decide(arguments: Any) -> bool:
+            try:
+                return fast(arguments)
+            except _CONVERSION_ERRORS:
+                # a value jsonschema-rs cannot take (say, a 100-digit integer)
+                return pure(arguments)
+
+        if is_recursive(self.definition):
+            # jsonschema-rs follows a recursive schema down a value without a
+            # stack bound (a mapping 20,000 deep crashes the process): a deeper
+            # value goes to the pure path, whose RecursionError the core words
+            # as "nested too deeply". A schema that does not recur cannot take
+            # it deeper than the schema goes, so it skips this walk.
+            shallow = decide
 
             def decide(arguments: Any) -> bool:
-                # jsonschema-rs follows a recursive schema down a value without
-                # a stack bound (a mapping 20,000 deep crashes the process): a
-                # deeper value goes to the pure path, whose RecursionError the
-                # core words as "nested too deeply"
-                if recursive and depth_over(arguments, _FAST_MAX_DEPTH):
+                if depth_over(arguments, _FAST_MAX_DEPTH):
                     return pure(arguments)
+                return shallow(arguments)
+
+        elif defaults is None:
+            # the commonest case, with decide inlined: it runs on every call
+
+            def parse(arguments: dict[str, Any]) -> ParseResult:
                 try:
-                    return fast(arguments)
+                    if fast(arguments):
+                        return new_outcome(Ok, (arguments, None))
                 except _CONVERSION_ERRORS:
-                    # a value jsonschema-rs cannot take (say, a 100-digit integer)
-                    return pure(arguments)
+                    if pure(arguments):
+                        return new_outcome(Ok, (arguments, None))
+                return explain(arguments)
+
+            return parse
 
         if defaults is None:
 
             def parse(arguments: dict[str, Any]) -> ParseResult:
                 if decide(arguments):
-                    return Ok(arguments)
+                    return new_outcome(Ok, (arguments, None))
                 return explain(arguments)
 
         else:
