@@ -1,37 +1,26 @@
-"""attrs validators on the error path: every failure reported, each validator run once.
+"""Running attrs validators on the error path: every failure reported, each once.
 
 attrs runs a class's validators in ``__init__``, in field order, and stops at
 the first that raises. The model should learn every problem at once, but a
 validator must not run twice in one call (it may be slow, like a regular
-expression, or count something). So when ``__init__`` raised, the traceback
-says where it stopped: the line of the generated ``__init__`` names the field,
-and the frames below it (``and_``, ``optional``, ``deep_iterable``,
-``deep_mapping``, attrs' own classes) say which part and which item. What ran
-before that point passed and is not run again; the part that raised is
-reported from its exception; only what attrs never reached is run, once.
-When structuring failed first, ``__init__`` never ran, so the validators of
-the fields that could be structured run here for the first time.
+expression, or count something). :func:`run` runs a validator that attrs
+never reached, opening ``and_``, ``optional``, ``deep_iterable`` and
+``deep_mapping`` so that each failing part and item is reported; where
+``__init__`` stopped, and how to go on from there, is ``_resumption``.
 """
 
 from __future__ import annotations
 
-import linecache
-import re
 from collections.abc import Iterator, Mapping
-from types import FrameType
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
 
 from ._reasons import kind, reason
 
-__all__ = ["InitFailure", "init_failure", "parts", "resume", "run"]
+__all__ = ["entries", "members", "parts", "problem", "run", "sent_part"]
 
 Path = tuple[str | int, ...]
-
-# the line of attrs' generated __init__ that raised: a validator or a converter call
-_INIT_LINE = re.compile(r"__attr_(validator|converter)_(\w+)\(")
-_INIT_NAMES = frozenset({"__init__", "__attrs_init__"})
 
 
 def parts(validator: Any) -> Iterator[Any]:
@@ -100,22 +89,22 @@ def run(
                     sent=sent,
                 )
             if len(out) == before:
-                _members(v, instance, attribute, value, path, out, partial, sent, 0)
+                members(v, instance, attribute, value, path, out, partial, sent, 0)
         elif name == "_DeepMapping" and isinstance(value, Mapping):
             outer = getattr(v, "mapping_validator", None)
             if outer is not None:
                 run(outer, instance, attribute, value, path, out, partial=partial, sent=sent)
-            _entries(v, instance, attribute, value, path, out, partial, sent, 0, None)
+            entries(v, instance, attribute, value, path, out, partial, sent, 0, None)
         else:
             try:
                 v(instance, attribute, value)
             except Exception as exc:
                 if partial and isinstance(exc, AttributeError):
                     continue  # it read a field that could not be structured
-                out.append(_problem(v, exc, value, path, sent, nullable))
+                out.append(problem(v, exc, value, path, sent, nullable))
 
 
-def _members(
+def members(
     v: Any,
     instance: Any,
     attribute: Any,
@@ -137,11 +126,11 @@ def _members(
                 (*path, index),
                 out,
                 partial=partial,
-                sent=_item(sent, index),
+                sent=sent_part(sent, index),
             )
 
 
-def _entries(
+def entries(
     v: Any,
     instance: Any,
     attribute: Any,
@@ -173,276 +162,19 @@ def _entries(
                 where,
                 out,
                 partial=partial,
-                sent=_item(sent, key),
+                sent=sent_part(sent, key),
             )
 
 
-# -- going on from where __init__ stopped -----------------------------------------------
-
-
-class InitFailure:
-    """Where an attrs ``__init__`` raised.
-
-    :ivar instance: the instance being built (its fields set up to the failure).
-    :ivar stage: ``"validator"``, ``"converter"`` or ``"other"`` (post-init, ...).
-    :ivar name: the attribute whose validator or converter raised.
-    :ivar frames: the frames below ``__init__``'s, outermost first.
-    :ivar structured: the structured values ``__init__`` was called with, by
-        ``__init__`` argument name (``None``: not known).
-    """
-
-    __slots__ = ("frames", "instance", "name", "stage", "structured")
-
-    def __init__(
-        self,
-        instance: Any,
-        stage: str,
-        name: str,
-        frames: list[FrameType],
-        structured: Mapping[str, Any] | None,
-    ) -> None:
-        self.instance = instance
-        self.stage = stage
-        self.name = name
-        self.frames = frames
-        self.structured = structured
-
-
-def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
-    """Where ``cls``'s generated ``__init__`` raised ``exc`` (``None``: it did not)."""
-    tb = exc.__traceback__
-    structured: Any = None
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_name in _INIT_NAMES and code.co_filename.startswith("<attrs generated"):
-            instance = tb.tb_frame.f_locals.get("self")
-            if isinstance(instance, cls):
-                break
-        if code.co_name.startswith("structure"):
-            # cattrs' generated hook keeps the structured values in `res`
-            found = tb.tb_frame.f_locals.get("res")
-            structured = found if isinstance(found, dict) else None
-        tb = tb.tb_next
-    else:
-        return None
-    line = linecache.getline(code.co_filename, tb.tb_lineno)
-    match = _INIT_LINE.search(line)
-    frames = []
-    below = tb.tb_next
-    while below is not None:
-        frames.append(below.tb_frame)
-        below = below.tb_next
-    if match is None:
-        return InitFailure(instance, "other", "", frames, structured)
-    return InitFailure(instance, match.group(1), match.group(2), frames, structured)
-
-
-def resume(
-    validator: Any,
-    frames: list[FrameType],
-    exc: BaseException,
-    instance: Any,
-    attribute: Any,
-    value: Any,
-    path: Path,
-    out: list[ArgumentProblem],
-    *,
-    sent: Any = NOT_GIVEN,
-    nullable: bool = False,
-) -> None:
-    """Report ``exc``, raised inside ``validator``, and run what attrs did not reach.
-
-    ``frames[0]`` is the frame of ``validator``'s own call. A combinator of
-    attrs' tells from its frame which part (and item) was running; the parts
-    before it passed, the ones after it never ran.
-    """
-    frame = frames[0] if frames else None
-    name = kind(validator)
-    local = frame.f_locals if frame is not None and frame.f_locals.get("self") is validator else {}
-    rest = frames[1:]
-    if name == "_AndValidator" and "v" in local:
-        inner = list(validator._validators)
-        at = next((i for i, v in enumerate(inner) if v is local["v"]), None)
-        if at is not None:
-            resume(
-                inner[at],
-                rest,
-                exc,
-                instance,
-                attribute,
-                value,
-                path,
-                out,
-                sent=sent,
-                nullable=nullable,
-            )
-            for v in inner[at + 1 :]:
-                run(
-                    v,
-                    instance,
-                    attribute,
-                    value,
-                    path,
-                    out,
-                    partial=False,
-                    sent=sent,
-                    nullable=nullable,
-                )
-            return
-    elif name == "_OptionalValidator" and local:
-        resume(
-            validator.validator,
-            rest,
-            exc,
-            instance,
-            attribute,
-            value,
-            path,
-            out,
-            sent=sent,
-            nullable=True,
-        )
-        return
-    elif name == "_DeepIterable" and local:
-        if "member" not in local:  # the collection's own validator raised
-            resume(
-                validator.iterable_validator,
-                rest,
-                exc,
-                instance,
-                attribute,
-                value,
-                path,
-                out,
-                sent=sent,
-            )
-            return
-        at = next((i for i, item in enumerate(value) if item is local["member"]), None)
-        if at is not None:
-            item = local["member"]
-            resume(
-                validator.member_validator,
-                rest,
-                exc,
-                instance,
-                attribute,
-                item,
-                (*path, at),
-                out,
-                sent=_item(sent, at),
-            )
-            _members(validator, instance, attribute, value, path, out, False, sent, at + 1)
-            return
-    elif name == "_DeepMapping" and local:
-        if "key" not in local:  # the mapping's own validator raised
-            resume(
-                validator.mapping_validator,
-                rest,
-                exc,
-                instance,
-                attribute,
-                value,
-                path,
-                out,
-                sent=sent,
-            )
-            _entries(validator, instance, attribute, value, path, out, False, sent, 0, None)
-            return
-        key = local["key"]
-        at = next((i for i, k in enumerate(value) if k is key or k == key), None)
-        if at is not None:
-            where = (*path, str(key))
-            if _in_key(validator, rest, key):
-                resume(
-                    validator.key_validator,
-                    rest,
-                    exc,
-                    instance,
-                    attribute,
-                    key,
-                    where,
-                    out,
-                    sent=key,
-                )
-                if validator.value_validator is not None:
-                    run(
-                        validator.value_validator,
-                        instance,
-                        attribute,
-                        value[key],
-                        where,
-                        out,
-                        partial=False,
-                        sent=_item(sent, key),
-                    )
-            else:
-                resume(
-                    validator.value_validator,
-                    rest,
-                    exc,
-                    instance,
-                    attribute,
-                    value[key],
-                    where,
-                    out,
-                    sent=_item(sent, key),
-                )
-            _entries(validator, instance, attribute, value, path, out, False, sent, at + 1, None)
-            return
-    out.append(_problem(_culprit(validator, frames), exc, value, path, sent, nullable))
-
-
-def _in_key(validator: Any, frames: list[FrameType], key: Any) -> bool:
-    """Whether ``deep_mapping`` was running its key validator (else its value validator)."""
-    key_validator, value_validator = validator.key_validator, validator.value_validator
-    if key_validator is None or value_validator is None:
-        return key_validator is not None
-    if not frames:
-        return True
-    # the frame below is the call of one of the two: the object or the code it
-    # runs tells which, or else the value it was given
-    below = frames[0]
-    own = below.f_locals.get("self")
-    if own is key_validator or own is value_validator:
-        if key_validator is not value_validator:
-            return own is key_validator
-    key_code = getattr(key_validator, "__code__", None)
-    value_code = getattr(value_validator, "__code__", None)
-    if key_code is not value_code and below.f_code in (key_code, value_code):
-        return below.f_code is key_code
-    code = below.f_code
-    names = code.co_varnames[: code.co_argcount]
-    return bool(names) and below.f_locals.get(names[-1]) is key
-
-
-def _culprit(validator: Any, frames: list[FrameType]) -> Any:
-    """The validator that raised: ``validator``, or attrs' own one deepest in ``frames``.
-
-    Only needed where a combinator's frame could not be read (another attrs
-    version); a validator of yours keeps its message either way.
-    """
-    if kind(validator) not in (
-        "_AndValidator",
-        "_OptionalValidator",
-        "_DeepIterable",
-        "_DeepMapping",
-    ):
-        return validator
-    for frame in reversed(frames):
-        found = frame.f_locals.get("self")
-        if type(found).__module__.startswith("attr") and callable(found):
-            return found
-    return validator
-
-
-def _problem(
+def problem(
     v: Any, exc: BaseException, value: Any, path: Path, sent: Any, nullable: bool
 ) -> ArgumentProblem:
+    """The problem for validator ``v`` raising ``exc`` on ``value`` (``sent`` is echoed)."""
     echo = _jsonable(value) if sent is NOT_GIVEN else sent
     return ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
 
 
-def _item(sent: Any, key: Any) -> Any:
+def sent_part(sent: Any, key: Any) -> Any:
     """Part of what the model sent (``NOT_GIVEN`` when it cannot be told)."""
     if isinstance(sent, list) and isinstance(key, int) and 0 <= key < len(sent):
         return sent[key]

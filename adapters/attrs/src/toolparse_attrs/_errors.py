@@ -26,10 +26,11 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED, type_reason
 
-from ._checks import InitFailure, init_failure, resume, run
+from ._checks import run
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
 from ._reasons import custom
+from ._resumption import InitFailure, init_failure, resume
 from ._types import (
     describe,
     is_enum,

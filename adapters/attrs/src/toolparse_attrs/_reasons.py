@@ -32,6 +32,7 @@ __all__ = ["custom", "either", "kind", "reason", "wants"]
 
 #: attrs' own text for a ``not_`` given no ``msg`` (anything else is yours)
 _NOT_DEFAULT = "not_ validator child '{validator!r}' did not raise a captured error"
+_ANOTHER = "must pass another check"
 _RANGES = {">=": "minimum", "<=": "maximum", ">": "exclusive_minimum", "<": "exclusive_maximum"}
 # a class repr in a message of your own reads as the class name alone
 _CLASS_REPR = re.compile(r"<(?:class|enum) '(?:[\w.]*\.)?(\w+)'>")
@@ -52,6 +53,8 @@ def reason(validator: Any, exc: BaseException, value: Any, *, nullable: bool = F
     if name == "_NotValidator" and validator.msg != _NOT_DEFAULT:
         return custom(exc)  # a message you gave not_()
     words = wants(validator, value)
+    if words is None and name == "_NotValidator":
+        return "is not allowed"
     if words is None:
         # yours: its own message, unless it handed the value to one of attrs'
         raiser = _raiser(exc)
@@ -98,13 +101,14 @@ def wants(validator: Any, value: Any = None) -> str | None:
     if name == "_AndValidator":
         parts = [wants(v, value) for v in validator._validators]
         known = [p for p in parts if p is not None]
-        return " and ".join(dict.fromkeys(known)) if known else None
+        return _join(known, "and") if known else None
     if name == "_OrValidator":
         return either([wants(v, value) or _unknown(v) for v in validator.validators])
     if name == "_NotValidator":
         inner = wants(validator.validator, value)
         if inner is None:
-            return "is not allowed"
+            named = _unknown(validator.validator)
+            return None if named == _ANOTHER else "must not " + named.removeprefix("must ")
         return "must not " + inner.removeprefix("must ")
     if name == "_DeepIterable":
         return _deep(
@@ -121,14 +125,19 @@ def wants(validator: Any, value: Any = None) -> str | None:
 
 def either(reasons: list[str]) -> str:
     """``must be an integer or one of: 1, 2``: alternatives said once, after one ``must``."""
+    return _join(reasons, "or")
+
+
+def _join(reasons: list[str], word: str) -> str:
     verbs: list[str] = []
     for text in dict.fromkeys(reasons):
         verb = text.removeprefix("must ")
         if verbs and verbs[-1].startswith("be ") and verb.startswith("be "):
             verb = verb.removeprefix("be ")
         verbs.append(verb)
-    separator = ", or " if any("," in v for v in verbs) else " or "
-    return "must " + separator.join(verbs)
+    # a part that is a list or a compound itself is set apart with a comma
+    compound = any("," in v or " or " in v or " and " in v for v in verbs)
+    return "must " + (f", {word} " if compound else f" {word} ").join(verbs)
 
 
 def custom(exc: BaseException) -> str:
@@ -139,7 +148,7 @@ def custom(exc: BaseException) -> str:
 
 
 def _raiser(exc: BaseException) -> Any:
-    """attrs' own validator that raised ``exc``, when one did (else ``None``)."""
+    """Attrs' own validator that raised ``exc``, when one did (else ``None``)."""
     tb = exc.__traceback__
     if tb is None:
         return None
@@ -186,7 +195,7 @@ def _unknown(validator: Any) -> str:
     name = getattr(validator, "__name__", "")
     if name.isidentifier():
         return f'must pass the check "{name}"'
-    return "must pass another check"
+    return _ANOTHER
 
 
 def _deep(outer: Any, default: str, part: str, inner: Any) -> str:
