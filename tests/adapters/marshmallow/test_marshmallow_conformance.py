@@ -8,6 +8,7 @@ from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 from toolparse_marshmallow import MarshmallowAdapter
 
 from .models import Invoice, InvoiceSchema, Line, corpus
+from .voice import one_voice
 
 
 def _check(parsed: Any) -> None:
@@ -47,7 +48,7 @@ class TestMarshmallowConformance(AdapterConformance):
                     {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]},
                     [
                         'total_amount: must be a number (received "abc")',
-                        "line_items[0].quantity: Must be greater than or equal to 1 (received 0)",
+                        "line_items[0].quantity: must be at least 1 (received 0)",
                         "Missing parameters: vendor_name",
                     ],
                 ),
@@ -57,7 +58,7 @@ class TestMarshmallowConformance(AdapterConformance):
                 ),
                 Invalid(
                     {"vendor_name": "ACME", "total_amount": 1, "line_items": [], "currency": "YEN"},
-                    ['currency: Must be one of: EUR, USD, GBP (received "YEN")'],
+                    ['currency: must be one of: "EUR", "USD", "GBP" (received "YEN")'],
                 ),
             ],
             typo=("curency", "currency"),
@@ -69,4 +70,5 @@ class TestMarshmallowConformance(AdapterConformance):
                 "line_items": [{"sku": "A-1", "quantity": 2}],
             },
             corpus=corpus(),
+            one_voice=one_voice,
         )

@@ -9,12 +9,13 @@ value it sent there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import REQUIRED, format_reason, type_reason
+from toolparse.adapter import REQUIRED
 
+from ._reasons import REQUIRED_TEXT, Explain, Path, Reasons
 from ._shape import ListShape, MapShape, ObjectShape, PluckShape, Shape, TupleShape
 
 __all__ = ["problems"]
@@ -22,8 +23,6 @@ __all__ = ["problems"]
 _SCHEMA = "_schema"  # marshmallow.exceptions.SCHEMA, the key of schema-level errors
 _ABSENT = NOT_GIVEN
 _SCALARS = (str, int, float, bool, type(None))
-
-Path = tuple[str | int, ...]
 
 
 class _Context:
@@ -45,7 +44,10 @@ def problems(
 ) -> list[ArgumentProblem]:
     """Every problem in ``messages``, with paths and received values."""
     context = _Context(required_messages, unknown_messages)
-    _walk(messages, shape, (), arguments, context)
+    if type(messages) is dict:
+        _object(messages, shape, (), arguments, context)
+    else:
+        _walk(messages, shape, None, (), arguments, context)
     return context.out
 
 
@@ -64,24 +66,94 @@ def _index(key: Any) -> str | int:
     return str(key)
 
 
-def _walk(messages: Any, shape: Shape | None, path: Path, value: Any, ctx: _Context) -> None:
-    if isinstance(messages, Mapping):
-        items = list(messages.items())
-        if isinstance(shape, ObjectShape):
-            # schema-level errors first, then fields in declaration order
-            # (marshmallow 3 reports them in no stable order)
-            last = len(shape.order)
-            items.sort(key=lambda kv: -1 if kv[0] == _SCHEMA else shape.order.get(kv[0], last))
-        for key, sub in items:
+def _object(
+    messages: dict[Any, Any], shape: ObjectShape, path: Path, value: Any, ctx: _Context
+) -> None:
+    """The errors of one object level: its own first, then its fields in declaration order.
+
+    (marshmallow 3 reports the fields in no stable order.) This is the walk's
+    common case, so it reads a field's texts without a detour.
+    """
+    keys = sorted(messages, key=shape.rank) if len(messages) > 1 else list(messages)
+    sent = value if type(value) is dict else None
+    for key in keys:
+        sub = messages[key]
+        if key == _SCHEMA:
+            _walk(sub, shape, shape.own, path, value, ctx)
+            continue
+        if type(key) is not str:
+            _keyed(key, sub, shape, path, value, ctx)
+            continue
+        here = (*path, key)
+        got = sent.get(key, _ABSENT) if sent is not None else _child(value, key)
+        if type(sub) is list and _all_text(sub):
+            _texts_at(sub, shape.reasons.get(key), here, got, ctx)
+            continue
+        child = shape.children.get(key)
+        if type(sub) is dict:
+            if type(child) is ObjectShape:
+                _object(sub, child, here, got, ctx)
+                continue
+            if type(child) is ListShape:
+                _items(sub, child, here, got, ctx)
+                continue
+        _walk(sub, child, shape.reasons.get(key), here, got, ctx)
+
+
+def _all_text(texts: list[Any]) -> bool:
+    if len(texts) == 1:
+        return type(texts[0]) is str
+    return all(type(text) is str for text in texts)
+
+
+def _items(
+    messages: dict[Any, Any], shape: ListShape, path: Path, value: Any, ctx: _Context
+) -> None:
+    """The errors of a list's items, keyed by index."""
+    sent = value if type(value) is list else None
+    item = shape.item
+    for key, sub in messages.items():
+        if type(key) is not int:
+            _keyed(key, sub, shape, path, value, ctx)
+            continue
+        got = sent[key] if sent is not None and 0 <= key < len(sent) else _child(value, key)
+        here = (*path, key)
+        if type(sub) is dict and type(item) is ObjectShape:
+            _object(sub, item, here, got, ctx)
+        elif type(sub) is list and _all_text(sub):
+            _texts_at(sub, shape.reasons, here, got, ctx)
+        else:
+            _walk(sub, item, shape.reasons, here, got, ctx)
+
+
+def _walk(
+    messages: Any,
+    shape: Shape | None,
+    reasons: Reasons | None,
+    path: Path,
+    value: Any,
+    ctx: _Context,
+) -> None:
+    if type(messages) is dict or isinstance(messages, Mapping):
+        if type(shape) is ObjectShape:
+            _object(dict(messages), shape, path, value, ctx)
+            return
+        if type(shape) is ListShape:
+            _items(dict(messages), shape, path, value, ctx)
+            return
+        for key, sub in messages.items():
             if key == _SCHEMA:
-                _walk(sub, shape, path, value, ctx)
+                _walk(sub, shape, None, path, value, ctx)
             else:
                 _keyed(key, sub, shape, path, value, ctx)
-    elif isinstance(messages, (list, tuple)):
-        for sub in messages:
-            _walk(sub, shape, path, value, ctx)
+    elif type(messages) is list or isinstance(messages, (list, tuple)):
+        if all(type(text) is str for text in messages):
+            _texts_at(messages, reasons, path, value, ctx)
+        else:
+            for sub in messages:
+                _walk(sub, shape, reasons, path, value, ctx)
     else:
-        ctx.out.append(_problem(str(messages), path, value, ctx))
+        _texts_at((str(messages),), reasons, path, value, ctx)
 
 
 def _keyed(key: Any, sub: Any, shape: Shape | None, path: Path, value: Any, ctx: _Context) -> None:
@@ -91,26 +163,31 @@ def _keyed(key: Any, sub: Any, shape: Shape | None, path: Path, value: Any, ctx:
         here = (*path, _index(key))
         for part, errors in sub.items():
             if part == "key":
-                for text in _texts(errors):
-                    ctx.out.append(ArgumentProblem(here, f"Invalid key: {_plain(text)}", key))
+                for problem in _explained(_texts(errors), shape.key_reasons, here, key):
+                    problem.reason = f"Invalid key: {problem.reason}"
+                    problem.received = key if isinstance(key, _SCALARS) else NOT_GIVEN
+                    ctx.out.append(problem)
             else:
-                _walk(errors, shape.value, here, _child(value, key), ctx)
+                _walk(errors, shape.value, shape.value_reasons, here, _child(value, key), ctx)
         return
     if isinstance(shape, PluckShape):
         if shape.many and isinstance(key, int):
-            _walk(sub, shape.one(), (*path, key), _child(value, key), ctx)
+            _walk(sub, shape.one(), None, (*path, key), _child(value, key), ctx)
         else:
             # {inner_key: [...]}: the inner key is marshmallow's wrapping, not the model's
-            _walk(sub, shape.inner, path, value, ctx)
+            _walk(sub, shape.inner, shape.reasons, path, value, ctx)
         return
     child: Shape | None = None
+    reasons: Reasons | None = None
     if isinstance(shape, ObjectShape):
-        child = shape.children.get(key) if isinstance(key, str) else None
+        if isinstance(key, str):
+            child, reasons = shape.children.get(key), shape.reasons.get(key)
     elif isinstance(shape, ListShape):
-        child = shape.item
+        child, reasons = shape.item, shape.reasons
     elif isinstance(shape, TupleShape) and isinstance(key, int) and 0 <= key < len(shape.items):
         child = shape.items[key]
-    _walk(sub, child, (*path, _index(key)), _child(value, key), ctx)
+        reasons = shape.reasons[key] if key < len(shape.reasons) else None
+    _walk(sub, child, reasons, (*path, _index(key)), _child(value, key), ctx)
 
 
 def _texts(errors: Any) -> list[str]:
@@ -127,34 +204,69 @@ def _plain(text: str) -> str:
     return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
 
-# marshmallow's default field messages onto the shared vocabulary (a schema's
-# own error_messages and a validator's text are kept as written)
-_SHARED = {
-    "Not a valid integer.": type_reason("integer"),
-    "Not a valid number.": type_reason("number"),
-    "Not a valid string.": type_reason("string"),
-    "Not a valid boolean.": type_reason("boolean"),
-    "Not a valid list.": type_reason("array"),
-    "Not a valid tuple.": type_reason("array"),
-    "Not a valid mapping type.": type_reason("object"),
-    "Invalid input type.": type_reason("object"),
-    "Not a valid date.": format_reason("date"),
-    "Not a valid datetime.": format_reason("date-time"),
-    "Not a valid time.": format_reason("time"),
-    "Not a valid UUID.": format_reason("uuid"),
-    "Not a valid email address.": format_reason("email"),
-    "Missing data for required field.": REQUIRED,
-}
-
-
-def _problem(text: str, path: Path, value: Any, ctx: _Context) -> ArgumentProblem:
+def _texts_at(
+    texts: Sequence[str], reasons: Reasons | None, path: Path, value: Any, ctx: _Context
+) -> None:
+    """The problems of one field's failure texts (all plain strings)."""
     if value is _ABSENT and path:
-        if text in ctx.required:
-            return ArgumentProblem.missing(path, _SHARED.get(text) or _plain(text))
-        if text in ctx.unknown:
-            # an unknown key is absent only for a Pluck-wrapped or odd path; say it as is
-            return ArgumentProblem(path, _plain(text))
-    if text in ctx.unknown and path and isinstance(path[-1], str):
-        return ArgumentProblem.unrecognized(path)
-    received = value if isinstance(value, _SCALARS) else NOT_GIVEN
-    return ArgumentProblem(path, _SHARED.get(text) or _plain(text), received)
+        rest: list[str] = []
+        for text in texts:
+            if text in ctx.required:
+                reason = REQUIRED if text == REQUIRED_TEXT else _plain(text)
+                ctx.out.append(ArgumentProblem(path, reason, kind="missing"))
+            elif text in ctx.unknown:
+                # an unknown key is absent only for a Pluck-wrapped or odd path; say it as is
+                ctx.out.append(ArgumentProblem(path, _plain(text)))
+            else:
+                rest.append(text)
+        if not rest:
+            return
+        texts = rest
+    elif path and type(path[-1]) is str and not ctx.unknown.isdisjoint(texts):
+        ctx.out.append(ArgumentProblem.unrecognized(path))
+        texts = [text for text in texts if text not in ctx.unknown]
+    _explain(ctx.out, texts, reasons, path, value)
+
+
+def _explained(
+    texts: Sequence[str], reasons: Reasons | None, path: Path, value: Any
+) -> list[ArgumentProblem]:
+    out: list[ArgumentProblem] = []
+    _explain(out, texts, reasons, path, value)
+    return out
+
+
+def _explain(
+    out: list[ArgumentProblem],
+    texts: Sequence[str],
+    reasons: Reasons | None,
+    path: Path,
+    value: Any,
+) -> None:
+    """Each text in the shared words where it is marshmallow's own, else as written.
+
+    A field's validators report in the order they run, so each text is
+    matched with the next validator that raises it (two ``Regexp`` with the
+    default message are told apart by their order).
+    """
+    at = 0
+    for text in texts:
+        explain: Explain | None = None
+        if reasons is not None:
+            explain = reasons.fixed.get(text)
+            if explain is None:
+                checks = reasons.checks
+                for i in range(at, len(checks)):
+                    said, how = checks[i]
+                    if said == text:
+                        at = i + 1
+                        explain = how
+                        break
+        found = explain if explain is None or type(explain) is str else explain(path, value)
+        received = value if isinstance(value, _SCALARS) else NOT_GIVEN
+        if found is None:
+            out.append(ArgumentProblem(path, _plain(text), received))
+        elif type(found) is str:
+            out.append(ArgumentProblem(path, found, received))
+        else:
+            out.extend(found)

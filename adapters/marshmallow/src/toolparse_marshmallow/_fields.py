@@ -150,11 +150,13 @@ def _timedelta(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape |
 
 
 def _list(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    item, shape = conv.field(field.inner, partial, inner=True)
+    item, shape, reasons = conv.field(field.inner, partial, inner=True)
     out: JSON = {"type": "array"}
     if item:
         out["items"] = item
-    return out, None if shape is None else ListShape(shape)
+    if shape is None and reasons is None:
+        return out, None
+    return out, ListShape(shape, reasons)
 
 
 def _tuple(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
@@ -162,29 +164,33 @@ def _tuple(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | Non
     n = len(converted)
     out: JSON = {
         "type": "array",
-        "prefixItems": [schema for schema, _ in converted],
+        "prefixItems": [schema for schema, _, _ in converted],
         "items": False,
         "minItems": n,
         "maxItems": n,
     }
-    shapes = tuple(shape for _, shape in converted)
-    return out, TupleShape(shapes) if any(s is not None for s in shapes) else None
+    shapes = tuple(shape for _, shape, _ in converted)
+    reasons = tuple(reasons for _, _, reasons in converted)
+    if all(s is None for s in shapes) and all(r is None for r in reasons):
+        return out, None
+    return out, TupleShape(shapes, reasons)
 
 
 def _mapping(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
     out: JSON = {"type": "object"}
     value_shape: Shape | None = None
+    value_reasons = key_reasons = None
     if field.value_field is not None:
-        value, value_shape = conv.field(field.value_field, partial, inner=True)
+        value, value_shape, value_reasons = conv.field(field.value_field, partial, inner=True)
         if value:
             out["additionalProperties"] = value
     if field.key_field is not None:
-        key, _ = conv.field(field.key_field, None, inner=True)
+        key, _, key_reasons = conv.field(field.key_field, None, inner=True)
         names = property_names(field.key_field, key)
         if names:
             out["propertyNames"] = names
     # always a shape: errors of a Dict carry a "key"/"value" level of their own
-    return out, MapShape(value_shape)
+    return out, MapShape(value_shape, value_reasons, key_reasons)
 
 
 def _nested(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
@@ -201,8 +207,8 @@ def _pluck(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | Non
     inner = nested.fields[field.field_name]
     key = inner.data_key if inner.data_key is not None else field.field_name
     conv.unknown_messages.add(str(nested.error_messages.get("unknown", "Unknown field.")))
-    value, value_shape = conv.field(inner, None, inner=True)
-    shape = PluckShape(key, value_shape, many=bool(field.many))
+    value, value_shape, reasons = conv.field(inner, None, inner=True)
+    shape = PluckShape(key, value_shape, many=bool(field.many), reasons=reasons)
     if field.many:
         return {"type": "array", "items": value}, shape
     return value, shape

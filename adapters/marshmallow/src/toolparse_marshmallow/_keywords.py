@@ -24,10 +24,12 @@ __all__ = [
     "NATIVE",
     "NO_JSON",
     "apply_validators",
+    "flatten",
     "json_value",
     "json_values",
     "nullable",
     "property_names",
+    "regexp_pattern",
 ]
 
 #: a value that has no JSON form (a callable default, an object marshmallow
@@ -40,7 +42,7 @@ NATIVE = (str, int, float, bool, type(None))
 def apply_validators(field: fields.Field[Any], own: JSON) -> JSON:
     """Add what the field's validators say to ``own`` (the field's schema so far)."""
     types = _types(own)
-    for validator in _flatten(field.validators):
+    for validator in flatten(field.validators):
         if isinstance(validator, validate.Length):
             _length(own, types, validator)
         elif isinstance(validator, validate.Range):
@@ -63,7 +65,7 @@ def apply_validators(field: fields.Field[Any], own: JSON) -> JSON:
             if value is not NO_JSON:
                 own["const"] = value
         elif isinstance(validator, validate.Regexp):
-            pattern = _pattern(validator)
+            pattern = regexp_pattern(validator)
             if "string" in types and pattern is not None and "pattern" not in own:
                 own["pattern"] = pattern
         elif isinstance(validator, validate.Email) and "string" in types:
@@ -82,11 +84,12 @@ def _types(schema: JSON) -> set[str]:
     return set()
 
 
-def _flatten(validators: Iterable[Any]) -> Iterator[Any]:
+def flatten(validators: Iterable[Any]) -> Iterator[Any]:
+    """The validators in the order marshmallow runs them, ``And`` opened up."""
     for validator in validators:
         inner = getattr(validate, "And", None)
         if inner is not None and isinstance(validator, inner):
-            yield from _flatten(validator.validators)
+            yield from flatten(validator.validators)
         else:
             yield validator
 
@@ -193,7 +196,8 @@ def _items_enum(schema: JSON, field: Any, choices: Iterable[Any], *, negate: boo
 _UNSUPPORTED_FLAGS: Final = re.MULTILINE | re.DOTALL | re.VERBOSE
 
 
-def _pattern(validator: validate.Regexp) -> str | None:
+def regexp_pattern(validator: validate.Regexp) -> str | None:
+    """The JSON Schema ``pattern`` that says what ``validator`` does (``None``: none does)."""
     regex = validator.regex
     if regex.flags & _UNSUPPORTED_FLAGS:
         return None

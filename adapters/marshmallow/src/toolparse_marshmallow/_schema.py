@@ -24,7 +24,8 @@ from toolparse.adapter import FieldSchema
 
 from ._fields import handler_for
 from ._keywords import NO_JSON, apply_validators, json_value, nullable
-from ._shape import ObjectShape, Shape
+from ._reasons import Reasons, object_reasons, reasons_for
+from ._shape import ObjectShape, Shape, set_order
 
 __all__ = ["JSON", "Converted", "Converter", "Handler", "convert", "unknown_for"]
 
@@ -154,17 +155,19 @@ class Converter:
         optional = set(partial) if _is_collection(partial) else set()
         properties: JSON = {}
         required: list[str] = []
+        shape.own = object_reasons(schema)
         for attr, field in _in_declaration_order(schema):
             key = field.data_key if field.data_key is not None else attr
-            prop, sub = self.field(field, _child_partial(partial, attr))
+            prop, sub, reasons = self.field(field, _child_partial(partial, attr))
             properties[key] = prop
             if sub is not None:
                 shape.children[key] = sub
+            if reasons is not None:
+                shape.reasons[key] = reasons
             if field.required and not everything_optional and attr not in optional:
                 required.append(key)
             self.required_messages.add(str(field.error_messages.get("required", "")))
-        shape.keys = frozenset(properties)
-        shape.order = {key: i for i, key in enumerate(properties)}
+        set_order(shape, list(properties))
         body: JSON = {"type": "object", "properties": properties}
         if required:
             body["required"] = required
@@ -178,9 +181,12 @@ class Converter:
 
     def field(
         self, field: fields.Field[Any], partial: Any, *, inner: bool = False
-    ) -> tuple[JSON, Shape | None]:
-        """The JSON Schema of one field, and the shape of what it loads."""
+    ) -> tuple[JSON, Shape | None, Reasons | None]:
+        """The JSON Schema of one field, the shape of what it loads, what its errors mean."""
         own, shape = handler_for(field)(self, field, partial)
+        # read before the validators add their keywords: a wrong type is
+        # worded by the field's own type
+        reasons = reasons_for(field, own)
         own = apply_validators(field, own)
         if field.allow_none:
             own = nullable(own)
@@ -197,7 +203,7 @@ class Converter:
                 value = json_value(field, default)
                 if value is not NO_JSON:
                     own["default"] = value
-        return self.field_schema(field, own), shape
+        return self.field_schema(field, own), shape, reasons
 
     def nested_unknown(self, field: fields.Nested, schema: Schema) -> str:
         own = field.unknown if field.unknown is not None else schema.unknown

@@ -8,14 +8,20 @@ apart from a nested schema's fields), and the ``unknown_arguments`` policies
 ``"reject"`` and ``"ignore"`` use it to refuse or drop unknown keys at nested
 levels, where marshmallow's ``load(unknown=...)`` does not reach.
 
+Each level also carries the :class:`~toolparse_marshmallow._reasons.Reasons`
+of the fields there (what their failure texts mean in the shared words).
+
 Shapes of recursive schemas point back at themselves; walking one only ever
 follows the arguments, which are finite.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._reasons import Reasons
 
 __all__ = [
     "ListShape",
@@ -26,6 +32,7 @@ __all__ = [
     "TupleShape",
     "drop_unknown",
     "has_nested_objects",
+    "set_order",
     "unknown_paths",
 ]
 
@@ -33,41 +40,73 @@ __all__ = [
 class ObjectShape:
     """An object level: the data keys it accepts and the shapes below them."""
 
-    __slots__ = ("children", "keys", "order")
+    __slots__ = ("children", "keys", "order", "own", "rank", "reasons")
 
     def __init__(self) -> None:
         self.keys: frozenset[str] = frozenset()
         #: declaration order of the keys (errors are reported in it)
         self.order: dict[str, int] = {}
+        #: the sort key of an error key: the level's own errors first, then
+        #: the fields in declaration order, then anything else
+        self.rank: Callable[[Any], int] = _Rank({}).__getitem__
         #: only keys whose value holds a container worth walking into
         self.children: dict[str, Shape] = {}
+        #: the failure texts of the field under each key
+        self.reasons: dict[str, Reasons] = {}
+        #: the level's own texts (``"Invalid input type."``)
+        self.own: Reasons | None = None
+
+
+class _Rank(dict[Any, int]):
+    __slots__ = ()
+
+    def __missing__(self, key: Any) -> int:
+        return len(self)
+
+
+def set_order(shape: ObjectShape, keys: list[str]) -> None:
+    """Record the declaration order of an object level's keys."""
+    shape.keys = frozenset(keys)
+    shape.order = {key: i for i, key in enumerate(keys)}
+    shape.rank = _Rank({"_schema": -1, **shape.order}).__getitem__
 
 
 class ListShape:
     """A list (``List`` or a ``Nested`` with ``many=True``) of ``item``."""
 
-    __slots__ = ("item",)
+    __slots__ = ("item", "reasons")
 
-    def __init__(self, item: Shape | None) -> None:
+    def __init__(self, item: Shape | None, reasons: Reasons | None = None) -> None:
         self.item = item
+        self.reasons = reasons
 
 
 class MapShape:
     """A ``Dict``: any keys, each value of shape ``value``."""
 
-    __slots__ = ("value",)
+    __slots__ = ("key_reasons", "value", "value_reasons")
 
-    def __init__(self, value: Shape | None) -> None:
+    def __init__(
+        self,
+        value: Shape | None,
+        value_reasons: Reasons | None = None,
+        key_reasons: Reasons | None = None,
+    ) -> None:
         self.value = value
+        self.value_reasons = value_reasons
+        self.key_reasons = key_reasons
 
 
 class TupleShape:
     """A ``Tuple``: one shape per position."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "reasons")
 
-    def __init__(self, items: tuple[Shape | None, ...]) -> None:
+    def __init__(
+        self, items: tuple[Shape | None, ...], reasons: tuple[Reasons | None, ...] = ()
+    ) -> None:
         self.items = items
+        self.reasons = reasons
 
 
 class PluckShape:
@@ -77,16 +116,20 @@ class PluckShape:
     extra level that the model never sent.
     """
 
-    __slots__ = ("inner", "key", "many")
+    __slots__ = ("inner", "key", "many", "reasons")
 
-    def __init__(self, key: str, inner: Shape | None, *, many: bool) -> None:
+    def __init__(
+        self, key: str, inner: Shape | None, *, many: bool, reasons: Reasons | None = None
+    ) -> None:
         self.key = key
         self.inner = inner
         self.many = many
+        #: the failure texts of the plucked field
+        self.reasons = reasons
 
     def one(self) -> PluckShape:
         """The shape of one plucked value (for an item of a ``many`` pluck)."""
-        return PluckShape(self.key, self.inner, many=False)
+        return PluckShape(self.key, self.inner, many=False, reasons=self.reasons)
 
 
 Shape = ObjectShape | ListShape | MapShape | TupleShape | PluckShape
@@ -137,6 +180,8 @@ def unknown_paths(
     elif isinstance(shape, (ListShape, TupleShape)) or (
         isinstance(shape, PluckShape) and shape.many
     ):
+        if _leaves(shape):
+            return
         if isinstance(value, (list, tuple)):
             for i, sub in enumerate(value):
                 unknown_paths(_item(shape, i), sub, (*path, i), out)
@@ -146,6 +191,15 @@ def unknown_paths(
                 unknown_paths(shape.value, sub, (*path, key), out)
     else:
         unknown_paths(shape.inner, value, path, out)
+
+
+def _leaves(shape: Shape) -> bool:
+    """A list or tuple of plain values (a shape kept only for its reasons)."""
+    if isinstance(shape, ListShape):
+        return shape.item is None
+    if isinstance(shape, TupleShape):
+        return all(item is None for item in shape.items)
+    return False
 
 
 def _item(shape: ListShape | TupleShape | PluckShape, index: int) -> Shape | None:
@@ -175,7 +229,7 @@ def drop_unknown(shape: Shape | None, value: Any) -> Any:
             out[key] = new
         return out if changed else value
     if isinstance(shape, (ListShape, TupleShape)) or (isinstance(shape, PluckShape) and shape.many):
-        if not isinstance(value, (list, tuple)):
+        if _leaves(shape) or not isinstance(value, (list, tuple)):
             return value
         items = [drop_unknown(_item(shape, i), sub) for i, sub in enumerate(value)]
         if all(new is old for new, old in zip(items, value, strict=True)):
