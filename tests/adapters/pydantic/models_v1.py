@@ -86,3 +86,76 @@ class LegacyVoice(v1.BaseModel):
         if value and not value.strip():
             raise ValueError("must not be blank")
         return value
+
+
+# the conformance kit's one-voice declarations of ``value``, in pydantic.v1
+# (a v1 ``str`` field takes 42 as "42": the string check needs StrictStr)
+
+
+class V1Named(v1.BaseModel):
+    name: str
+
+
+class V1String(v1.BaseModel):
+    value: v1.StrictStr
+
+
+class V1Integer(v1.BaseModel):
+    value: int
+
+
+class V1Number(v1.BaseModel):
+    value: float
+
+
+class V1Boolean(v1.BaseModel):
+    value: bool
+
+
+class V1Object(v1.BaseModel):
+    value: V1Named
+
+
+class V1List(v1.BaseModel):
+    value: list[int]
+
+
+class V1Choice(v1.BaseModel):
+    value: Literal["a", "b"]
+
+
+class V1AtLeast(v1.BaseModel):
+    value: int = v1.Field(..., ge=1)
+
+
+class V1AtMost(v1.BaseModel):
+    value: int = v1.Field(..., le=50)
+
+
+class V1LongEnough(v1.BaseModel):
+    value: str = v1.Field(..., min_length=3)
+
+
+class V1ShortEnough(v1.BaseModel):
+    value: str = v1.Field(..., max_length=5)
+
+
+class V1Matching(v1.BaseModel):
+    value: str = v1.Field(..., regex="^[A-Z]+$")
+
+
+V1_ONE_VOICE = {
+    "string": V1String,
+    "integer": V1Integer,
+    "number": V1Number,
+    "boolean": V1Boolean,
+    "object": V1Object,
+    "list": V1List,
+    "enum": V1Choice,
+    "minimum": V1AtLeast,
+    "maximum": V1AtMost,
+    "min_length": V1LongEnough,
+    "max_length": V1ShortEnough,
+    "pattern": V1Matching,
+    "nested_required": V1Object,
+}

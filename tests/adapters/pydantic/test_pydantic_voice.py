@@ -25,9 +25,11 @@ from pydantic_core import PydanticCustomError
 import toolparse as tp
 from toolparse import NOT_GIVEN
 from toolparse.adapter import one_of_reason
+from toolparse.testing import ONE_VOICE, OneVoice, one_voice_message
 from toolparse_pydantic import _errors, _reasons
 
-from .models_v1 import LegacyVoice
+from .models_v1 import V1_ONE_VOICE, LegacyVoice
+from .voice import SOURCES
 
 
 class Shade(enum.Enum):
@@ -200,6 +202,18 @@ def test_each_wrong_field_alone_reads_the_same(field: str, line: str) -> None:
     v2 = lines(Voice, one)
     assert line in v2
     assert v2 == lines(LegacyVoice, one)
+
+
+@pytest.mark.parametrize("check", ONE_VOICE, ids=lambda check: check.key)
+def test_the_kits_wrong_calls_read_the_same_under_v1(check: OneVoice) -> None:
+    # the conformance kit's one-voice checks (run on pydantic 2 models by the
+    # kit itself), on the same declarations in pydantic.v1
+    assert set(V1_ONE_VOICE) == set(SOURCES)
+    fn = tp.Function("tool", lambda a: "x", args_schema=V1_ONE_VOICE[check.key])
+    assert fn.execute({"value": check.right}) == tp.Ok("x")
+    result = fn.execute(check.arguments)
+    assert isinstance(result, tp.Error)
+    assert result.message == one_voice_message(check)
 
 
 def test_a_union_of_types_is_one_line() -> None:
