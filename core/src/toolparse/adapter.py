@@ -35,6 +35,7 @@ __all__ = [
     "none_of_reason",
     "one_of_reason",
     "pattern_reason",
+    "raised_text",
     "range_reason",
     "type_reason",
 ]
@@ -158,6 +159,20 @@ def pattern_reason(pattern: str) -> str:
 def format_reason(fmt: str) -> str:
     """``must be a date like "2024-01-31"`` (an unknown format: ``must be a valid "fmt"``)."""
     return "must be " + FORMAT_WORDS.get(fmt, f'a valid "{fmt}"')
+
+
+def raised_text(exception: BaseException, lines: Sequence[str]) -> str:
+    """A schema library's error that a tool body raised, worded by its adapter.
+
+    ``ERROR: (ValidationError) weight: must be a number; unit: is required at
+    shipping.py:31: quote``: the problem lines (``ArgumentProblem.line()``)
+    joined with ``"; "``, made safe and cut like any exception text, then the
+    application's frame. For an adapter's ``toolparse_format_exception`` hook.
+    """
+    from .messages import frame_text, safe_text  # on the error path only
+
+    text = safe_text("; ".join(lines))
+    return f"ERROR: ({type(exception).__name__}) {text}{frame_text(exception.__traceback__)}"
 
 
 #: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
