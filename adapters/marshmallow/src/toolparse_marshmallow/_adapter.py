@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_policy
@@ -17,9 +19,31 @@ from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_pol
 __all__ = ["MarshmallowAdapter"]
 
 
+#: how many schema classes' compiled forms an adapter keeps
+_CACHED = 256
+
+
 def _schema_class() -> type | None:
     module = sys.modules.get("marshmallow.schema")
     return None if module is None else getattr(module, "Schema", None)
+
+
+def _plain_hook(field_schema: FieldSchema | None) -> bool:
+    """Whether the field-schema hook answers nothing (no plugin implements it).
+
+    Only then does a class's conversion depend on the class alone, so it can
+    be kept; the core's hook says so by having no caller.
+    """
+    return field_schema is None or getattr(field_schema, "_caller", True) is None
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON Schema's containers (its leaves are immutable JSON values)."""
+    if type(value) is dict:
+        return {key: _copied(sub) for key, sub in value.items()}
+    if type(value) is list:
+        return [_copied(sub) for sub in value]
+    return value
 
 
 class MarshmallowAdapter:
@@ -38,6 +62,9 @@ class MarshmallowAdapter:
     def __init__(self) -> None:
         #: type a schema's @post_load builds -> that schema, for serialize()
         self._dumpers: dict[type, Any] = {}
+        #: (schema class, policy) -> what compiling it gave (a bounded LRU)
+        self._compiled: OrderedDict[tuple[type, str], Compiled] = OrderedDict()
+        self._lock = threading.Lock()
 
     def accepts(self, source: object) -> bool:
         """A ``Schema`` subclass or instance."""
@@ -64,11 +91,40 @@ class MarshmallowAdapter:
         The schema is what ``schema.load`` accepts under the policy (see the
         converter); the parser is ``load`` with its errors as problems.
         ``field_schema`` is asked about every field.
+
+        A class's compiled form is kept (per policy, for the last 256
+        classes) while no plugin maps fields: the tools of one class then
+        share one schema instance and parser, and each gets its own copy of
+        the JSON Schema. An instance is compiled each time (it may be
+        configured or changed in ways a class is not).
         """
+        policy = check_policy(unknown_arguments)
+        if not isinstance(source, type) or not _plain_hook(field_schema):
+            return self._compile(source, policy, field_schema, parser)
+        key = (source, policy)
+        with self._lock:
+            found = self._compiled.get(key)
+            if found is not None:
+                self._compiled.move_to_end(key)
+        if found is None:
+            found = self._compile(source, policy, field_schema, True)
+            with self._lock:
+                self._compiled[key] = found
+                if len(self._compiled) > _CACHED:
+                    self._compiled.popitem(last=False)
+        return Compiled(
+            _copied(found.schema),
+            found.parser if parser else None,
+            accepted=found.accepted,
+            required=found.required,
+        )
+
+    def _compile(
+        self, source: Any, policy: str, field_schema: FieldSchema | None, parser: bool
+    ) -> Compiled:
         from ._parser import make_parser
         from ._schema import convert
 
-        policy = check_policy(unknown_arguments)
         schema = source() if isinstance(source, type) else source
         if schema.many:
             raise ValueError(

@@ -117,9 +117,24 @@ def make_parser(
 
 def _post_load_hooks(schema: Schema) -> list[Callable[..., Any]]:
     """The schema's ``@post_load`` methods (marshmallow 3 and 4 tag them differently)."""
-    found: list[Callable[..., Any]] = []
-    for name in dir(type(schema)):
-        method = getattr(type(schema), name, None)
+    kind = type(schema)
+    resolved = getattr(kind, "_hooks", None)
+    if isinstance(resolved, Mapping):
+        # what marshmallow resolved when the class was made: {tag: [(name, ...), ...]}
+        # (marshmallow 3 keys it by (tag, pass_many))
+        found: list[Callable[..., Any]] = []
+        for tag, entries in resolved.items():
+            if "post_load" not in str(tag):
+                continue
+            for entry in entries:
+                name = entry[0] if isinstance(entry, tuple) else entry
+                method = getattr(kind, str(name), None)
+                if callable(method):
+                    found.append(method)
+        return found
+    found = []
+    for name in dir(kind):
+        method = getattr(kind, name, None)
         tags = getattr(method, "__marshmallow_hook__", None)
         if not callable(method) or not isinstance(tags, Mapping):
             continue
@@ -131,11 +146,25 @@ def _post_load_hooks(schema: Schema) -> list[Callable[..., Any]]:
 def _built_type(hooks: list[Callable[..., Any]]) -> type | None:
     """The class a ``@post_load`` hook is annotated to return, if any."""
     for method in hooks:
-        try:
-            hints = typing.get_type_hints(method)
-        except Exception:
-            continue
-        kind = hints.get("return")
+        kind = _return_type(method)
         if isinstance(kind, type) and kind not in (dict, object):
             return kind
     return None
+
+
+def _return_type(method: Callable[..., Any]) -> Any:
+    annotations = getattr(method, "__annotations__", None)
+    if not isinstance(annotations, Mapping) or "return" not in annotations:
+        return None
+    found = annotations["return"]
+    if isinstance(found, str):
+        # the common spelling, "-> Order" under postponed annotations: one name
+        # in the method's module (typing.get_type_hints resolves every one)
+        space = getattr(method, "__globals__", {})
+        if found.isidentifier() and isinstance(space.get(found), type):
+            return space[found]
+        try:
+            return typing.get_type_hints(method).get("return")
+        except Exception:
+            return None
+    return found
