@@ -28,7 +28,7 @@ from toolparse.adapter import one_of_reason
 from toolparse.testing import ONE_VOICE, OneVoice, one_voice_message
 from toolparse_pydantic import _errors, _reasons
 
-from .models_v1 import V1_ONE_VOICE, LegacyVoice
+from .models_v1 import V1_ONE_VOICE, LegacyItem, LegacyVoice
 from .voice import SOURCES
 
 
@@ -344,3 +344,46 @@ def test_literal_choices_come_back_exactly(values: list[Any]) -> None:
     assert error["type"] == "literal_error"
     (problem,) = _errors.problems([error], {"v": wrong})
     assert problem.reason == one_of_reason(values)
+
+
+class Parcel(BaseModel):
+    weight: float
+    unit: str
+
+
+def test_a_validation_error_the_body_raises_reads_in_the_shared_words() -> None:
+    # the tool validating its own data (not the model's arguments) with pydantic
+    def quote(count: int) -> str:
+        Parcel.model_validate({"weight": "heavy"})
+        return "never"
+
+    def legacy(count: int) -> str:
+        LegacyItem.parse_obj({"quantity": 0})
+        return "never"
+
+    def other(count: int) -> str:
+        raise ValueError("not pydantic")
+
+    for body, problems in (
+        (quote, "weight: must be a number; unit: is required"),
+        (legacy, "sku: is required; quantity: must be greater than 0"),
+    ):
+        result = tp.tool(body).execute({"count": 1})
+        assert isinstance(result, tp.Error)
+        head, _, frame = result.message.partition(" at test_pydantic_voice.py:")
+        assert head == f"ERROR: (ValidationError) {problems}"
+        assert frame.endswith(f".{body.__name__}")  # the qualified name of the body
+        assert "heavy" not in result.message  # the tool's own data is not echoed
+    assert (
+        tp.tool(other)
+        .execute({"count": 1})
+        .message.startswith("ERROR: (ValueError) not pydantic at test_pydantic_voice.py:")
+    )
+
+
+def test_a_raised_error_with_many_problems_is_cut() -> None:
+    errors = [{"type": "int_type", "loc": (f"f{i}",), "msg": "x"} for i in range(25)]
+    lines = _errors.raised_lines(errors, v1=False)
+    assert lines[0] == "f0: must be an integer"
+    assert lines[-1] == "... and 15 more"
+    assert len(lines) == 11

@@ -13,8 +13,10 @@ from typing import Any
 
 from toolparse import hookimpl
 
-from ._adapter import PydanticAdapter
+from ._adapter import PydanticAdapter, _loaded
 
+# the public names every adapter package has; pluggy also collects the
+# exception-wording hook below from the module itself
 __all__ = ["PydanticAdapter", "toolparse_register_adapters"]
 
 
@@ -22,3 +24,28 @@ __all__ = ["PydanticAdapter", "toolparse_register_adapters"]
 def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
     """Register the pydantic adapter."""
     register(PydanticAdapter())
+
+
+@hookimpl
+def toolparse_format_exception(exception: BaseException, function: Any) -> str | None:
+    """A pydantic ``ValidationError`` a tool body raised, in the shared words.
+
+    ``ERROR: (ValidationError) weight: must be a number; unit: is required at
+    shipping.py:31: quote`` instead of pydantic's multi-line dump; ``None``
+    (the default text) for every other exception. Imports no pydantic: an
+    error of it cannot exist before pydantic was imported.
+    """
+    v2 = _loaded("pydantic_core._pydantic_core", "ValidationError")
+    v1 = _loaded("pydantic.v1.error_wrappers", "ValidationError")
+    is_v2 = v2 is not None and isinstance(exception, v2)
+    if not is_v2 and (v1 is None or not isinstance(exception, v1)):
+        return None
+    from toolparse.adapter import raised_text
+
+    from ._errors import raised_lines
+
+    try:
+        errors = exception.errors(include_url=False) if is_v2 else exception.errors()  # type: ignore[attr-defined]
+    except Exception:  # a subclass that broke errors(): the default text stands
+        return None
+    return raised_text(exception, raised_lines(errors, v1=not is_v2))

@@ -189,3 +189,36 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
                 ArgumentProblem(path, text, _received(value) if path and whole else NOT_GIVEN)
             )
     return out
+
+
+#: how many of a raised error's problems are worded (the text is cut to
+#: 300 characters anyway)
+_RAISED_SHOWN = 10
+
+
+def raised_lines(errors: Sequence[Mapping[str, Any]], *, v1: bool) -> list[str]:
+    """Problem lines for a ``ValidationError`` a tool body raised on its own data.
+
+    There are no arguments to walk, so the path is pydantic's ``loc`` (without
+    ``__root__``), and no value is echoed (it is the tool's data, not the model's).
+    """
+    shown: list[str] = []
+    for err in errors[:_RAISED_SHOWN]:
+        kind = err["type"]
+        path = tuple(part for part in err["loc"] if part != "__root__")
+        if kind in _MISSING or kind == _V1_MISSING:
+            problem = ArgumentProblem.missing(path, REQUIRED)
+        elif kind in _UNRECOGNIZED or kind == _V1_UNRECOGNIZED:
+            problem = ArgumentProblem.unrecognized(path)
+        elif v1:
+            msg = str(err["msg"])
+            problem = ArgumentProblem(
+                path, FIXED_V1.get(kind) or reason_v1(kind, err.get("ctx"), msg)
+            )
+        else:
+            msg = str(err["msg"])
+            problem = ArgumentProblem(path, FIXED.get(kind) or reason(kind, err.get("ctx"), msg))
+        shown.append(problem.line())
+    if len(errors) > _RAISED_SHOWN:
+        shown.append(f"... and {len(errors) - _RAISED_SHOWN} more")
+    return shown
