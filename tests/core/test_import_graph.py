@@ -7,13 +7,20 @@ Two graphs of the modules of ``core/src/toolparse``:
   so any module can be imported first;
 - every import, inside functions too, must be acyclic once the look-ups of
   the default plugin manager (``from ..plugins import plugin_manager``, the
-  lazy edges the design keeps) are left out, and each of those look-ups says
-  why it is lazy in a comment. No other lazy import hides a cycle.
+  lazy edges the design keeps) and the first-use imports listed below are
+  left out, and each of those says why it is lazy in a comment. No other lazy
+  import hides a cycle.
+
+And ``import toolparse`` loads what defining and running a Function needs,
+nothing more: the modules of the first-use imports (and what they load:
+pluggy, threads) are loaded by their first use, proven in a fresh process.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,13 +112,65 @@ def _is_default_manager_lookup(node: ast.Import | ast.ImportFrom) -> bool:
     )
 
 
+#: The first-use imports: (importing module, imported core module) -> when the
+#: import runs. Each keeps its target (and what the target loads) out of
+#: ``import toolparse`` and off the per-call path, and says why in a comment.
+FIRST_USE: dict[tuple[str, str], str] = {
+    ("toolparse.calls", "toolparse._workers"): "the first body run in a worker thread",
+    ("toolparse.function._function", "toolparse.plain._params"): (
+        "the first Function that declares parameters"
+    ),
+    ("toolparse.function._resolution", "toolparse.plugins"): (
+        "the first args_schema resolved by a two-method adapter"
+    ),
+}
+
+#: loaded only by a first use: the targets above, the names the package
+#: exports on first use (``toolparse._FIRST_USE``) and what those load
+NOT_ON_IMPORT = (
+    "pluggy",
+    "threading",
+    "concurrent.futures",
+    "toolparse._workers",
+    "toolparse.plain",
+    "toolparse.plugins",
+    "toolparse.hookspecs",
+    "toolparse.decorator",
+    "toolparse.checking",
+    "toolparse.calls",
+    "toolparse.toolset",
+    "toolparse.providers",
+)
+
+
+def _first_use(module: str, node: ast.Import | ast.ImportFrom) -> bool:
+    return any((module, target) in FIRST_USE for target in _targets(module, node))
+
+
+def _lazy_imports() -> Iterator[tuple[str, ast.Import | ast.ImportFrom, list[str]]]:
+    """Every import inside a function: (module, node, the module's source lines)."""
+    for name, path in MODULES.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        tree = ast.parse("\n".join(lines))
+        eager = {id(node) for node in _module_level(tree.body)}
+        for node in _everywhere(tree):
+            if id(node) not in eager:
+                yield name, node, lines
+
+
+def _says_why(node: ast.stmt, lines: list[str]) -> bool:
+    here = lines[node.lineno - 1]
+    above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+    return "#" in here or above.startswith("#")
+
+
 def _graph(*, lazy: bool) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
     for name, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imports = _everywhere(tree) if lazy else _module_level(tree.body)
         for node in imports:
-            if lazy and _is_default_manager_lookup(node):
+            if lazy and (_is_default_manager_lookup(node) or _first_use(name, node)):
                 continue
             graph[name] |= _targets(name, node)
     return graph
@@ -189,16 +248,54 @@ def test_the_graph_reader_finds_a_cycle() -> None:
 
 
 def test_each_default_manager_lookup_says_why_it_is_lazy() -> None:
-    bare: list[str] = []
-    for name, path in MODULES.items():
-        lines = path.read_text(encoding="utf-8").splitlines()
-        tree = ast.parse("\n".join(lines))
-        eager = {id(node) for node in _module_level(tree.body)}
-        for node in _everywhere(tree):
-            if id(node) in eager or not _is_default_manager_lookup(node):
-                continue
-            here = lines[node.lineno - 1]
-            above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
-            if "#" not in here and not above.startswith("#"):
-                bare.append(f"{name}:{node.lineno}")
+    bare = [
+        f"{name}:{node.lineno}"
+        for name, node, lines in _lazy_imports()
+        if _is_default_manager_lookup(node) and not _says_why(node, lines)
+    ]
     assert bare == []
+
+
+def test_each_first_use_import_is_listed_is_lazy_and_says_why() -> None:
+    found: set[tuple[str, str]] = set()
+    bare: list[str] = []
+    for name, node, lines in _lazy_imports():
+        for target in _targets(name, node):
+            if (name, target) in FIRST_USE:
+                found.add((name, target))
+                if not _says_why(node, lines):
+                    bare.append(f"{name}:{node.lineno}")
+    assert bare == []
+    assert found == set(FIRST_USE)  # a listed import that is gone leaves the list
+    # and none of them is imported at module level too
+    eager = _graph(lazy=False)
+    assert [edge for edge in FIRST_USE if edge[1] in eager[edge[0]]] == []
+
+
+def test_import_toolparse_loads_no_first_use_module() -> None:
+    probe = (
+        "import sys, toolparse as tp\n"
+        f"print(' '.join(m for m in {NOT_ON_IMPORT!r} if m in sys.modules))\n"
+        # every public name still resolves (on first use), to what the module exports
+        "import toolparse.calls, toolparse.decorator, toolparse.plugins\n"
+        "assert all(getattr(tp, n) is not None for n in tp.__all__)\n"
+        "assert tp.execute_tool_calls is toolparse.calls.execute_tool_calls\n"
+        "assert tp.tool is toolparse.decorator.tool\n"
+        "assert tp.plugin_manager is toolparse.plugins.plugin_manager\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == []
+
+
+def test_the_first_use_names_are_the_modules_own() -> None:
+    import importlib
+
+    lazy: dict[str, str] = toolparse._FIRST_USE  # type: ignore[attr-defined]
+    assert set(lazy) <= set(toolparse.__all__)
+    for name, module in lazy.items():
+        assert getattr(toolparse, name) is getattr(
+            importlib.import_module(module, "toolparse"), name
+        )
+        assert f"toolparse{module}" in NOT_ON_IMPORT

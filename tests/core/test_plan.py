@@ -4,7 +4,7 @@ the small guarantees every tool has (the exception hook, a returned ToolResult u
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -142,6 +142,15 @@ def test_null_for_an_optional_field_gives_its_default(pm: tp.PluginManager, stri
     assert isinstance(fn.execute({"city": None}), tp.Error)
 
 
+@pytest.fixture
+def fresh_steps() -> Iterator[None]:
+    """Steps shared by tools of one declaration are built again (and not kept after)."""
+    plan_module._shared_nulls_step.cache_clear()
+    yield
+    plan_module._shared_nulls_step.cache_clear()
+
+
+@pytest.mark.usefixtures("fresh_steps")
 def test_the_null_step_runs_only_when_a_null_could_be_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -325,6 +334,7 @@ def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.Monke
         return original(source)
 
     monkeypatch.setattr(plan_module, "_code", recording)
+    plan_module._entry_points.cache_clear()  # compile this shape again, recorded
     hostile = '"""\nimport os\nos.exit(1)\n'
     for i in range(30):
         marker = f"zq_marker_{i}"
@@ -337,6 +347,90 @@ def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.Monke
         assert fn.execute({marker: "x"}) == tp.Ok("x")
     assert sources
     assert not [s for s in sources if "zq_marker" in s or "os.exit" in s]
-    # thirty tools of one shape compile the same few sources
-    assert len(set(sources)) <= 5
+    # thirty tools of one shape compile the same few sources, once
+    assert len(sources) == len(set(sources)) <= 5
     assert original.cache_info().maxsize is not None  # bounded, however many tools
+    assert plan_module._entry_points.cache_info().maxsize is not None
+
+
+def _steps(fn: tp.Function) -> tuple[Any, Any]:
+    namespace = fn._run.__globals__
+    return namespace["check_parameters"], namespace["restore"]
+
+
+def test_tools_of_one_declaration_share_the_steps_built_from_it() -> None:
+    def declared() -> list[tp.FunctionParam]:
+        return [
+            tp.FunctionParam("city", "string", required=True),
+            tp.FunctionParam("days", "integer", enum=[1, 2, 3]),
+            tp.FunctionParam(
+                "stops",
+                "array",
+                item_type="object",
+                object_properties=[tp.FunctionParam("name", "string", required=True)],
+            ),
+        ]
+
+    first = tp.Function("a", lambda a: "a", parameters=declared())
+    second = tp.Function("b", lambda a, c: "b", parameters=declared(), display_text="x")
+    check, restore = _steps(first)
+    assert check is not None and restore is not None
+    assert _steps(second) == (check, restore)
+    # each still runs its own body, with its own name in what it says
+    assert first.execute({"city": "Oslo"}) == tp.Ok("a")
+    assert second.execute({"city": "Oslo", "days": None}) == tp.Ok("b")
+    assert "days: must be one of: 1, 2, 3" in second.execute({"city": "x", "days": 9})[0]
+    # another policy, or a bound name, is another declaration
+    rejecting = tp.Function("a", lambda a: "a", parameters=declared(), unknown_arguments="reject")
+    assert _steps(rejecting)[0] is not check
+
+
+def test_enum_values_equal_in_python_but_not_in_json_are_not_shared() -> None:
+    # FunctionParam equality says 1 == 1.0 == True; a check and its message do not
+    texts = {}
+    for values in ([1], [1.0], [True]):
+        fn = tp.Function(
+            "t", lambda a: "ok", parameters=[tp.FunctionParam("x", "number", enum=values)]
+        )
+        texts[repr(values)] = fn.execute({"x": 2})[0].splitlines()[2]
+        assert fn.execute({"x": values[0]}) == tp.Ok("ok")
+    assert texts == {
+        "[1]": "x: must be 1 (received 2)",
+        "[1.0]": "x: must be 1.0 (received 2)",
+        "[True]": "x: must be true (received 2)",
+    }
+
+
+def test_a_declaration_that_is_not_a_key_still_works() -> None:
+    # an enum value past Python's integer text limit cannot be a key: built for the tool alone
+    huge = 10**5000
+    fn = tp.Function(
+        "t", lambda a: "ok", parameters=[tp.FunctionParam("x", "integer", enum=[huge])]
+    )
+    assert fn.execute({"x": huge}) == tp.Ok("ok")
+    assert isinstance(fn.execute({"x": 1}), tp.Error)
+
+
+def test_a_remembered_harmless_name_passes_the_quick_test_and_only_under_report() -> None:
+    declared = [
+        tp.FunctionParam("city", "string", required=True),
+        tp.FunctionParam("days", "integer"),
+    ]
+    fn = tp.Function("t", lambda a: ",".join(sorted(a)), parameters=declared)
+    sent = {"city": "Oslo", "reasoning": "asked about Oslo"}
+    assert fn.execute(sent) == tp.Ok("city,reasoning")
+    passes = fn._run.__globals__["passes"]
+    assert "reasoning" in passes  # remembered: the next call passes with no search
+    assert fn.execute(sent) == tp.Ok("city,reasoning")
+    assert isinstance(fn.execute({"reasoning": "x"}), tp.Error)  # required still checked
+    # a likely typo is never remembered as harmless
+    assert isinstance(fn.execute({"city": "Oslo", "dayz": 2}), tp.Error)
+    assert isinstance(fn.execute({"city": "Oslo", "dayz": 2}), tp.Error)
+    assert "dayz" not in passes
+    for policy in ("reject", "ignore"):
+        other = tp.Function(
+            "t", lambda a: ",".join(sorted(a)), parameters=declared, unknown_arguments=policy
+        )
+        outcome = other.execute(sent)
+        assert outcome == tp.Ok("city") if policy == "ignore" else isinstance(outcome, tp.Error)
+        assert "reasoning" not in other._run.__globals__["passes"]

@@ -9,22 +9,39 @@ from typing import TYPE_CHECKING
 
 from .adapter import EMPTY, Adapter, SignatureParam
 from .arguments import Limits
-from .calls import aexecute_tool_calls, execute_tool_calls
-from .checking import check_calls
 from .context import Context
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
-from .decorator import tool
 from .errors import FunctionDefinitionError, NoAdapterError
 from .function import Function, get_display_text
-from .hookspecs import hookimpl
 from .params import FunctionParam
-from .plugins import PluginManager, make_plugin_manager, plugin_manager
 from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
 from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from .toolset import Toolset
 
-if TYPE_CHECKING:  # type checkers see the lazily imported submodule as an attribute
+if TYPE_CHECKING:  # type checkers see the names imported on first use (__getattr__)
     from . import providers as providers
+    from .calls import aexecute_tool_calls, execute_tool_calls
+    from .checking import check_calls
+    from .decorator import tool
+    from .hookspecs import hookimpl
+    from .plugins import PluginManager, make_plugin_manager, plugin_manager
+    from .toolset import Toolset
+
+#: public names whose modules load on first use, so that ``import toolparse``
+#: costs what defining and running a Function needs: the plugin system
+#: (pluggy) loads with the first ``args_schema`` or batch, the decorator with
+#: the first ``@tool``, the tool-call loop and the offline check with their
+#: first use
+_FIRST_USE = {
+    "PluginManager": ".plugins",
+    "Toolset": ".toolset",
+    "aexecute_tool_calls": ".calls",
+    "check_calls": ".checking",
+    "execute_tool_calls": ".calls",
+    "hookimpl": ".hookspecs",
+    "make_plugin_manager": ".plugins",
+    "plugin_manager": ".plugins",
+    "tool": ".decorator",
+}
 
 __version__: str  # the installed distribution's version, read on first use (__getattr__)
 
@@ -35,6 +52,12 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(".providers", __name__)
+    if name in _FIRST_USE:
+        import importlib
+
+        found = getattr(importlib.import_module(_FIRST_USE[name], __name__), name)
+        globals()[name] = found  # later look-ups find it here, as an import would leave it
+        return found
     if name == "__version__":
         # one source: core/pyproject.toml. importlib.metadata is imported on first use only, as
         # it costs more than the rest of ``import toolparse``

@@ -13,24 +13,21 @@ see ``toolparse._workers``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import messages
 from ._aliases import alias_routes
-from ._workers import WorkerPool, set_max_workers, worker_pool
 from .contract import Error, Ok, Outcome
 from .errors import FunctionDefinitionError
 from .function._callables import _run_sync
-
-# the default manager, for a batch run without one: imported once, not per call
-from .plugins import plugin_manager as _default_pm
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import Future
 
+    from ._workers import WorkerPool
     from .function import Function
     from .plugins import PluginManager
     from .toolset import Toolset
@@ -38,6 +35,50 @@ if TYPE_CHECKING:
 __all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers"]
 
 _perf = time.perf_counter
+
+
+# -- the worker pool, loaded on the first call that needs a thread -------------------
+# Its module loads threading and concurrent.futures; a program whose tools all
+# run inline never needs them, so ``import toolparse`` does not load them.
+
+_pool: Callable[[], WorkerPool] | None = None
+
+
+def worker_pool() -> WorkerPool:
+    """The process-wide pool of worker threads (see ``toolparse._workers``)."""
+    global _pool
+    if _pool is None:
+        # lazy: the first call that runs a body in a thread (see above)
+        from ._workers import worker_pool as found
+
+        _pool = found
+    return _pool()
+
+
+_default_pm: Callable[[], PluginManager] | None = None
+
+
+def _default_manager() -> PluginManager:
+    """The default plugin manager, for a batch run without one (looked up once, not per batch)."""
+    global _default_pm
+    if _default_pm is None:
+        # a default-manager look-up, lazy: the plugins (and pluggy) load on the
+        # first batch that needs them, not on ``import toolparse``
+        from .plugins import plugin_manager
+
+        _default_pm = plugin_manager
+    return _default_pm()
+
+
+def set_max_workers(max_workers: int) -> None:
+    """Set the bound of the process-wide worker pool (threads already running are kept).
+
+    The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
+    """
+    # lazy: as worker_pool, setting the bound is the pool's first use
+    from ._workers import set_max_workers as set_bound
+
+    set_bound(max_workers)
 
 
 # -- looking tools up --------------------------------------------------------------
@@ -62,9 +103,7 @@ def _duplicates(functions: Iterable[Function]) -> None:
     seen: set[str] = set()
     for fn in functions:
         if fn.name in seen:
-            raise FunctionDefinitionError(
-                [("functions", f"two tools are named {fn.name!r}; names must be unique")]
-            )
+            raise FunctionDefinitionError([("functions", messages.duplicate_tool(fn.name))])
         seen.add(fn.name)
 
 
@@ -91,8 +130,12 @@ class _Lookup:
             return self.routes.get(name)
         return None
 
-    def names(self) -> list[str]:
-        return list(self.table)
+    def names(self, call: ToolCall) -> list[str]:
+        """The names the model can call the tools by (as exported to its provider)."""
+        # the providers package loads on this error path only (no cycle: it imports no calls)
+        from .providers import _callable_names
+
+        return _callable_names(self.source, call)
 
 
 # -- shared pieces -----------------------------------------------------------------
@@ -136,7 +179,7 @@ def _prepare(
     if timeout is not None or max_concurrency is not None:
         _check(timeout, max_concurrency)
     table, source = _tables(functions)
-    pm = _default_pm() if plugin_manager is None else plugin_manager
+    pm = _default_manager() if plugin_manager is None else plugin_manager
     return (
         table,
         source,
@@ -181,7 +224,7 @@ def _unknown(
     results[i] = result = ToolResult(
         call.id,
         call.name,
-        messages.unknown_tool(call.name, lookup.names()),
+        messages.unknown_tool(call.name, lookup.names(call)),
         is_error=True,
         kind=call.kind,
     )
@@ -210,7 +253,7 @@ def _body(fn: Function, value: Any, context: Any) -> Outcome:
     """Run a sync tool's body on arguments already parsed (in a worker thread)."""
     outcome = fn._call(value, context)
     if not isinstance(outcome, tuple):  # a sync callable that returned an awaitable
-        outcome = _run_sync(fn._finish(outcome, value))
+        outcome = _run_sync(fn._finish(outcome, value, context))
     return outcome  # type: ignore[no-any-return]
 
 

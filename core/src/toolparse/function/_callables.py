@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any
+from types import CoroutineType, FunctionType, GeneratorType
+from typing import Any, TypeGuard
 
-__all__ = ["BOUND_ATTRIBUTE", "bound_names"]
+__all__ = ["BOUND_ATTRIBUTE", "bound_names", "isawaitable"]
+
+# code flags, as ``inspect`` names them (CPython's values, held equal by a test):
+# a plain function is read from its code, so defining and running one never
+# imports ``inspect``; other callables import it on first use (at definition)
+_CO_VARARGS = 0x04
+_CO_COROUTINE = 0x80
+_CO_ITERABLE_COROUTINE = 0x100
+
+
+def _plain(fn: object) -> TypeGuard[FunctionType]:
+    """Whether ``fn`` is a ``def`` or lambda whose signature is its code's own.
+
+    ``inspect.signature`` reads such a function from its code object and
+    defaults; anything else (a wrapper with ``__wrapped__``, a function given
+    a ``__signature__`` or a coroutine marker, a partial, a method, a callable
+    object) goes the full way.
+    """
+    return type(fn) is FunctionType and not fn.__dict__
 
 
 def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
@@ -15,6 +33,10 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
     if not callable(fn):
         errors.append((field, f"must be callable, got {fn!r:.60}"))
         return 0
+    if _plain(fn):
+        return _code_arity(fn, field, errors)
+    import inspect  # see the code flags above
+
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
@@ -36,6 +58,26 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
         elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
             errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
             return 0
+    return _judged(field, positional, required, varargs, errors)
+
+
+def _code_arity(fn: FunctionType, field: str, errors: list[tuple[str, str]]) -> int:
+    """:func:`_arity` for a plain function, read from its code (what ``inspect`` reads)."""
+    code = fn.__code__
+    positional = code.co_argcount
+    kwonly = code.co_varnames[positional : positional + code.co_kwonlyargcount]
+    defaults = fn.__kwdefaults__ or {}
+    for name in kwonly:
+        if name not in defaults:
+            errors.append((field, f"keyword-only parameter {name!r} has no default"))
+            return 0
+    required = positional - len(fn.__defaults__ or ())
+    return _judged(field, positional, required, bool(code.co_flags & _CO_VARARGS), errors)
+
+
+def _judged(
+    field: str, positional: int, required: int, varargs: bool, errors: list[tuple[str, str]]
+) -> int:
     if required > 2 or (positional == 0 and not varargs):
         errors.append(
             (
@@ -67,6 +109,8 @@ def bound_names(fn: object) -> frozenset[str]:
     while isinstance(target, functools.partial):
         names.update(target.keywords)
         if target.args:
+            import inspect  # see the code flags above
+
             try:
                 params = list(inspect.signature(target.func).parameters.values())
             except (TypeError, ValueError):
@@ -80,16 +124,34 @@ def bound_names(fn: object) -> frozenset[str]:
 
 
 def _is_async(fn: object) -> bool:
+    if _plain(fn):
+        return bool(fn.__code__.co_flags & _CO_COROUTINE)
+    import inspect  # see the code flags above
+
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
     )
 
 
 def _accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
+    import inspect  # see the code flags above
+
     try:
         return keyword in inspect.signature(method).parameters
     except (TypeError, ValueError):
         return False
+
+
+def isawaitable(value: object) -> bool:
+    """Whether ``value`` can be awaited: :func:`inspect.isawaitable`, without importing inspect."""
+    return (
+        isinstance(value, CoroutineType)
+        or (
+            isinstance(value, GeneratorType)
+            and bool(value.gi_code.co_flags & _CO_ITERABLE_COROUTINE)
+        )
+        or isinstance(value, Awaitable)
+    )
 
 
 def _run_sync(awaitable: Awaitable[Any]) -> Any:

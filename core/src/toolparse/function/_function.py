@@ -8,18 +8,18 @@ call goes through are chosen and composed once into a plan (``_plan``), which
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
-from ..plain._params import params_checker
 from ._callables import _arity, _is_async, bound_names
 from ._definition import declare, field_errors, source_description, without_bound
 from ._outcome import Outcomes
-from ._plan import compile_plan
+from ._plan import _Keyed, compile_plan
 from ._policy import Policy
 
 if TYPE_CHECKING:
@@ -133,9 +133,9 @@ class Function:
     _given: dict[str, Any]
     #: the body step, for callers that parse first and run the body elsewhere
     #: (a worker thread): ``_call(value, context)`` gives an outcome, or an
-    #: awaitable to pass to ``_finish(awaitable, value)``
+    #: awaitable to pass to ``_finish(awaitable, value, context)``
     _call: Callable[[Any, Any], Any]
-    _finish: Callable[[Any, Any], Any]
+    _finish: Callable[[Any, Any, Any], Any]
     _parse: Callable[[Any, Any], ParseResult]
     _aparse: Callable[[Any, Any], Any]
     _run: Callable[[Any, Any], Outcome]
@@ -250,6 +250,7 @@ class Function:
             parser_async=parser_async,
             body_async=body_async,
             check_parameters=self._parameters_check(parser),
+            schema_key=self._schema_key(),
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
@@ -265,8 +266,29 @@ class Function:
         if parser is not None or not self.parameters:
             return None
         accepted = set(self._accepted)
-        params = [p for p in self.parameters if p.name in accepted]  # bound names left out
-        return params_checker(params, self._accepted, self.unknown_arguments)
+        params = tuple(p for p in self.parameters if p.name in accepted)  # bound names left out
+        shape = _params_key(params)
+        if shape is None:
+            return _checker(_Keyed(None, (params, self._accepted, self.unknown_arguments)))
+        return _shared_checker(
+            _Keyed(
+                (shape, self._accepted, self.unknown_arguments),
+                (params, self._accepted, self.unknown_arguments),
+            )
+        )
+
+    def _schema_key(self) -> Hashable | None:
+        """A key that fully determines this Function's schema, when the core built it.
+
+        Tools of one declaration then share what is built from the schema.
+        ``None`` for a schema given as a schema, or built by an adapter.
+        """
+        if self.args_schema is not None or self.parameters_schema is not None:
+            return None
+        shape = _params_key(self.parameters)
+        if shape is None:
+            return None
+        return (shape, self.unknown_arguments, self._accepted)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -337,6 +359,47 @@ class Function:
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
         return await self._arun(arguments, context)  # type: ignore[no-any-return]
+
+
+# -- what Functions of one declaration share ---------------------------------------
+
+#: enum values whose type and text say all a check does with them
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _params_key(params: Iterable[FunctionParam]) -> tuple[Any, ...] | None:
+    """What the declared ``params`` mean, as a key (``None``: not expressible as one).
+
+    ``FunctionParam`` equality says ``1 == True`` and ``0.0 == -0.0``; a check
+    and its message tell them apart, so enum values are keyed by type and text.
+    """
+    key = []
+    for p in params:
+        if not all(type(v) in _SCALARS for v in p.enum):
+            return None
+        try:
+            enum = tuple((type(v), repr(v)) for v in p.enum)
+        except ValueError:  # an integer past Python's text limit
+            return None
+        nested = _params_key(p.object_properties) if p.object_properties else ()
+        if nested is None:
+            return None
+        key.append((p.name, p.type, p.item_type, enum, p.required, p.description, nested))
+    return tuple(key)
+
+
+def _checker(keyed: _Keyed) -> Callable[[Any], Any]:
+    """The compiled check of declared parameters' values."""
+    # lazy: the built-in adapter's compiler is loaded by the first Function
+    # that declares parameters, not by ``import toolparse``
+    from ..plain._params import params_checker
+
+    params, accepted, policy = keyed.value
+    return params_checker(params, accepted, policy)
+
+
+# the check only reads the arguments it is given: Functions of one declaration share it
+_shared_checker = functools.lru_cache(maxsize=256)(_checker)
 
 
 def get_display_text(

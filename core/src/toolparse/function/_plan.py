@@ -13,18 +13,18 @@ runs exactly what ``execute`` runs first.
 
 from __future__ import annotations
 
+import builtins
 import functools
-import inspect
-from collections.abc import Awaitable, Callable, Mapping
-from types import CodeType
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from types import CodeType, FunctionType
 from typing import Any
 
 from .._nulls import null_restorer
 from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
 from ..problems import pending
-from ._callables import _run_sync
-from ._outcome import Outcomes, text_of
+from ._callables import _run_sync, isawaitable
+from ._outcome import Outcomes, redacted, text_of
 from ._policy import Policy
 
 __all__: list[str] = []
@@ -79,11 +79,14 @@ _CHECK = """
 """
 
 # checks of the declared parameters after the required-key check (no parser):
-# an Error ends the call, None lets it through
+# an Error ends the call, None lets it through, other arguments replace the
+# body's (nested names dropped under "ignore")
 _PARAMETERS = """
     checked_value = check_parameters(value)
     if checked_value is not None:
-        return checked_value
+        if type(checked_value) is Error:
+            return checked_value
+        value = checked_value
 """
 
 # a parser with the policy around it: arguments with names the policy may add
@@ -100,13 +103,13 @@ _PARSE_GUARDED = """
                 parsed = {call}
                 {awaiting}
     except Exception as exc:
-        return failed(exc, args)
+        return failed(exc, args, context)
     if within and type(parsed) is Ok:
         value = parsed[0]
         if value is None:
             value = args
     else:
-        parsed = settle(parsed, args, within)
+        parsed = settle(parsed, args, within, context)
         if type(parsed) is Error:
             return parsed
         value = parsed[0]
@@ -118,9 +121,9 @@ _PARSE = """
         parsed = {call}
         {awaiting}
     except Exception as exc:
-        return failed(exc, args)
+        return failed(exc, args, context)
     if type(parsed) is not Ok:
-        return settle(parsed, args, True)
+        return settle(parsed, args, True, context)
     value = parsed[0]
     if value is None:
         value = args
@@ -141,12 +144,12 @@ _BODY = """
     try:
         out = {call}
     except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
-        return rescue(exc, value)
+        return rescue(exc, value, context)
     if type(out) is str:
         return _new(Ok, (out, None))
     if isawaitable(out):
         return {finish}
-    return outcome(out)
+    return outcome(out, context)
 """
 
 _AWAITING = "if isawaitable(parsed): parsed = await parsed"
@@ -157,7 +160,7 @@ class Plan:
 
     ``call(value, context)`` is the body step alone (for callers that parse
     first and run the body elsewhere); it gives an outcome, or an awaitable to
-    pass to ``finish(awaitable, value)``.
+    pass to ``finish(awaitable, value, context)``.
     """
 
     __slots__ = ("aparse", "arun", "call", "finish", "parse", "run")
@@ -167,7 +170,7 @@ class Plan:
     run: Callable[[Any, Any], Outcome]
     arun: Callable[[Any, Any], Awaitable[Outcome]]
     call: Callable[[Any, Any], Any]
-    finish: Callable[[Any, Any], Awaitable[Outcome]]
+    finish: Callable[[Any, Any, Any], Awaitable[Outcome]]
 
 
 def _watch(
@@ -191,11 +194,17 @@ def _watch(
     return own | deep, deep
 
 
-def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], ParseResult]:
+def _settler(
+    policy: Policy | None,
+) -> Callable[[object, dict[str, Any], bool, Any], ParseResult]:
     merge = policy.merge if policy is not None else None
 
-    def settle(result: object, args: dict[str, Any], within: bool) -> ParseResult:
-        """Check a parser's result; merge the unknown-name policy into it."""
+    def settle(result: object, args: dict[str, Any], within: bool, context: Any) -> ParseResult:
+        """Check a parser's result; merge the unknown-name policy into it.
+
+        A rejection has the context's strings redacted (a parser given the
+        context may quote it).
+        """
         kind = type(result)
         outcome: ParseResult
         if kind is Ok:
@@ -207,8 +216,9 @@ def _settler(policy: Policy | None) -> Callable[[object, dict[str, Any], bool], 
             # the type alone: the value may hold anything (the context, secrets)
             return Error(f"parse_args returned unexpected shape: {kind.__name__}")
         if merge is None or (within and kind is Ok):
-            return outcome
-        return merge(outcome, args)
+            return outcome if kind is Ok else redacted(outcome, context)  # type: ignore[arg-type]
+        merged = merge(outcome, args)
+        return merged if type(merged) is Ok else redacted(merged, context)  # type: ignore[arg-type]
 
     return settle
 
@@ -222,9 +232,116 @@ def _code(source: str) -> CodeType:
     return compile(source, "<toolparse plan>", "exec")
 
 
-def _function(name: str, header: str, pieces: list[str], namespace: dict[str, Any]) -> Any:
-    exec(_code(header + "".join(pieces)), namespace)  # our own pieces, joined at definition
-    return namespace.pop(name)
+def _function_code(header: str, pieces: list[str]) -> CodeType:
+    """The code of the one function a source defines (its module code holds it)."""
+    module = _code(header + "".join(pieces))  # our own pieces, joined at definition
+    return next(c for c in module.co_consts if isinstance(c, CodeType))
+
+
+#: which pieces a plan is made of (see ``_shape``): the entry points' code is
+#: compiled once per shape, and each Function only binds it to its namespace
+_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
+
+
+@functools.lru_cache(maxsize=512)
+def _entry_points(shape: _Shape) -> dict[str, CodeType]:
+    (
+        nulls,
+        nulls_always,
+        bound,
+        has_parser,
+        named,
+        check_parameters,
+        guarded,
+        ignore,
+        parser_context,
+        body_context,
+        parser_async,
+        body_async,
+    ) = shape
+    context = ", context" if parser_context else ""
+
+    def parsing(awaiting: str) -> list[str]:
+        steps = [_DECODE]
+        if nulls:
+            steps.append(_NULLS_ALWAYS if nulls_always else _NULLS)
+        if bound:
+            steps.append(_BOUND)
+        if not has_parser:
+            fits = (
+                # every accepted name sent and no other: one comparison says it
+                # all; else the required names, and only names that pass (the
+                # accepted ones, and under "report" those remembered as
+                # resembling none of them)
+                "args.keys() == accepted or (required.issubset(args) and passes.issuperset(args))"
+                if named
+                else "required.issubset(args)"
+            )
+            steps.append(_CHECK.format(fits=fits))
+            if check_parameters:
+                steps.append(_PARAMETERS)
+            return steps
+        if guarded and ignore:
+            steps.append(_DROP)
+        step = _PARSE_GUARDED if guarded else _PARSE
+        steps.append(step.format(call=f"parser(args{context})", awaiting=awaiting))
+        return steps
+
+    body_call = "function(value, context)" if body_context else "function(value)"
+
+    def body(finish: str) -> str:
+        return _BODY.format(call=body_call, finish=finish)
+
+    sync = "def {}(arguments, context):"
+    asynchronous = "async def {}(arguments, context):"
+    parsed = _PARSED_AS_IS if has_parser else _PARSED
+    codes = {
+        "aparse": _function_code(asynchronous.format("aparse"), [*parsing(_AWAITING), parsed]),
+        "arun": _function_code(
+            asynchronous.format("arun"),
+            [*parsing(_AWAITING), body("await finish(out, value, context)")],
+        ),
+        "call": _function_code("def call(value, context):", [body("out")]),
+    }
+    if not parser_async:
+        codes["parse"] = _function_code(sync.format("parse"), [*parsing(""), parsed])
+    if not (parser_async or body_async):
+        # a sync callable may still return an awaitable (a partial of an async def)
+        codes["run"] = _function_code(
+            sync.format("run"), [*parsing(""), body("_run_sync(finish(out, value, context))")]
+        )
+    return codes
+
+
+class _Keyed:
+    """A value cached under a key that fully determines it (compared by the key alone)."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, key: Hashable, value: Any) -> None:
+        self.key = key
+        self.value = value
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.key == other.key
+
+
+_Nulls = tuple[Callable[[Any], Any] | None, tuple[frozenset[str], frozenset[str]] | None]
+
+
+def _nulls_step(schema: Mapping[str, Any]) -> _Nulls:
+    """The null-restoring step of ``schema`` and the names it watches (``None``: no step)."""
+    restore = null_restorer(schema)
+    return restore, (_watch(schema, restore) if restore is not None else None)
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_nulls_step(keyed: _Keyed) -> _Nulls:
+    # the step only reads the arguments it is given: Functions of one schema share it
+    return _nulls_step(keyed.value)
 
 
 def compile_plan(
@@ -241,7 +358,8 @@ def compile_plan(
     body_arity: int,
     parser_async: bool,
     body_async: bool,
-    check_parameters: Callable[[Any], Error | None] | None = None,
+    check_parameters: Callable[[Any], Any] | None = None,
+    schema_key: Hashable | None = None,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
 
@@ -249,27 +367,35 @@ def compile_plan(
         whose accepted names are known; never your own ``parse_args``).
     :param check_parameters: without a parser, the check of the declared
         parameters' values that follows the required-key check (``None``:
-        none); it returns the Error that rejects the call, or ``None``.
+        none); it returns the Error that rejects the call, ``None``, or the
+        arguments the body gets instead.
+    :param schema_key: a key that fully determines ``schema`` (a declaration
+        the core turned into it), so that tools of one declaration share the
+        steps built from it; ``None``: built for this schema alone.
     """
-    restore = null_restorer(schema)
-    watched = _watch(schema, restore) if restore is not None else None
+    if schema_key is None:
+        restore, watched = _nulls_step(schema)
+    else:
+        restore, watched = _shared_nulls_step(_Keyed(schema_key, schema))
     namespace: dict[str, Any] = {
+        "__builtins__": builtins,
         "Arguments": Arguments,
         "Error": Error,
         "Ok": Ok,
         "_new": tuple.__new__,
         "_run_sync": _run_sync,
         "accepted": policy.accepted_set,
+        "passes": policy.passes,
         "bound": policy.bound,
         "rejected_bound": policy.rejected_bound,
         "check_parameters": check_parameters,
         "checked": policy.checked,
         "decode": decode,
         "deep": watched[1] if watched is not None else frozenset(),
-        "failed": lambda exc, args: outcomes.parser_failed(exc, args, limits),
+        "failed": lambda exc, args, context: outcomes.parser_failed(exc, args, limits, context),
         "finish": outcomes.finish,
         "function": function,
-        "isawaitable": inspect.isawaitable,
+        "isawaitable": isawaitable,
         "limits": limits,
         "name": name,
         "outcome": outcomes.outcome,
@@ -281,50 +407,26 @@ def compile_plan(
         "settle": _settler(policy if guarded else None),
         "watch": watched[0] if watched is not None else frozenset(),
     }
-    context = ", context" if parser_arity == 2 else ""
-
-    def parsing(awaiting: str) -> list[str]:
-        steps = [_DECODE]
-        if restore is not None:
-            steps.append(_NULLS if watched is not None else _NULLS_ALWAYS)
-        if policy.bound:
-            steps.append(_BOUND)
-        if parser is None:
-            fits = (
-                # every accepted name sent and no other: one comparison says it all
-                "args.keys() == accepted or (required.issubset(args) and accepted.issuperset(args))"
-                if policy.accepted
-                else "required.issubset(args)"
-            )
-            steps.append(_CHECK.format(fits=fits))
-            if check_parameters is not None:
-                steps.append(_PARAMETERS)
-            return steps
-        if guarded and policy.policy == "ignore":
-            steps.append(_DROP)
-        step = _PARSE_GUARDED if guarded else _PARSE
-        steps.append(step.format(call=f"parser(args{context})", awaiting=awaiting))
-        return steps
-
-    body_call = "function(value, context)" if body_arity == 2 else "function(value)"
-
-    def body(finish: str) -> str:
-        return _BODY.format(call=body_call, finish=finish)
-
+    codes = _entry_points(
+        (
+            restore is not None,
+            restore is not None and watched is None,
+            bool(policy.bound),
+            parser is not None,
+            bool(policy.accepted),
+            check_parameters is not None,
+            guarded,
+            policy.policy == "ignore",
+            parser_arity == 2,
+            body_arity == 2,
+            parser_async,
+            body_async,
+        )
+    )
     plan = Plan()
-    sync = "def {}(arguments, context):"
-    asynchronous = "async def {}(arguments, context):"
-    parsed = _PARSED if parser is None else _PARSED_AS_IS
-    plan.aparse = _function(
-        "aparse", asynchronous.format("aparse"), [*parsing(_AWAITING), parsed], namespace
-    )
-    plan.arun = _function(
-        "arun",
-        asynchronous.format("arun"),
-        [*parsing(_AWAITING), body("await finish(out, value)")],
-        namespace,
-    )
-    plan.call = _function("call", "def call(value, context):", [body("out")], namespace)
+    plan.aparse = FunctionType(codes["aparse"], namespace)
+    plan.arun = FunctionType(codes["arun"], namespace)
+    plan.call = FunctionType(codes["call"], namespace)
     plan.finish = outcomes.finish
     if parser_async:
         aparse = plan.aparse
@@ -334,7 +436,7 @@ def compile_plan(
 
         plan.parse = parse
     else:
-        plan.parse = _function("parse", sync.format("parse"), [*parsing(""), parsed], namespace)
+        plan.parse = FunctionType(codes["parse"], namespace)
     if parser_async or body_async:
         arun = plan.arun
 
@@ -344,11 +446,5 @@ def compile_plan(
 
         plan.run = run
     else:
-        # a sync callable may still return an awaitable (a partial of an async def)
-        plan.run = _function(
-            "run",
-            sync.format("run"),
-            [*parsing(""), body("_run_sync(finish(out, value))")],
-            namespace,
-        )
+        plan.run = FunctionType(codes["run"], namespace)
     return plan

@@ -31,6 +31,7 @@ class Policy:
         "accepted",
         "accepted_set",
         "bound",
+        "passes",
         "policy",
         "required",
         "required_set",
@@ -52,6 +53,12 @@ class Policy:
         self.required = tuple(required)
         self.required_set = frozenset(required)
         self._resembling: dict[str, bool] = {}
+        #: the names a call may send and pass the quick test: the accepted
+        #: names, and under "report" those remembered as resembling none of
+        #: them (such a call is accepted with no search; see ``_resembles``)
+        self.passes: set[str] | frozenset[str] = (
+            set(accepted) if policy == "report" else self.accepted_set
+        )
 
     # -- before any parser ------------------------------------------------------
 
@@ -122,6 +129,8 @@ class Policy:
             known = messages.did_you_mean(name, messages.nearest(name, self.accepted)) is not None
             if len(self._resembling) < _REMEMBERED:
                 self._resembling[name] = known
+                if not known and isinstance(self.passes, set):
+                    self.passes.add(name)
         return known
 
     # -- around an adapter's parser ---------------------------------------------

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..adapter import Adapter, Compiled, install_hint
 from ..errors import FunctionDefinitionError, NoAdapterError
-from ..plugins import resolving
 from ._callables import _accepts_keyword
 
 if TYPE_CHECKING:
@@ -94,7 +93,10 @@ def _two_step(
 ) -> Compiled:
     """The shim for adapters written against the two-method form."""
     # such adapters reach the field-schema hook through toolparse.plugins.field_schema,
-    # which reads the manager resolving this tool from this context variable
+    # which reads the manager resolving this tool from this context variable;
+    # lazy: the plugins module imports the core's defaults, which import Function
+    from ..plugins import resolving
+
     token = resolving.set(pm)
     try:
         schema = _with_policy(adapter.json_schema, source, policy)
