@@ -173,7 +173,10 @@ class _Lines(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._problems)))]
+            start, stop, step = index.indices(len(self._problems))
+            if step == 1 and stop <= len(self._rendered):
+                return self._rendered[start:stop]  # what a message shows: rendered already
+            return [self[i] for i in range(start, stop, step)]
         if 0 <= index < len(self._rendered):
             return self._rendered[index]
         return self._problems[index].line()
@@ -186,27 +189,41 @@ def render_problems(
     cause: BaseException | None,
 ) -> Error:
     """The one rendering of a rejected call's problems (see :func:`invalid_arguments`)."""
-    problems = _dedupe(problems)
     arguments = arguments or {}
-    sent = messages.argument_keys(arguments)  # for suggestions: never suggest a name sent
+    # one pass: drop repeats (as _dedupe does) and sort the top-level names out
+    seen: set[tuple[Any, ...]] = set()
+    kept: list[ArgumentProblem] = []
     missing: list[str] = []
     unknown: list[str] = []
     others: list[ArgumentProblem] = []
     for problem in problems:
-        top = len(problem.path) == 1 and isinstance(problem.path[0], str)
-        if top and problem.kind == "missing":
-            missing.append(str(problem.path[0]))
-        elif top and problem.kind == "unrecognized":
-            unknown.append(str(problem.path[0]))
+        path = problem.path
+        kind = problem.kind
+        key = (path, problem.reason, kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(problem)
+        if kind == "invalid" or len(path) != 1 or not isinstance(path[0], str):
+            others.append(problem)
+        elif kind == "missing":
+            missing.append(str(path[0]))
+        elif kind == "unrecognized":
+            unknown.append(str(path[0]))
         else:
             others.append(problem)
     lines = _Lines(others)
-    if accepted:
+    if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
-    found = messages.suggestions(unknown, accepted, sent) if unknown else {}
+    # for suggestions, never suggest a name sent: the sent names only matter then
+    found = (
+        messages.suggestions(unknown, accepted, messages.argument_keys(arguments))
+        if unknown
+        else {}
+    )
     text = messages.invalid(lines, missing, found, accepted)
-    exc = InvalidArguments(text, problems, arguments, accepted)
+    exc = InvalidArguments(text, kept, arguments, accepted)
     if cause is not None:
         exc.__cause__ = cause
     return Error(text, exc)
