@@ -159,3 +159,8 @@ V1_ONE_VOICE = {
     "pattern": V1Matching,
     "nested_required": V1Object,
 }
+
+
+class LegacyEither(v1.BaseModel):
+    value: int | str
+    items: list[int] | dict[str, int] = []

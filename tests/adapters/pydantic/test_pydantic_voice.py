@@ -387,3 +387,14 @@ def test_a_raised_error_with_many_problems_is_cut() -> None:
     assert lines[0] == "f0: must be an integer"
     assert lines[-1] == "... and 15 more"
     assert len(lines) == 11
+
+
+def test_a_union_reads_the_same_under_v1() -> None:
+    from .models_v1 import LegacyEither
+
+    class Either(BaseModel):
+        value: int | str
+        items: list[int] | dict[str, int] = []
+
+    wrong = {"value": [1], "items": "x"}
+    assert lines(LegacyEither, wrong) == lines(Either, wrong)

@@ -22,7 +22,7 @@ from typing import Any
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED, one_of_reason, type_reason
 
-from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, choices, reason, reason_v1
+from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, V1_TYPE_KINDS, choices, reason, reason_v1
 
 __all__ = ["problems", "problems_v1"]
 
@@ -176,6 +176,9 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
     validator's own (no prefix), so only the shared words replace any.
     """
     out: list[ArgumentProblem] = []
+    # v1 reports each member of a failed union at the union's own path: the
+    # type problems of one place join ("must be an integer or a string")
+    union: tuple[int, Path, list[str]] | None = None
     for err in errors:
         kind = err["type"]
         if kind == _V1_MISSING:
@@ -184,6 +187,14 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
             out.append(ArgumentProblem.unrecognized(_named(err["loc"], arguments)))
         else:
             path, value, whole = _walk(err["loc"], arguments, key_at_end=False)
+            word = V1_TYPE_KINDS.get(kind)
+            if word is not None:
+                if union is not None and union[0] == len(out) - 1 and union[1] == path:
+                    if word not in union[2]:
+                        union[2].append(word)
+                        out[-1].reason = type_reason(*union[2])
+                    continue
+                union = (len(out), path, [word])
             text = FIXED_V1.get(kind) or reason_v1(kind, err.get("ctx"), str(err["msg"]))
             out.append(
                 ArgumentProblem(path, text, _received(value) if path and whole else NOT_GIVEN)

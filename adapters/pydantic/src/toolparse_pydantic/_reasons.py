@@ -35,6 +35,7 @@ __all__ = [
     "FIXED",
     "FIXED_V1",
     "TYPE_KINDS",
+    "V1_TYPE_KINDS",
     "choices",
     "custom_text",
     "reason",
@@ -218,7 +219,8 @@ def custom_text(kind: str, msg: str, prefix: str) -> str:
 
 # -- pydantic.v1 --------------------------------------------------------------------
 
-_V1_TYPES = {
+#: each ``pydantic.v1`` error type that says "not a value of this JSON type", and the type
+V1_TYPE_KINDS: dict[str, str] = {
     **dict.fromkeys(("type_error.integer", "type_error.int"), "integer"),
     **dict.fromkeys(
         ("type_error.float", "type_error.decimal", "value_error.number.not_finite_number"),
@@ -262,7 +264,7 @@ _V1_FORMATS = {
 }
 #: the ``pydantic.v1`` error types whose reason is always the same words
 FIXED_V1: dict[str, str] = {
-    **{kind: type_reason(word) for kind, word in _V1_TYPES.items()},
+    **{kind: type_reason(word) for kind, word in V1_TYPE_KINDS.items()},
     **{kind: format_reason(word) for kind, word in _V1_FORMATS.items()},
 }
 _V1_BOUNDS = {
