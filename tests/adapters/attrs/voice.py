@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Literal
 
 import attrs
@@ -75,6 +76,16 @@ class Matching:
     value: str = attrs.field(validator=v.matches_re("^[A-Z]+$"))
 
 
+@attrs.define
+class EnoughItems:
+    value: list[int] = attrs.field(validator=v.min_len(2))
+
+
+@attrs.define
+class ADate:
+    value: datetime.date
+
+
 SOURCES: dict[str, Any] = {
     "string": AString,
     "integer": AnInteger,
@@ -88,6 +99,8 @@ SOURCES: dict[str, Any] = {
     "min_length": LongEnough,
     "max_length": ShortEnough,
     "pattern": Matching,
+    "min_items": EnoughItems,
+    "date": ADate,
     "nested_required": AnObject,
 }
 

@@ -43,6 +43,11 @@ def _sources() -> dict[str, Any]:
         "pattern": _schema(
             "Matching", fields.String(required=True, validate=validate.Regexp("^[A-Z]+$"))
         ),
+        "min_items": _schema(
+            "EnoughItems",
+            fields.List(fields.Integer(), required=True, validate=validate.Length(min=2)),
+        ),
+        "date": _schema("ADate", fields.Date(required=True)),
         "nested_required": _schema("AnObject", fields.Nested(Named, required=True)),
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -61,6 +62,14 @@ class Matching(BaseModel):
     value: str = Field(pattern="^[A-Z]+$")
 
 
+class EnoughItems(BaseModel):
+    value: list[int] = Field(min_length=2)
+
+
+class ADate(BaseModel):
+    value: datetime.date
+
+
 SOURCES: dict[str, Any] = {
     "string": AString,
     "integer": AnInteger,
@@ -74,6 +83,8 @@ SOURCES: dict[str, Any] = {
     "min_length": LongEnough,
     "max_length": ShortEnough,
     "pattern": Matching,
+    "min_items": EnoughItems,
+    "date": ADate,
     "nested_required": AnObject,
 }
 

@@ -1,8 +1,8 @@
 """One voice: the same wrong call reads the same line whichever adapter found it.
 
 Each :class:`OneVoice` is one JSON-level mistake (a wrong type, a value not
-among the choices, out of range, too short, not matching a pattern, a nested
-name left out) made in the one required property ``value`` of a tool, and
+among the choices, out of range, too short or too long, too few items, not
+matching a pattern, not a date, a nested name left out) made in the one required property ``value`` of a tool, and
 the line the model must read for it, worded by the adapter SDK's vocabulary
 functions. An adapter's fixture declares ``value`` as the check's
 :attr:`~OneVoice.schema` says in its own library (where the library can say
@@ -19,6 +19,7 @@ import pytest
 
 from ..adapter import (
     REQUIRED,
+    format_reason,
     length_reason,
     one_of_reason,
     pattern_reason,
@@ -124,6 +125,20 @@ ONE_VOICE: tuple[OneVoice, ...] = (
         "abc",
         pattern_reason("^[A-Z]+$"),
         "ABC",
+    ),
+    OneVoice(
+        "min_items",
+        {"type": "array", "items": {"type": "integer"}, "minItems": 2},
+        [1],
+        length_reason(minimum=2, items=True),
+        [1, 2],
+    ),
+    OneVoice(
+        "date",
+        {"type": "string", "format": "date"},
+        "soon",
+        format_reason("date"),
+        "2024-01-31",
     ),
     OneVoice(
         "nested_required",
