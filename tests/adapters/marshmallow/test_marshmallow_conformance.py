@@ -8,7 +8,7 @@ from toolparse.testing import AdapterConformance, ConformanceCase, Invalid
 from toolparse_marshmallow import MarshmallowAdapter
 
 from .models import Invoice, InvoiceSchema, Line, corpus
-from .voice import one_voice
+from .voice import ONE_VOICE_GAPS, one_voice
 
 
 def _check(parsed: Any) -> None:
@@ -71,4 +71,5 @@ class TestMarshmallowConformance(AdapterConformance):
             },
             corpus=corpus(),
             one_voice=one_voice,
+            one_voice_gaps=ONE_VOICE_GAPS,
         )
