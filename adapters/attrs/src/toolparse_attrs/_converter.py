@@ -113,24 +113,42 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
             if not handler:
                 handler.append(get_structure_hook(converter, item))
             hook = handler[0]
-            out = []
-            errors = []
-            for index, element in enumerate(value):
-                try:
-                    out.append(hook(element, item))
-                except Exception as exc:
-                    note = IterableValidationNote(
-                        f"Structuring {tp!r} @ index {index}", index, item
-                    )
-                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
-                    errors.append(exc)
-            if errors:
-                raise IterableValidationError(f"While structuring {tp!r}", errors, tp)
+            out: list[Any] = []
+            append = out.append
+            try:
+                for element in value:
+                    append(hook(element, item))
+            except Exception as exc:
+                # go on from the item that failed: the ones before it are
+                # structured (their validators ran) and are not structured again
+                _failed(value, out, hook, item, tp, exc)
             return build(out)
 
         return structure
 
     return factory
+
+
+def _failed(value: Any, out: list[Any], hook: Any, item: Any, tp: Any, first: Exception) -> None:
+    """Raise cattrs' error for an array whose item ``len(out)`` raised ``first``.
+
+    The items after it are structured too (once each), so that every failing
+    item is in the one error, with cattrs' notes.
+    """
+
+    def noted(exc: Exception, index: int) -> Exception:
+        note = IterableValidationNote(f"Structuring {tp!r} @ index {index}", index, item)
+        exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
+        return exc
+
+    start = len(out)
+    errors = [noted(first, start)]
+    for index in range(start + 1, len(value)):
+        try:
+            hook(value[index], item)
+        except Exception as exc:
+            errors.append(noted(exc, index))
+    raise IterableValidationError(f"While structuring {tp!r}", errors, tp)
 
 
 def _fixed_tuple_hook(

@@ -68,7 +68,9 @@ class ErrorReader:
         tp: Any,
         out: list[ArgumentProblem],
     ) -> None:
-        if isinstance(exc, ClassValidationError):
+        if type(exc) is Rejected:  # the commonest leaf: a strict hook's refusal
+            out.append(ArgumentProblem(path, exc.reason, raw))
+        elif isinstance(exc, ClassValidationError):
             self._class(exc.cl, path, raw, out, exc)
         elif isinstance(exc, IterableValidationError):
             self._items(exc, path, raw, tp, out)
@@ -90,7 +92,7 @@ class ErrorReader:
         exc: ClassValidationError | None,
         init_error: BaseException | None = None,
     ) -> None:
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             out.append(ArgumentProblem(path, _NOT_AN_OBJECT, raw))
             return
         start = len(out)
@@ -98,7 +100,6 @@ class ErrorReader:
         by_name = info.by_name
         failed: set[str] = set()
         init_errors = [] if init_error is None else [init_error]
-        structured: Mapping[str, Any] | None = None
         if exc is not None:
             with_notes, without = exc.group_exceptions()
             for sub, note in with_notes:
@@ -117,9 +118,7 @@ class ErrorReader:
                     )
                 else:
                     init_errors.append(sub)
-            if with_notes:
-                structured = _structured(exc)
-        if any(isinstance(e, KeyError) for e in init_errors):
+        if init_errors and any(isinstance(e, KeyError) for e in init_errors):
             # a converter without detailed validation: the first missing key raised
             absent = [f.key for f in info.fields if f.required and f.key not in raw]
             out.extend(ArgumentProblem.missing((*path, key), REQUIRED) for key in absent)
@@ -132,8 +131,9 @@ class ErrorReader:
             failure = init_failure(init_errors[0], cls) if init_errors else None
             if failure is not None:
                 self._after_init(info, raw, path, failure, init_errors[0], out, validate)
-            elif init_errors or failed:
+            elif init_errors or not failed.issuperset(info.checked_names):
                 # __init__ never ran: its converters and validators run here, once
+                structured = _structured(exc) if exc is not None and failed else None
                 self._check(info, raw, path, failed, out, structured, validate)
         if init_errors and len(out) == before:
             out.append(ArgumentProblem(path, custom(init_errors[0])))
@@ -157,7 +157,7 @@ class ErrorReader:
         with_notes, without = exc.group_exceptions()
         for sub, note in with_notes:
             index = note.index
-            if isinstance(raw, Mapping):
+            if type(raw) is not list and isinstance(raw, Mapping):
                 where = (*path, str(index))
                 if str(note).startswith("Structuring mapping key"):
                     reason = _leaf(sub, where, index, note.type).reason

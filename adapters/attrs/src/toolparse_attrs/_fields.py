@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import typing
 from typing import Any
@@ -55,15 +56,22 @@ class ClassInfo:
     fields: tuple[FieldInfo, ...]
     description: str | None
 
-    @property
+    @functools.cached_property
     def by_name(self) -> dict[str, FieldInfo]:
         """The fields by attribute name."""
         return {f.name: f for f in self.fields}
 
+    @functools.cached_property
+    def checked_names(self) -> frozenset[str]:
+        """The fields with a validator or an attrs converter."""
+        return frozenset(
+            f.name for f in self.fields if f.validator is not None or f.converter is not None
+        )
+
     @property
     def checked(self) -> bool:
         """Whether any field has a validator or an attrs converter."""
-        return any(f.validator is not None or f.converter is not None for f in self.fields)
+        return bool(self.checked_names)
 
 
 class Fields:
