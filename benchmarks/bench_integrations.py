@@ -38,23 +38,32 @@ def plain_add(a: int, b: int) -> str:
     return str(a + b)
 
 
-def langchain_rows() -> list[Row]:
+def call(args: dict[str, Any]) -> dict[str, Any]:
+    """A LangChain tool call of ``add`` with these arguments."""
+    return {"type": "tool_call", "id": "c1", "name": "add", "args": args}
+
+
+def langchain_own() -> tuple[Any, Callable[[], object]]:
+    """LangChain's own tool for ``plain_add``, and its rejected call as a caller sees it."""
     from langchain_core.tools import tool
     from pydantic import ValidationError
 
-    from toolparse.integrations.langchain import ToolparseTool, to_langchain
-
-    bridge = to_langchain(add)
     own = tool(plain_add)
-
-    def call(args: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "tool_call", "id": "c1", "name": "add", "args": args}
 
     def own_rejected() -> object:
         try:
             return own.invoke(call(BAD))
         except ValidationError as exc:
             return exc
+
+    return own, own_rejected
+
+
+def langchain_rows() -> list[Row]:
+    from toolparse.integrations.langchain import ToolparseTool, to_langchain
+
+    bridge = to_langchain(add)
+    own, own_rejected = langchain_own()
 
     class Unchecked(ToolparseTool):
         # the same LangChain tool, its body called with no toolparse at all
@@ -83,11 +92,33 @@ def best_of(fn: Callable[[], object], number: int = 100, repeat: int = 5) -> flo
 
 
 def pydantic_ai_rows() -> list[Row]:
+    from toolparse.integrations.pydantic_ai import to_pydantic_ai
+
+    loop = asyncio.new_event_loop()
+    bridge = [to_pydantic_ai(add)]
+    own = [plain_add]
+    try:
+        # an agent run costs milliseconds: fewer runs than the harness's 1,000 minimum
+        valid = best_of(agent_runner(loop, bridge, VALID)), best_of(agent_runner(loop, own, VALID))
+        rejected = (
+            best_of(agent_runner(loop, bridge, BAD, VALID)),
+            best_of(agent_runner(loop, own, BAD, VALID)),
+        )
+    finally:
+        loop.close()
+    return [
+        Row("pydantic-ai: agent run, one valid call", *valid, "Agent(tools=[function])"),
+        Row("pydantic-ai: agent run, rejected then valid", *rejected, "Agent(tools=[function])"),
+    ]
+
+
+def agent_runner(
+    loop: asyncio.AbstractEventLoop, tools: list[Any], *calls: dict[str, Any]
+) -> Callable[[], object]:
+    """A pydantic-ai agent run whose model calls ``add`` with each of ``calls`` in turn."""
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import FunctionModel
-
-    from toolparse.integrations.pydantic_ai import to_pydantic_ai
 
     def model(*calls: dict[str, Any]) -> FunctionModel:
         def respond(messages: list[Any], info: Any) -> ModelResponse:
@@ -100,34 +131,37 @@ def pydantic_ai_rows() -> list[Row]:
 
         return FunctionModel(respond)
 
-    loop = asyncio.new_event_loop()
+    agent = Agent(model(*calls), tools=tools, retries=3)
+    return lambda: loop.run_until_complete(agent.run("go"))
 
-    def runner(tools: list[Any], *calls: dict[str, Any]) -> Callable[[], object]:
-        agent = Agent(model(*calls), tools=tools, retries=3)
-        return lambda: loop.run_until_complete(agent.run("go"))
 
-    bridge = [to_pydantic_ai(add)]
-    own = [plain_add]
-    try:
-        # an agent run costs milliseconds: fewer runs than the harness's 1,000 minimum
-        valid = best_of(runner(bridge, VALID)), best_of(runner(own, VALID))
-        rejected = best_of(runner(bridge, BAD, VALID)), best_of(runner(own, BAD, VALID))
-    finally:
-        loop.close()
-    return [
-        Row("pydantic-ai: agent run, one valid call", *valid, "Agent(tools=[function])"),
-        Row("pydantic-ai: agent run, rejected then valid", *rejected, "Agent(tools=[function])"),
-    ]
+def agents_invoker(
+    loop: asyncio.AbstractEventLoop, tool: Any, args: dict[str, Any]
+) -> Callable[[], object]:
+    """One ``on_invoke_tool`` of an Agents SDK tool with these arguments, run on ``loop``."""
+    from agents.tool_context import ToolContext
+
+    text = json.dumps(args)
+    ctx = ToolContext(context=None, tool_name="add", tool_call_id="c1", tool_arguments=text)
+    return lambda: loop.run_until_complete(tool.on_invoke_tool(ctx, text))
+
+
+def agents_own() -> Any:
+    """The Agents SDK's own tool for ``plain_add`` (its rejected calls logged at CRITICAL only)."""
+    from agents import function_tool
+
+    # the SDK logs each failure of its own tool (its rejected calls)
+    logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
+    return function_tool(plain_add)
 
 
 def openai_agents_rows() -> list[Row]:
-    from agents import FunctionTool, function_tool
-    from agents.tool_context import ToolContext
+    from agents import FunctionTool
 
     from toolparse.integrations.openai_agents import to_openai_agents
 
     bridge = to_openai_agents(add)
-    own = function_tool(plain_add)
+    own = agents_own()
 
     async def unchecked_invoke(ctx: Any, text: str) -> str:
         # the SDK's own path with no validation: decode, call in a worker thread
@@ -141,20 +175,18 @@ def openai_agents_rows() -> list[Row]:
         strict_json_schema=False,
     )
     loop = asyncio.new_event_loop()
-    # the SDK logs each failure of its own tool (its rejected calls)
-    logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
-
-    def invoker(tool: Any, args: dict[str, Any]) -> Callable[[], object]:
-        text = json.dumps(args)
-        ctx = ToolContext(context=None, tool_name="add", tool_call_id="c1", tool_arguments=text)
-        return lambda: loop.run_until_complete(tool.on_invoke_tool(ctx, text))
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the SDK logs the failure of its own rejected call
-            valid = interleaved(invoker(bridge, VALID), invoker(own, VALID))
-            rejected = interleaved(invoker(bridge, BAD), invoker(own, BAD))
-            bare = interleaved(invoker(bridge, VALID), invoker(unchecked, VALID))
+            valid = interleaved(
+                agents_invoker(loop, bridge, VALID), agents_invoker(loop, own, VALID)
+            )
+            rejected = interleaved(
+                agents_invoker(loop, bridge, BAD), agents_invoker(loop, own, BAD)
+            )
+            bare = interleaved(
+                agents_invoker(loop, bridge, VALID), agents_invoker(loop, unchecked, VALID)
+            )
         execute = per_call_us(lambda: add.execute(json.dumps(VALID)))
     finally:
         loop.close()
@@ -170,11 +202,21 @@ def openai_agents_rows() -> list[Row]:
     ]
 
 
+#: one line per framework whose rows were left out because it is not installed
+SKIPPED: list[str] = []
+
+FRAMEWORKS: dict[str, Callable[[], list[Row]]] = {
+    "langchain-core": langchain_rows,
+    "pydantic-ai": pydantic_ai_rows,
+    "openai-agents": openai_agents_rows,
+}
+
+
 def run() -> list[Row]:
     rows: list[Row] = []
-    for build in (langchain_rows, pydantic_ai_rows, openai_agents_rows):
+    for name, build in FRAMEWORKS.items():
         try:
             rows.extend(build())
-        except ImportError:  # the framework is not installed here
-            continue
+        except ImportError as exc:  # the framework is not installed here
+            SKIPPED.append(f"- {name} skipped: not installed ({exc.name or exc})")
     return rows

@@ -3,6 +3,14 @@
 uv run --locked python benchmarks/run.py            # all
 uv run --locked python benchmarks/run.py core pydantic   # some (bench_<name>.py)
 uv run --locked python benchmarks/run.py --write docs/performance.md   # all, into the page
+uv run --locked python benchmarks/run.py --peers    # all, plus the peers' own tool paths
+
+``--peers`` adds ``bench_peers.py``: the same tool through toolparse and through
+langchain-core's, pydantic-ai's and openai-agents' own tool paths and the MCP
+SDK's own servers, in the same run (its rows include those of
+``bench_integrations.py`` and ``bench_mcp.py``, which it then replaces); a peer
+whose library is not installed is skipped with a line saying so under the
+table. It combines with names and with ``--write``.
 
 ``--write PAGE`` replaces the table between the ``<!-- benchmarks:start -->``
 and ``<!-- benchmarks:end -->`` markers of PAGE (appending them when absent),
@@ -20,6 +28,9 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 from harness import Row, table
+
+#: the modules whose rows bench_peers.py includes
+_IN_PEERS = ("integrations", "mcp")
 
 START = "<!-- benchmarks:start -->"
 END = "<!-- benchmarks:end -->"
@@ -45,7 +56,13 @@ def main(argv: list[str]) -> int:
         at = argv.index("--write")
         page = pathlib.Path(argv[at + 1])
         argv = argv[:at] + argv[at + 2 :]
-    names = argv or sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+    peers = "--peers" in argv
+    argv = [a for a in argv if a != "--peers"]
+    every = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+    # the peers' rows include the integration and MCP rows: run them only once
+    names = argv or [n for n in every if n != "peers" and not (peers and n in _IN_PEERS)]
+    if peers and "peers" not in names:
+        names.append("peers")
     rows: list[Row] = []
     failed: list[str] = []
     for name in names:
@@ -53,6 +70,7 @@ def main(argv: list[str]) -> int:
         try:
             module = importlib.import_module(f"bench_{name}")
             rows.extend(module.run())
+            failed.extend(getattr(module, "SKIPPED", []))
         except Exception as exc:  # one broken module must not cost the others' figures
             failed.append(f"- bench_{name} failed: {type(exc).__name__}: {exc}")
             print(failed[-1], file=sys.stderr, flush=True)
