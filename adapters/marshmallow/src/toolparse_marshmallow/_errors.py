@@ -246,15 +246,20 @@ def _explain(
     """Each text in the shared words where it is marshmallow's own, else as written.
 
     A field's validators report in the order they run, so each text is
-    matched with the next validator that raises it (two ``Regexp`` with the
-    default message are told apart by their order).
+    matched with the next validator that raises it; two ``Regexp`` with the
+    default message are told apart by their order when both failed, and keep
+    marshmallow's text when only one did.
     """
     at = 0
     for text in texts:
         explain: Explain | None = None
         if reasons is not None:
             explain = reasons.fixed.get(text)
-            if explain is None:
+            # a text that validators meaning different things raise (two
+            # Regexp), when some of them passed: the text cannot say whose
+            # it is, and they are not run again to find out
+            unclear = text in reasons.shared and texts.count(text) < reasons.shared[text]
+            if explain is None and not unclear:
                 checks = reasons.checks
                 for i in range(at, len(checks)):
                     said, how = checks[i]
@@ -262,11 +267,11 @@ def _explain(
                         at = i + 1
                         explain = how
                         break
-        found = explain if explain is None or type(explain) is str else explain(path, value)
+        found = explain if explain is None or isinstance(explain, str) else explain(path, value)
         received = value if isinstance(value, _SCALARS) else NOT_GIVEN
         if found is None:
             out.append(ArgumentProblem(path, _plain(text), received))
-        elif type(found) is str:
+        elif isinstance(found, str):
             out.append(ArgumentProblem(path, found, received))
         else:
             out.extend(found)

@@ -15,7 +15,6 @@ bound failed (a ``Range`` or ``Length`` with both), the value received says.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -61,9 +60,11 @@ class Reasons:
     value not among an ``Enum``'s); ``checks`` holds one entry per validator,
     in the order marshmallow runs them: the text it raises with its default
     message (``None`` when unknown) and how to explain it (``None``: kept).
+    Validators report in the order they run, so a text is matched with the
+    next validator that raises it.
     """
 
-    __slots__ = ("checks", "fixed")
+    __slots__ = ("checks", "fixed", "shared")
 
     def __init__(
         self,
@@ -72,6 +73,19 @@ class Reasons:
     ) -> None:
         self.fixed = fixed
         self.checks = checks
+        #: a text that validators meaning different things raise (two
+        #: ``Regexp``) -> how many raise it: only when every one of them
+        #: failed does the order say which text is whose
+        self.shared: dict[str, int] = {}
+        meanings: dict[str, set[Any]] = {}
+        for text, explain in checks:
+            if text is not None:
+                meanings.setdefault(text, set()).add(
+                    explain if type(explain) is str else id(explain)
+                )
+        for text, meant in meanings.items():
+            if len(meant) > 1:
+                self.shared[text] = sum(1 for said, _ in checks if said == text)
 
 
 def _received(value: Any) -> Any:
@@ -111,16 +125,23 @@ def _typed(types: tuple[str, ...], fmt: Any, enum: Any) -> Callable[[Path, Any],
     return explain
 
 
-@functools.lru_cache(maxsize=256)
+#: field class -> its defaults (field classes are few: they are declared, not made per schema)
+_DEFAULTS: dict[type, dict[str, str]] = {}
+
+
 def _own_defaults(kind: type) -> dict[str, str]:
     """The default error texts marshmallow's own classes give a field class."""
-    found: dict[str, str] = {}
+    found = _DEFAULTS.get(kind)
+    if found is not None:
+        return found
+    found = {}
     for klass in reversed(kind.__mro__):
         if klass.__module__.partition(".")[0] != "marshmallow":
             continue
         messages = klass.__dict__.get("default_error_messages")
         if isinstance(messages, dict):
             found.update({k: v for k, v in messages.items() if isinstance(v, str)})
+    _DEFAULTS[kind] = found
     return found
 
 
