@@ -486,8 +486,10 @@ class _Checks:
             built = self._object(node)
         elif isinstance(node, _Arr):
             built = self._array(node)
-        else:
-            built = self._union(node)  # a _Ref was unwrapped above
+        elif isinstance(node, _Union):
+            built = self._union(node)
+        else:  # a _Ref was unwrapped above
+            built = _never
         cell.append(built)
         self.memo[id(node)] = built
         return built

@@ -15,6 +15,7 @@ from ._defaults import Plan, apply, plan
 from ._errors import problems, without_false_subschemas
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
+from ._patterns import Matcher, bounded
 from ._refs import is_recursive
 from ._schema import Definition, check
 from ._source import JsonSchema
@@ -29,10 +30,11 @@ _FAST_MAX_DEPTH = 500
 _CONVERSION_ERRORS = (ValueError, TypeError, OverflowError)
 
 
-def _options(source: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool, bool | None]:
+def _options(source: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool, bool | None, Matcher]:
     if isinstance(source, JsonSchema):
-        return source.schema, source.apply_defaults, source.fast
-    return source, False, None
+        matcher = Matcher(source.pattern_timeout, source.pattern_budget)
+        return source.schema, source.apply_defaults, source.fast, matcher
+    return source, False, None, Matcher()
 
 
 def _registry(definition: Definition, schema: dict[str, Any]) -> Any:
@@ -48,13 +50,14 @@ class CompiledSchema:
     validator deciding validity, or ``None`` on the pure path.
     """
 
-    __slots__ = ("accepted", "defaults", "definition", "fast", "parse", "validator")
+    __slots__ = ("accepted", "defaults", "definition", "fast", "matcher", "parse", "validator")
 
     def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
-        schema, apply_defaults, fast = _options(source)
+        schema, apply_defaults, fast, self.matcher = _options(source)
         definition = self.definition = check(schema, object_only=object_only)
-        cls = definition.dialect.validator
-        checker = format_checker(cls)
+        # the library's validator, its pattern keywords bounded in time
+        cls = bounded(definition.dialect.validator)
+        checker = format_checker(definition.dialect.validator)
         explained = without_false_subschemas(definition.schema, definition.dialect.specification)
         self.validator = cls(
             explained, registry=_registry(definition, explained), format_checker=checker
@@ -79,9 +82,17 @@ class CompiledSchema:
         if self.fast is None:
             return self._pure_parser()
         explain = self.explain
-        pure: Callable[[Any], bool] = self.validator.is_valid
+        is_valid: Callable[[Any], bool] = self.validator.is_valid
+        start, stop = self.matcher.start, self.matcher.stop
         defaults = self.defaults
         fast = self.fast.is_valid
+
+        def pure(arguments: Any) -> bool:
+            start()
+            try:
+                return is_valid(arguments)
+            finally:
+                stop()
 
         def decide(arguments: Any) -> bool:
             try:
@@ -141,14 +152,20 @@ class CompiledSchema:
         """
         explain = self.explain
         iter_errors = self.validator.iter_errors
+        start, stop = self.matcher.start, self.matcher.stop
         defaults = self.defaults
 
         def parse(arguments: dict[str, Any]) -> ParseResult:
-            errors = iter_errors(arguments)
-            first = next(errors, None)
-            if first is None:
-                return Ok(arguments if defaults is None else apply(defaults, arguments))
-            return explain(arguments, [first, *errors])
+            start()  # the call's budget for pattern searches
+            try:
+                errors = iter_errors(arguments)
+                first = next(errors, None)
+                if first is None:
+                    return Ok(arguments if defaults is None else apply(defaults, arguments))
+                found = [first, *errors]
+            finally:
+                stop()
+            return explain(arguments, found)
 
         return parse
 
@@ -158,6 +175,7 @@ class CompiledSchema:
         ``errors``: the pure validator's errors, when already collected.
         """
         if errors is None:
+            self.matcher.start()
             try:
                 errors = list(self.validator.iter_errors(arguments))
             except Exception:
@@ -166,6 +184,8 @@ class CompiledSchema:
                 if self.fast is None:
                     raise
                 errors = []
+            finally:
+                self.matcher.stop()
         cause: BaseException | None = best_match(errors)
         found = problems(errors)
         if not found and self.fast is not None:

@@ -29,6 +29,8 @@ from toolparse.adapter import (
 )
 from toolparse.messages import value_text
 
+from ._patterns import OutOfTime, extras
+
 __all__ = ["problems", "reason", "sort_key", "without_false_subschemas"]
 
 Path = tuple[str | int, ...]
@@ -100,6 +102,18 @@ def _received(error: ValidationError, keyword: str) -> Any:
 def _convert(error: ValidationError) -> list[ArgumentProblem]:
     path: Path = tuple(error.absolute_path)
     keyword = error.validator
+    if isinstance(error, OutOfTime):
+        if error.name:  # a property name: the path ends with it
+            return [
+                ArgumentProblem(path, "property name " + error.message, path[-1] if path else "")
+            ]
+        if _property_name(error) is not None:
+            return [
+                ArgumentProblem(
+                    (*path, error.instance), "property name " + error.message, error.instance
+                )
+            ]
+        return [ArgumentProblem(path, error.message, _received(error, "pattern"))]
     value = error.validator_value
     instance = error.instance
     schema = error.schema if isinstance(error.schema, Mapping) else {}
@@ -141,16 +155,8 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
 
 def _extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
     """The names ``additionalProperties`` refused (not declared, not patterned)."""
-    declared = schema.get("properties") or {}
-    patterns = list(schema.get("patternProperties") or {})
-    extras = []
-    for name in instance:
-        if name in declared:
-            continue
-        if any(re.search(pattern, name) for pattern in patterns):
-            continue
-        extras.append(name)
-    return extras
+    # the same bounded search the keyword ran (a name out of time is reported there)
+    return extras(instance, schema)[0]
 
 
 _QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\"""")

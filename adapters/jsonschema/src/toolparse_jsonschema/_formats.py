@@ -17,6 +17,8 @@ import re
 from jsonschema import FormatChecker  # jsonschema ships no type information
 from jsonschema.protocols import Validator  # jsonschema ships no type information
 
+from ._patterns import is_regex
+
 __all__ = ["STANDARD_FORMATS", "format_checker"]
 
 #: every format the JSON Schema drafts define (a fast validator is told to
@@ -130,6 +132,9 @@ def format_checker(validator: type[Validator]) -> FormatChecker:
         "http://json-schema.org/draft-04/schema",
         "http://json-schema.org/draft-06/schema",
     }
+    # a model-sent regex is compiled only up to a length (see _patterns)
+    if "regex" in checker.checkers:
+        checker.checkers["regex"] = (is_regex, ())
     for name, check in _FALLBACKS.items():
         if name in checker.checkers or (name == "time" and not draft_has_time):
             continue

@@ -32,9 +32,14 @@ class JsonSchema(Mapping[str, Any]):
     :param fast: validate with ``jsonschema-rs`` when it is installed
         (``None``, the default), always (``True``: a definition error when it
         is missing or cannot compile the schema) or never (``False``).
+    :param pattern_timeout: seconds one ``pattern`` search toolparse runs may
+        take (``patternProperties`` and property names too); a search that
+        takes longer rejects the value as not checked in time.
+    :param pattern_budget: seconds all those searches of one call may take
+        together; once spent, every further search is out of time.
     """
 
-    __slots__ = ("_apply_defaults", "_fast", "_schema")
+    __slots__ = ("_apply_defaults", "_fast", "_pattern_budget", "_pattern_timeout", "_schema")
 
     def __init__(
         self,
@@ -42,6 +47,8 @@ class JsonSchema(Mapping[str, Any]):
         *,
         apply_defaults: bool = False,
         fast: bool | None = None,
+        pattern_timeout: float = 0.1,
+        pattern_budget: float = 1.0,
     ) -> None:
         if not isinstance(schema, Mapping):
             raise TypeError(f"schema must be a JSON Schema dict, got {type(schema).__name__}")
@@ -49,9 +56,17 @@ class JsonSchema(Mapping[str, Any]):
             raise TypeError("apply_defaults must be True or False")
         if fast not in (None, True, False):
             raise TypeError("fast must be None, True or False")
+        for name, value in (
+            ("pattern_timeout", pattern_timeout),
+            ("pattern_budget", pattern_budget),
+        ):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ValueError(f"{name} must be a number of seconds greater than 0")
         self._schema = schema
         self._apply_defaults = apply_defaults
         self._fast = fast
+        self._pattern_timeout = float(pattern_timeout)
+        self._pattern_budget = float(pattern_budget)
 
     @property
     def schema(self) -> Mapping[str, Any]:
@@ -68,6 +83,16 @@ class JsonSchema(Mapping[str, Any]):
         """``jsonschema-rs``: ``None`` when installed, ``True`` always, ``False`` never."""
         return self._fast
 
+    @property
+    def pattern_timeout(self) -> float:
+        """Seconds one pattern search may take."""
+        return self._pattern_timeout
+
+    @property
+    def pattern_budget(self) -> float:
+        """Seconds the pattern searches of one call may take together."""
+        return self._pattern_budget
+
     def __getitem__(self, key: str) -> Any:
         return self._schema[key]
 
@@ -79,12 +104,17 @@ class JsonSchema(Mapping[str, Any]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, JsonSchema):
-            return (self._schema, self._apply_defaults, self._fast) == (
-                other._schema,
-                other._apply_defaults,
-                other._fast,
-            )
+            return self._options() == other._options()
         return super().__eq__(other)
+
+    def _options(self) -> tuple[Any, ...]:
+        return (
+            self._schema,
+            self._apply_defaults,
+            self._fast,
+            self._pattern_timeout,
+            self._pattern_budget,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # a mutable schema inside: unhashable like a dict
 
@@ -94,4 +124,8 @@ class JsonSchema(Mapping[str, Any]):
             options += ", apply_defaults=True"
         if self._fast is not None:
             options += f", fast={self._fast}"
+        if self._pattern_timeout != 0.1:
+            options += f", pattern_timeout={self._pattern_timeout}"
+        if self._pattern_budget != 1.0:
+            options += f", pattern_budget={self._pattern_budget}"
         return f"JsonSchema({dict(self._schema)!r}{options})"

@@ -1,0 +1,250 @@
+"""Patterns matched under a time bound, with the ``regex`` library's timeout.
+
+The ``jsonschema`` library matches ``pattern``, ``patternProperties`` (and the
+names ``additionalProperties`` and ``unevaluatedProperties`` leave over) with
+Python's ``re``, which can backtrack for minutes on a short string
+(``^(a|aa)+$`` against thirty ``a`` and a ``!``). The model writes those
+strings, so every match toolparse runs goes through a :class:`Matcher`: a
+search with a timeout for each match and a budget for each call. A search that
+runs out of time rejects the value with its own reason (:data:`OUT_OF_TIME`).
+
+The keyword functions replace the library's through its public extension
+point (``jsonschema.validators.extend``); everything else is the library's own.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import regex  # type: ignore[import-untyped]  # no type information
+from jsonschema import validators  # jsonschema ships no type information
+from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
+from jsonschema.protocols import Validator  # jsonschema ships no type information
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_TIMEOUT",
+    "MAX_REGEX_LENGTH",
+    "Matcher",
+    "OutOfTime",
+    "bounded",
+    "is_regex",
+    "out_of_time_reason",
+]
+
+#: seconds one pattern search may take
+DEFAULT_TIMEOUT = 0.1
+#: seconds all the pattern searches of one call may take together
+DEFAULT_BUDGET = 1.0
+#: the longest value the ``regex`` format compiles (compiling is linear, but a
+#: value near the size limit would still take seconds)
+MAX_REGEX_LENGTH = 10_000
+
+
+def out_of_time_reason(pattern: str) -> str:
+    """``could not be checked against the pattern ^(a|aa)+$ in time``."""
+    return f"could not be checked against the pattern {pattern[:80]} in time"
+
+
+class OutOfTime(ValidationError):  # type: ignore[misc]  # the library is untyped
+    """A value (or a property name, ``name=True``) whose pattern search ran out of time."""
+
+    def __init__(self, pattern: str, *, name: bool = False, path: tuple[Any, ...] = ()) -> None:
+        super().__init__(out_of_time_reason(pattern), path=path)
+        self.pattern = pattern
+        self.name = name
+
+
+_local = threading.local()
+
+
+class Matcher:
+    """Pattern searches bounded in time: ``timeout`` seconds each, ``budget`` per call.
+
+    :meth:`start` opens a call's budget (in this thread), :meth:`stop` closes
+    it; :meth:`search`
+    answers ``True``/``False``, or ``None`` when the search ran out of time
+    (or the call's budget is spent). Compiled patterns are kept: they come
+    from the schema, so there are as many as the schema has.
+    """
+
+    __slots__ = ("_compiled", "budget", "timeout")
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, budget: float = DEFAULT_BUDGET) -> None:
+        self.timeout = timeout
+        self.budget = budget
+        self._compiled: dict[str, Callable[..., Any]] = {}
+
+    def start(self) -> None:
+        """Open the budget of one call, in this thread."""
+        _local.matcher = self
+        _local.deadline = time.monotonic() + self.budget
+        _local.late = set()
+
+    def stop(self) -> None:
+        """Close the call's budget (searches outside a call get only their timeout)."""
+        _local.matcher = None
+
+    def search(self, pattern: str, text: str) -> bool | None:
+        """Whether ``pattern`` is found in ``text``; ``None``: not found out in time."""
+        search = self._compiled.get(pattern)
+        if search is None:
+            search = self._compiled[pattern] = _compile(pattern)
+        timeout = self.timeout
+        late: set[tuple[str, str]] | None = None
+        if getattr(_local, "matcher", None) is self:
+            late = _local.late
+            # several keywords search one name with one pattern: time out once
+            if late and (pattern, text) in late:
+                return None
+            left = _local.deadline - time.monotonic()
+            if left <= 0:
+                return None
+            timeout = min(timeout, left)
+        try:
+            return search(text, timeout=timeout) is not None
+        except TimeoutError:
+            if late is not None:
+                late.add((pattern, text))
+            return None
+
+
+def _compile(pattern: str) -> Callable[..., Any]:
+    try:
+        search: Callable[..., Any] = regex.compile(pattern).search
+    except regex.error:
+        # valid for `re` (the metaschema checked it) but not for `regex`: the
+        # library's own engine, without a bound (documented)
+        compiled = re.compile(pattern)
+        return lambda text, timeout: compiled.search(text)
+    return search
+
+
+def _matcher() -> Matcher:
+    found: Matcher | None = getattr(_local, "matcher", None)
+    return found if found is not None else _DEFAULT
+
+
+_DEFAULT = Matcher()
+
+
+def is_regex(value: object) -> bool:
+    """The ``regex`` format: a value Python's ``re`` compiles, of a bounded length."""
+    if not isinstance(value, str):
+        return True
+    if len(value) > MAX_REGEX_LENGTH:
+        return False
+    try:
+        re.compile(value)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return False
+    return True
+
+
+# -- the keywords, as the library defines them, with bounded searches ---------------
+
+
+def _pattern(
+    validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "string"):
+        return
+    found = _matcher().search(pattern, instance)
+    if found is None:
+        yield OutOfTime(pattern)
+    elif not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Validator, patterns: Mapping[str, Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    matcher = _matcher()
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            found = matcher.search(pattern, key)
+            if found is None:
+                yield OutOfTime(pattern, name=True, path=(key,))
+            elif found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The names neither ``properties`` nor ``patternProperties`` cover, and the timed-out pattern.
+
+    Returns ``(extra names, [pattern, name, pattern, name, ...])``: the second
+    list pairs each name whose check ran out of time with its pattern.
+    """
+    declared = schema.get("properties") or {}
+    patterns = list(schema.get("patternProperties") or {})
+    matcher = _matcher()
+    found: list[str] = []
+    late: list[str] = []
+    for name in instance:
+        if name in declared:
+            continue
+        covered = False
+        for pattern in patterns:
+            hit = matcher.search(pattern, name)
+            if hit is None:
+                late += (pattern, name)
+                covered = True  # reported as out of time, not as an extra
+                break
+            if hit:
+                covered = True
+                break
+        if not covered:
+            found.append(name)
+    return found, late
+
+
+def _additional_properties(
+    validator: Validator, extra: Any, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    names, late = extras(instance, schema)
+    for pattern, name in zip(late[::2], late[1::2], strict=True):
+        yield OutOfTime(pattern, name=True, path=(name,))
+    if validator.is_type(extra, "object"):
+        for name in names:
+            yield from validator.descend(instance[name], extra, path=name)
+    elif not extra and names:
+        shown = ", ".join(repr(name) for name in sorted(names))
+        verb = "was" if len(names) == 1 else "were"
+        yield ValidationError(f"Additional properties are not allowed ({shown} {verb} unexpected)")
+
+
+#: the keyword functions every draft gets (``unevaluatedProperties`` is in ``_evaluated``)
+KEYWORDS: dict[str, Callable[..., Iterator[ValidationError]]] = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+}
+
+_classes: dict[type[Validator], type[Validator]] = {}
+_lock = threading.Lock()
+
+
+def bounded(cls: type[Validator]) -> type[Validator]:
+    """``cls`` with its pattern keywords searching under a time bound (one class per draft)."""
+    with _lock:
+        found = _classes.get(cls)
+        if found is None:
+            from ._evaluated import unevaluated_properties
+
+            keywords = {k: v for k, v in KEYWORDS.items() if k in cls.VALIDATORS}
+            if "unevaluatedProperties" in cls.VALIDATORS:
+                keywords["unevaluatedProperties"] = unevaluated_properties(
+                    legacy=cls.META_SCHEMA.get("$schema", "").startswith(
+                        "https://json-schema.org/draft/2019-09"
+                    )
+                )
+            found = _classes[cls] = validators.extend(cls, validators=keywords)
+        return found
