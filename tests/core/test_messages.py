@@ -93,7 +93,7 @@ def test_whole_object_path_and_nested_missing() -> None:
         ]
     )
     assert "(arguments): start must be before end\n" in err.message
-    assert "items[2].sku: Field required\n" in err.message
+    assert "items[2].sku: is required\n" in err.message
     assert "items[2].skew: Unrecognized parameter" in err.message
 
 

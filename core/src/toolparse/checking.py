@@ -21,6 +21,7 @@ from . import messages
 from ._aliases import alias_routes
 from .contract import Error
 from .problems import InvalidArguments
+from .providers import _callable_names, _record
 from .results import ToolCall
 
 if TYPE_CHECKING:
@@ -112,9 +113,10 @@ def check_calls(
             raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
     functions = list(tools)
     table = _names(functions)
-    names = [fn.name for fn in functions]
+    names: dict[str, list[str]] = {}  # the names to suggest, per provider
     readers: dict[str, Any] = {}
-    unknown: dict[str, str] = {}  # name -> message: a log repeats the same wrong names
+    # (format, name) -> message: a log repeats the same wrong names
+    unknown: dict[tuple[str, str], str] = {}
     for number, record in enumerate(records, start):
         try:
             kind, calls = _calls(record, format, readers)
@@ -125,11 +127,12 @@ def check_calls(
             name = call.name
             fn = table.get(name) if isinstance(name, str) else None
             if fn is None:
-                text = unknown.get(name) if isinstance(name, str) else None
+                key = (kind, name)
+                text = unknown.get(key) if isinstance(name, str) else None
                 if text is None:
-                    text = messages.unknown_tool(str(name), names)
+                    text = messages.unknown_tool(str(name), _callable_names(functions, call, names))
                     if len(unknown) < 1024 and isinstance(name, str):
-                        unknown[name] = text
+                        unknown[key] = text
                 yield CallCheck(
                     number, i, call.id or None, name, None, False, (UNKNOWN_TOOL,), text, kind
                 )
@@ -199,7 +202,9 @@ def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list
 
         read = readers[provider] = get_provider(provider).parse_tool_calls
     try:
-        return list(read(record))
+        calls = list(read(record))
+        _record(calls, provider)  # an unknown tool is answered with this provider's names
+        return calls
     except ValueError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError) as exc:

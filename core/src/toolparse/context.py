@@ -1,10 +1,27 @@
-"""``Context``: the marker type for context injection in ``@tool`` functions."""
+"""``Context``: the marker type for context injection, and what of a context the model never reads."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import Any
 
 __all__ = ["Context"]
+
+#: a context string shorter than this is not redacted: short values (``"en"``,
+#: ``"prod"``, a small id) are too common in ordinary text to stand for a secret
+MIN_SECRET_CHARS = 6
+#: what a redacted string reads as
+REDACTED = "[redacted]"
+#: how far into a context the strings are looked for (the context is level 1)
+MAX_SECRET_DEPTH = 4
+#: how many values of a context are looked at, whatever its size
+MAX_SECRET_VALUES = 1000
+
+# what toolparse itself adds to the caller's context: the model wrote it
+_OWN_KEYS = frozenset({"tool_call_id"})
 
 
 class Context(dict):  # type: ignore[type-arg]
@@ -14,6 +31,16 @@ class Context(dict):  # type: ignore[type-arg]
     it (with ``tool_call_id`` added when run from a tool call). It is never
     in the JSON Schema, never in a message to the model and never among the
     accepted parameters.
+
+    The context's strings never reach the model either: wherever one of at
+    least 6 characters appears in an error text (an exception's message, an
+    ``Error`` or ``ToolError`` the tool or its parser returned, a parser's
+    rejection) or in an ``Interrupt``'s display text, it reads ``[redacted]``.
+    The strings are looked for in the context itself, in its mapping values,
+    list, tuple and set items and dataclass fields, 4 levels deep and among
+    its first 1,000 values, and in ``get_secret_value()`` of pydantic's
+    ``SecretStr``; ``tool_call_id`` is not one of them. A tool's answer (its
+    ``Ok`` content) is its own and is not changed.
     """
 
     __slots__ = ()
@@ -24,3 +51,66 @@ def is_context(annotation: Any) -> bool:
     if annotation is Context or annotation == "Context":
         return True
     return getattr(annotation, "__origin__", None) is Context
+
+
+def secrets_of(context: object) -> tuple[str, ...]:
+    """The strings of ``context`` no model-facing text may carry, longest first.
+
+    Each string also stands for the forms it takes inside another text: its
+    ``repr`` and its JSON encoding (escaped quotes, backslashes, non-ASCII).
+    Bounded work whatever the context (see :data:`MAX_SECRET_DEPTH` and
+    :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
+    """
+    if context is None:
+        return ()
+    found: set[str] = set()
+    stack: list[tuple[object, int]] = [(context, 1)]
+    seen: set[int] = set()
+    budget = MAX_SECRET_VALUES
+    while stack and budget > 0:
+        value, depth = stack.pop()
+        budget -= 1
+        if isinstance(value, str):
+            if len(value) >= MIN_SECRET_CHARS:
+                found.add(str(value))
+            continue
+        if depth > MAX_SECRET_DEPTH or id(value) in seen:
+            continue
+        seen.add(id(value))
+        try:
+            children = _children(value, depth == 1)
+            if children is not None:
+                stack.extend((child, depth + 1) for child in islice(children, budget))
+        except Exception:  # a context object that cannot be read hides nothing it can show
+            continue
+    secrets: set[str] = set()
+    for text in found:
+        secrets.add(text)
+        for form in (repr(text)[1:-1], json.dumps(text)[1:-1]):
+            if len(form) >= MIN_SECRET_CHARS:
+                secrets.add(form)
+    return tuple(sorted(secrets, key=len, reverse=True))
+
+
+def _children(value: object, top: bool) -> Iterable[object] | None:
+    """The values inside one value of a context (``None``: nothing to look into)."""
+    if isinstance(value, Mapping):
+        if top:
+            return (v for k, v in value.items() if k not in _OWN_KEYS)
+        return value.values()
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (getattr(value, f.name, None) for f in dataclasses.fields(value))
+    reveal = getattr(type(value), "get_secret_value", None)
+    if callable(reveal):
+        return (reveal(value),)  # pydantic's SecretStr: the secret is what it hides
+    return None
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every one of ``secrets`` (longest first) replaced by ``[redacted]``."""
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .context import redact
+
 __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_PROBLEM_LINES",
@@ -352,11 +354,14 @@ def frame_text(tb: Any) -> str:
     return f" at {os.path.basename(code.co_filename)}:{line}: {name}"
 
 
-def exception(exc: BaseException) -> str:
+def exception(exc: BaseException, secrets: Sequence[str] = ()) -> str:
     """``ERROR: (Type) message at file.py:42: function`` for an exception.
 
     The message is made safe (:func:`safe_text`); the frame named is the
     innermost one of the application's own code (see :func:`frame_text`).
+    ``secrets`` (the context's strings) are redacted from the message before
+    it is cut to length, so no part of one is left at the cut, and from the
+    whole text.
     """
     name = type(exc).__name__
     if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):
@@ -365,7 +370,11 @@ def exception(exc: BaseException) -> str:
         text = str(exc)
     except Exception:  # a broken __str__ must not break the error path
         text = f"<{name} with an unprintable message>"
-    return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
+    if not secrets:
+        return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
+    # before the cut (no part of a secret is left at it), and after (none in the frame)
+    text = safe_text(redact(text, secrets))
+    return redact(f"ERROR: ({name}) {text}{frame_text(exc.__traceback__)}", secrets)
 
 
 # -- a set of tools (definition errors) ------------------------------------------

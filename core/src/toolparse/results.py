@@ -94,8 +94,11 @@ class ToolCall:
         custom-output shape.
     """
 
-    __slots__ = ("arguments", "id", "kind", "name")
+    # ``_provider``: the provider a parsed call came from (set by ``parse_tool_calls``)
+    __slots__ = ("_provider", "arguments", "id", "kind", "name")
     __match_args__ = ("id", "name", "arguments")
+
+    _provider: str
 
     def __init__(
         self,

@@ -1,7 +1,10 @@
 """Outcomes: turning what a tool's body returned, or what it raised, into what the model reads.
 
 The plan's body step (``_plan``) calls the body and hands anything but a
-plain string here; so does a parser that raised.
+plain string here; so does a parser that raised. Every error text and
+interrupt display made here has the context's strings redacted
+(``toolparse.context.secrets_of``): the context is only read once something
+failed, so a valid call pays nothing for it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..arguments import ArgumentKeyError, Limits, recursion_error
+from ..context import redact, secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ToolError
 from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ContentPart, ToolResult
@@ -40,12 +44,12 @@ class Outcomes:
         self._owner = owner
         self._accepted = tuple(accepted)
 
-    async def finish(self, awaitable: Awaitable[Any], value: Any) -> Outcome:
+    async def finish(self, awaitable: Awaitable[Any], value: Any, context: Any = None) -> Outcome:
         """Await what an async body returned, and normalise it."""
         try:
             result = await awaitable
         except (Exception, SystemExit) as exc:
-            return self.rescue(exc, value)
+            return self.rescue(exc, value, context)
         except BaseException as exc:
             # asyncio is loaded by now (an awaitable ran); importing it at the top
             # would make every ``import toolparse`` pay for it
@@ -60,21 +64,27 @@ class Outcomes:
             cancelling = getattr(task, "cancelling", None)
             if cancelling is None or cancelling():
                 raise
-            return self.rescue(exc, value)
-        return self.outcome(result)
+            return self.rescue(exc, value, context)
+        return self.outcome(result, context)
 
-    def rescue(self, exc: BaseException, value: Any) -> Error:
+    def rescue(self, exc: BaseException, value: Any, context: Any = None) -> Error:
         """A body raised: a ToolError is its message; anything else is rescued."""
+        secrets = secrets_of(context)
         if isinstance(exc, ToolError):
             message = exc.message
             if not isinstance(message, str):
-                message = self.exception_text(exc) if message is None else text_of(message)
-            return Error(message, exc)
+                if message is None:
+                    return Error(self.exception_text(exc, secrets), exc)
+                message = text_of(message, secrets)
+            return Error(redact(message, secrets), exc)
         if isinstance(exc, ArgumentKeyError) and exc.arguments is value and self._accepted:
-            return Error(messages.key_error(exc.key, value, self._accepted), exc)
-        return Error(self.exception_text(exc), exc)
+            text = messages.key_error(exc.key, value, self._accepted)
+            return Error(redact(text, secrets), exc)
+        return Error(self.exception_text(exc, secrets), exc)
 
-    def parser_failed(self, exc: Exception, arguments: dict[str, Any], limits: Limits) -> Error:
+    def parser_failed(
+        self, exc: Exception, arguments: dict[str, Any], limits: Limits, context: Any = None
+    ) -> Error:
         """A parser raised: too-deep arguments say so; anything else is rescued."""
         if isinstance(exc, RecursionError):
             text = recursion_error(self._owner.name, arguments, limits)
@@ -85,10 +95,14 @@ class Outcomes:
             # own limit): the model can fix that, so it reads an argument message
             problem = ArgumentProblem((), "holds an integer of more than 4300 digits")
             return invalid_arguments([problem], arguments=arguments, cause=exc)
-        return Error(self.exception_text(exc), exc)
+        return Error(self.exception_text(exc, secrets_of(context)), exc)
 
-    def exception_text(self, exc: BaseException) -> str:
-        """The text for an exception, from the ``toolparse_format_exception`` hook or the default."""
+    def exception_text(self, exc: BaseException, secrets: Sequence[str] = ()) -> str:
+        """The text for an exception, from the ``toolparse_format_exception`` hook or the default.
+
+        ``secrets`` are redacted from either (from the default's message
+        before it is cut to length).
+        """
         pm = self._owner._pm
         if pm is None:
             # the default manager, looked up only once something raised (a lazy
@@ -99,10 +113,10 @@ class Outcomes:
         if pm.hook.toolparse_format_exception.get_hookimpls():
             text = pm.hook.toolparse_format_exception(exception=exc, function=self._owner)
             if text is not None:
-                return str(text)
-        return messages.exception(exc)
+                return redact(str(text), secrets)
+        return messages.exception(exc, secrets)
 
-    def outcome(self, result: Any) -> Outcome:
+    def outcome(self, result: Any, context: Any = None) -> Outcome:
         """Normalise what a body returned into the result vocabulary."""
         kind = type(result)
         if kind is str:
@@ -115,12 +129,13 @@ class Outcomes:
                 return result  # type: ignore[no-any-return]
             return Ok(content, result.processed_content)
         if kind is Error:
-            message = result.message
-            return result if isinstance(message, str) else Error(text_of(message), result.exception)
+            return redacted(result, context)
         if kind is Interrupt:
-            if isinstance(result.display, str):
-                return result  # type: ignore[no-any-return]
-            return Error(messages.UNEXPECTED_RESPONSE)
+            display = result.display
+            if not isinstance(display, str):
+                return Error(messages.UNEXPECTED_RESPONSE)
+            shown = redact(display, secrets_of(context))
+            return result if shown is display else Interrupt(shown, result.data)
         content = self.content(result)
         return content if type(content) is Error else Ok(content)
 
@@ -151,12 +166,26 @@ class Outcomes:
         return Error(messages.UNEXPECTED_RESPONSE)
 
 
-def text_of(message: object) -> str:
-    """A message that is not text, as text the model may read (no address, capped)."""
+def redacted(error: Error, context: Any) -> Error:
+    """``error`` as the model may read it: text, with the context's strings redacted."""
+    message = error.message
+    secrets = secrets_of(context)
+    if not isinstance(message, str):
+        return Error(text_of(message, secrets), error.exception)
+    if not secrets:
+        return error
+    text = redact(message, secrets)
+    return error if text is message else Error(text, error.exception)
+
+
+def text_of(message: object, secrets: Sequence[str] = ()) -> str:
+    """A message that is not text, as text the model may read (no address, no secret, capped)."""
     try:
         text = repr(message)
     except Exception:  # a broken __str__ must not break the error path
         text = ""
+    if secrets:
+        text = redact(text, secrets)
     return messages.safe_text(text) or f"<{type(message).__name__}>"
 
 

@@ -185,6 +185,7 @@ def parse_tool_calls(
     """
     found = _provider(provider)
     calls = found.parse_tool_calls(payload)
+    _record(calls, found.name)
     rule = getattr(found, "name_rule", None)
     if functions is None or rule is None or not calls:
         return calls
@@ -200,6 +201,15 @@ def parse_tool_calls(
     return calls
 
 
+def _record(calls: Iterable[ToolCall], provider: str) -> None:
+    """Note on each call the provider it came from: an unknown tool is answered with its names."""
+    for call in calls:
+        try:
+            call._provider = provider
+        except AttributeError:  # a provider plugin's own kind of call may take no new attribute
+            pass
+
+
 def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> dict[str, str]:
     """The name each tool is exported under to ``provider`` → the tool's own name.
 
@@ -212,6 +222,53 @@ def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> 
             found.setdefault(rule.alias(fn.name, provider), fn.name)
         except ValueError:
             pass  # cannot be offered to this provider: no name to map back
+    return found
+
+
+def _callable_names(
+    functions: Iterable[Function], call: ToolCall, cache: dict[str, list[str]] | None = None
+) -> list[str]:
+    """The names the model can call these tools by, for the answer to an unknown tool.
+
+    The names the tools were exported under to the provider the call came
+    from (``parse_tool_calls`` records it); for a call made some other way,
+    to the first built-in provider whose name rule the called name meets (a
+    dotted name is not OpenAI's), else OpenAI's (the strictest). Every name
+    given runs its tool: ``execute_tool_calls`` routes the aliases back.
+
+    :param cache: the names found per provider, kept by a caller that asks
+        again for the same tools.
+    """
+    provider: str | None = getattr(call, "_provider", None)
+    rules = name_rules()
+    rule = dict(rules).get(provider) if provider is not None else None
+    if rule is None and provider is not None:
+        try:
+            rule = getattr(get_provider(provider), "name_rule", None)
+        except ValueError:
+            rule = None
+    if rule is None:
+        # the first (strictest) rule's names run under every provider
+        provider, rule = rules[0]
+        if isinstance(call.name, str):
+            for name, candidate in rules:
+                if candidate.pattern.fullmatch(call.name):
+                    provider, rule = name, candidate
+                    break
+    assert provider is not None
+    if cache is not None and provider in cache:
+        return cache[provider]
+    tools = list(functions)
+    exported = getattr(functions, "_names_for", None)  # a Toolset's, built once
+    if exported is not None:
+        names = exported(provider, rule)
+    else:
+        names = _exported_names(tools, provider, rule)
+    alias = {tool: name for name, tool in names.items()}
+    # a tool the rule cannot name (or whose alias another tool holds) keeps its own name
+    found = [alias.get(fn.name, fn.name) for fn in tools]
+    if cache is not None:
+        cache[provider] = found
     return found
 
 
