@@ -19,7 +19,8 @@ from ..contract import Error
 from ..params import FunctionParam
 from ..problems import ArgumentProblem, render_problems
 from ._nodes import AnyNode, ChoiceNode, FieldInfo, ListNode, Node, ObjectNode, ScalarNode
-from ._parse import _Compiler, _Failed, _merge
+from ._parse import _Compiler
+from ._scalars import _Failed, _merge
 
 __all__ = ["params_checker"]
 

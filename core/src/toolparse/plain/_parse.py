@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..adapter import REQUIRED, type_reason
+from ..adapter import REQUIRED
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
-from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
+from ..problems import ArgumentProblem, invalid_arguments
 from ._delegated import delegated
 from ._nodes import (
     AnyNode,
@@ -36,6 +36,7 @@ from ._nodes import (
     UnionNode,
 )
 from ._reasons import ALL_JSON, TYPE_NAMES, accepts, article, choice_reason, names_of
+from ._scalars import _LIST, _OBJECT, _SCALARS, _fail, _Failed, _identity, _merge
 
 __all__ = ["compile_parser"]
 
@@ -46,37 +47,6 @@ _MISSING: Any = object()
 
 class _Never:
     """No JSON value has this type: the "no shortcut" marker for fast checks."""
-
-
-class _Failed:
-    """What a converter returns instead of a value when it found problems.
-
-    Each problem is ``[reversed_path, reason, received, kind]``; parents append
-    their key to the reversed path on the way up (cheaper than prepending).
-    """
-
-    __slots__ = ("problems",)
-
-    def __init__(self, problems: list[list[Any]]) -> None:
-        self.problems = problems
-
-    def under(self, key: str | int) -> _Failed:
-        """Move these problems one level further down, below ``key``."""
-        for problem in self.problems:
-            problem[0].append(key)
-        return self
-
-
-def _fail(reason: str, received: Any = NOT_GIVEN, kind: ProblemKind = "invalid") -> _Failed:
-    return _Failed([[[], reason, received, kind]])
-
-
-def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
-    more.under(key)
-    if failed is None:
-        return more
-    failed.problems.extend(more.problems)
-    return failed
 
 
 # -- the compiler ------------------------------------------------------------------
@@ -325,57 +295,6 @@ class _Compiler:
             return _fail(reason, value)
 
         return convert_union
-
-
-# the reasons in the shared words of the adapter SDK, worded once
-_STRING = type_reason("string")
-_INTEGER = type_reason("integer")
-_NUMBER = type_reason("number")
-_BOOLEAN = type_reason("boolean")
-_NULL = type_reason("null")
-_LIST = type_reason("array")
-_OBJECT = type_reason("object")
-
-
-def _identity(value: Any) -> Any:
-    return value
-
-
-def _str(value: Any) -> Any:
-    return value if type(value) is str else _fail(_STRING, value)
-
-
-def _int(value: Any) -> Any:
-    return value if type(value) is int else _fail(_INTEGER, value)
-
-
-def _float(value: Any) -> Any:
-    kind = type(value)
-    if kind is float:
-        return value
-    if kind is int:
-        try:
-            return float(value)
-        except OverflowError:  # an integer of hundreds of digits
-            return _fail("must be a number within the range of a float", value)
-    return _fail(_NUMBER, value)
-
-
-def _bool(value: Any) -> Any:
-    return value if type(value) is bool else _fail(_BOOLEAN, value)
-
-
-def _null(value: Any) -> Any:
-    return value if value is None else _fail(_NULL, value)
-
-
-_SCALARS: dict[type, Converter] = {
-    str: _str,
-    int: _int,
-    float: _float,
-    bool: _bool,
-    type(None): _null,
-}
 
 
 def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:

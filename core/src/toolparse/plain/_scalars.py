@@ -1,0 +1,100 @@
+"""What the plain parser's converters return on failure, and the converters of JSON scalars.
+
+A converter returns the parsed value, or a :class:`_Failed` holding the
+problems it found; the scalar converters are the leaves, each worded with
+the adapter SDK's shared words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..adapter import type_reason
+from ..problems import NOT_GIVEN, ProblemKind
+
+__all__: list[str] = []
+
+Converter = Callable[[Any], Any]
+
+
+class _Failed:
+    """What a converter returns instead of a value when it found problems.
+
+    Each problem is ``[reversed_path, reason, received, kind]``; parents append
+    their key to the reversed path on the way up (cheaper than prepending).
+    """
+
+    __slots__ = ("problems",)
+
+    def __init__(self, problems: list[list[Any]]) -> None:
+        self.problems = problems
+
+    def under(self, key: str | int) -> _Failed:
+        """Move these problems one level further down, below ``key``."""
+        for problem in self.problems:
+            problem[0].append(key)
+        return self
+
+
+def _fail(reason: str, received: Any = NOT_GIVEN, kind: ProblemKind = "invalid") -> _Failed:
+    return _Failed([[[], reason, received, kind]])
+
+
+def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
+    more.under(key)
+    if failed is None:
+        return more
+    failed.problems.extend(more.problems)
+    return failed
+
+
+# the reasons in the shared words of the adapter SDK, worded once
+_STRING = type_reason("string")
+_INTEGER = type_reason("integer")
+_NUMBER = type_reason("number")
+_BOOLEAN = type_reason("boolean")
+_NULL = type_reason("null")
+_LIST = type_reason("array")
+_OBJECT = type_reason("object")
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _str(value: Any) -> Any:
+    return value if type(value) is str else _fail(_STRING, value)
+
+
+def _int(value: Any) -> Any:
+    return value if type(value) is int else _fail(_INTEGER, value)
+
+
+def _float(value: Any) -> Any:
+    kind = type(value)
+    if kind is float:
+        return value
+    if kind is int:
+        try:
+            return float(value)
+        except OverflowError:  # an integer of hundreds of digits
+            return _fail("must be a number within the range of a float", value)
+    return _fail(_NUMBER, value)
+
+
+def _bool(value: Any) -> Any:
+    return value if type(value) is bool else _fail(_BOOLEAN, value)
+
+
+def _null(value: Any) -> Any:
+    return value if value is None else _fail(_NULL, value)
+
+
+_SCALARS: dict[type, Converter] = {
+    str: _str,
+    int: _int,
+    float: _float,
+    bool: _bool,
+    type(None): _null,
+}
