@@ -144,6 +144,14 @@ class V1Matching(v1.BaseModel):
     value: str = v1.Field(..., regex="^[A-Z]+$")
 
 
+class V1EnoughItems(v1.BaseModel):
+    value: list[int] = v1.Field(..., min_items=2)
+
+
+class V1Date(v1.BaseModel):
+    value: datetime.date
+
+
 V1_ONE_VOICE = {
     "string": V1String,
     "integer": V1Integer,
@@ -157,6 +165,8 @@ V1_ONE_VOICE = {
     "min_length": V1LongEnough,
     "max_length": V1ShortEnough,
     "pattern": V1Matching,
+    "min_items": V1EnoughItems,
+    "date": V1Date,
     "nested_required": V1Object,
 }
 

@@ -398,3 +398,51 @@ def test_a_union_reads_the_same_under_v1() -> None:
 
     wrong = {"value": [1], "items": "x"}
     assert lines(LegacyEither, wrong) == lines(Either, wrong)
+
+
+_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8),
+)
+_JSON = st.recursive(
+    _LEAF,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+#: the shared words' openings (and the validator's own words)
+_SHARED_OPENINGS = ("must ", "is required", "Unrecognized parameter")
+#: pydantic.v1 says "none is not an allowed value" for a null inside a list
+#: without naming the type it wanted: no shared words can be chosen for it
+_V1_GAP = "none is not an allowed value"
+
+
+def _at(data: Any, path: tuple[str | int, ...]) -> bool:
+    for part in path[:-1]:
+        in_list = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if not in_list and not (isinstance(data, dict) and part in data):
+            return False
+        data = data[part]
+    return True
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.dictionaries(st.sampled_from(list(WRONG)), _JSON, max_size=6))
+def test_whatever_the_model_sends_reads_in_the_shared_words(changed: dict[str, Any]) -> None:
+    arguments = {**VALID, "needed": 1, **changed}
+    for source in (Voice, LegacyVoice):
+        result = tp.Function("tool", lambda a: "x", args_schema=source).execute(arguments)
+        if isinstance(result, tp.Ok):
+            continue
+        assert isinstance(result.exception, tp.InvalidArguments), result
+        for problem in result.exception.problems:
+            assert problem.reason.startswith(_SHARED_OPENINGS) or problem.reason in (
+                "must not be blank",
+                _V1_GAP,
+            ), (source.__name__, problem)
+            # the path leads into what was sent (its last step may be a name left out)
+            assert _at(arguments, problem.path), (source.__name__, problem)

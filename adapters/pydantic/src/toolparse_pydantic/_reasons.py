@@ -315,8 +315,23 @@ _V1_FROM_CONTEXT: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
 }
 
 
+# pydantic.v1 parses dates and times with a plain TypeError for a value of
+# the wrong JSON type (no code of its own): its fixed message says which
+_V1_WRONG_TYPE = {
+    f"invalid type; expected {name}, string, bytes, int or float": format_reason(fmt)
+    for name, fmt in (
+        ("date", "date"),
+        ("datetime", "date-time"),
+        ("time", "time"),
+        ("timedelta", "duration"),
+    )
+}
+
+
 def reason_v1(kind: str, ctx: Mapping[str, Any] | None, msg: str) -> str:
     """The reason for a ``pydantic.v1`` error that is not one of :data:`FIXED_V1`."""
+    if kind == "type_error":
+        return _V1_WRONG_TYPE.get(msg, msg)
     ctx = ctx or {}
     word = _V1_BOUNDS.get(kind)
     if word is not None and "limit_value" in ctx:
