@@ -25,6 +25,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from toolparse.adapter import type_reason
 
+from ._inlining import inline_scalars
 from ._scalars import (
     Rejected,
     enum_hook,
@@ -259,7 +260,7 @@ def _class_hooks(
         )
         if not hasattr(hook, "overrides"):  # cattrs < 24 does not record them
             hook.overrides = given  # type: ignore[attr-defined]
-        return hook
+        return inline_scalars(hook)
 
     def unstructure_factory(cls: Any) -> Any:
         if attrs.has(cls):
