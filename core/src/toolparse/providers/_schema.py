@@ -8,7 +8,7 @@ lives in its own module (``_strict``, ``_gemini_schema``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._nulls import MAX_DEPTH, merge_all_of, resolve_ref
@@ -78,12 +78,11 @@ def _too_deep(depth: int) -> None:
         raise ValueError(f"the schema is nested deeper than {MAX_DEPTH} levels")
 
 
-def modern_tuples(schema: Schema) -> Schema:
-    """``schema`` with Draft-07 ``items: [...]``/``additionalItems`` as 2020-12 ``prefixItems``/``items``.
+def _rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schema]) -> Schema:
+    """A new schema: every subschema copied, then ``finish(source, copy)`` gives its new form.
 
-    Every format reads 2020-12, where a list under ``items`` is not a schema.
-    Always a new schema, even with nothing to rewrite; ``schema`` is left
-    as it is.
+    Data keywords (``enum``, ``default``, ...) are kept as they are; the
+    values of ``properties`` are schemas, the map itself is not one.
     """
 
     def walk(node: Any, depth: int) -> Any:
@@ -96,21 +95,39 @@ def modern_tuples(schema: Schema) -> Schema:
         for key, value in node.items():
             if key in _DATA:
                 out[key] = value
-            elif key == "items" and isinstance(value, list):
-                out["prefixItems"] = walk(value, depth + 1)
-                extra = node.get("additionalItems")
-                if extra is not None:
-                    out["items"] = walk(extra, depth + 1)
-            elif key == "additionalItems" and isinstance(node.get("items"), list):
-                continue
             elif key == "properties" and isinstance(value, Mapping):
                 out[key] = {k: walk(v, depth + 1) for k, v in value.items()}
             else:
                 out[key] = walk(value, depth + 1)
-        return out
+        return finish(node, out)
 
     result: Schema = walk(schema, 0)
     return result
+
+
+def modern_tuples(schema: Schema) -> Schema:
+    """``schema`` with Draft-07 ``items: [...]``/``additionalItems`` as 2020-12 ``prefixItems``/``items``.
+
+    Every format reads 2020-12, where a list under ``items`` is not a schema.
+    Always a new schema, even with nothing to rewrite; ``schema`` is left
+    as it is.
+    """
+    return _rewrite(schema, _modern_tuple)
+
+
+def _modern_tuple(node: Mapping[str, Any], out: Schema) -> Schema:
+    if not isinstance(node.get("items"), list):
+        return out
+    renamed: Schema = {}
+    for key, value in out.items():  # in the same order, the tuple's keys renamed
+        if key == "items":
+            renamed["prefixItems"] = value
+            extra = out.get("additionalItems")
+            if extra is not None:
+                renamed["items"] = extra
+        elif key != "additionalItems":
+            renamed[key] = value
+    return renamed
 
 
 def loose_arrays(schema: Schema) -> Schema:
@@ -120,33 +137,19 @@ def loose_arrays(schema: Schema) -> Schema:
     becomes ``{}`` (any value: the same meaning); ``items: false`` after a
     tuple becomes ``maxItems`` (the same meaning too).
     """
+    return _rewrite(schema, _loose_array)
 
-    def walk(node: Any, depth: int) -> Any:
-        _too_deep(depth)
-        if isinstance(node, list):
-            return [walk(v, depth + 1) for v in node]
-        if not isinstance(node, Mapping):
-            return node
-        out: Schema = {}
-        for key, value in node.items():
-            if key in _DATA:
-                out[key] = value
-            elif key == "properties" and isinstance(value, Mapping):
-                out[key] = {k: walk(v, depth + 1) for k, v in value.items()}
-            else:
-                out[key] = walk(value, depth + 1)
-        kind = out.get("type")
-        if kind == "array" or (isinstance(kind, list) and "array" in kind):
-            prefix = out.get("prefixItems")
-            if out.get("items") is False:
-                count = len(prefix) if isinstance(prefix, list) else 0
-                out["maxItems"] = min(out.get("maxItems", count), count)
-                out["items"] = {}
-            out.setdefault("items", {})
-        return out
 
-    result: Schema = walk(schema, 0)
-    return result
+def _loose_array(node: Mapping[str, Any], out: Schema) -> Schema:
+    kind = out.get("type")
+    if kind == "array" or (isinstance(kind, list) and "array" in kind):
+        prefix = out.get("prefixItems")
+        if out.get("items") is False:
+            count = len(prefix) if isinstance(prefix, list) else 0
+            out["maxItems"] = min(out.get("maxItems", count), count)
+            out["items"] = {}
+        out.setdefault("items", {})
+    return out
 
 
 def tuple_note(kinds: list[str], rest: str | None, closed: bool) -> str:
