@@ -55,8 +55,8 @@ def _lines(source: Any, arguments: Any) -> list[str]:
 
 
 def _line(reason: str, value: Any, path: str = "v") -> str:
-    if isinstance(value, (list, dict)):
-        return f"{path}: {reason}"  # only plain values are echoed
+    if isinstance(value, dict):
+        return f"{path}: {reason}"  # an object is not echoed
     return f"{path}: {reason} (received {value_text(value)})"
 
 

@@ -15,7 +15,8 @@ from typing import Any
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED
 
-from ._reasons import REQUIRED_TEXT, Explain, Path, Reasons
+from ._checks import Explain, Path, received
+from ._reasons import REQUIRED_TEXT, Reasons
 from ._shape import ListShape, MapShape, ObjectShape, PluckShape, Shape, TupleShape
 
 __all__ = ["problems"]
@@ -268,10 +269,10 @@ def _explain(
                         explain = how
                         break
         found = explain if explain is None or isinstance(explain, str) else explain(path, value)
-        received = value if isinstance(value, _SCALARS) else NOT_GIVEN
+        echoed = received(value)
         if found is None:
-            out.append(ArgumentProblem(path, _plain(text), received))
+            out.append(ArgumentProblem(path, _plain(text), echoed))
         elif isinstance(found, str):
-            out.append(ArgumentProblem(path, found, received))
+            out.append(ArgumentProblem(path, found, echoed))
         else:
             out.extend(found)
