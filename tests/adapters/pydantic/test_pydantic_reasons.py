@@ -69,6 +69,13 @@ def test_text_with_no_shared_words_stays_pydantics() -> None:
         "home: URL scheme should be 'http' or 'https' (received \"ftp://example.com\")"
     ]
 
+    class Count(BaseModel):
+        n: int
+
+    # thousands of digits are an integer, only too long to parse: "must be an integer" would mislead
+    (line,) = lines(Count, {"n": "9" * 5000})
+    assert line.startswith("n: Unable to parse input string as an integer, exceeded maximum size")
+
 
 def test_a_discriminator_tag_is_named_at_its_key() -> None:
     class Cat(BaseModel):
