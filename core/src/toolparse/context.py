@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
@@ -100,7 +100,10 @@ def _children(value: object, top: bool) -> Iterable[object] | None:
         return value.values()
     if isinstance(value, (list, tuple, set, frozenset)):
         return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    # a dataclass instance exists only once dataclasses is imported: not importing it
+    # here keeps ``import toolparse`` from loading it (and inspect)
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (getattr(value, f.name, None) for f in dataclasses.fields(value))
     reveal = getattr(type(value), "get_secret_value", None)
     if callable(reveal):

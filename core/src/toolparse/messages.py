@@ -572,17 +572,22 @@ def invalid(
     At most 20 problem lines are shown, then ``... and N more``; lines are
     dropped from the end until the whole message fits in 2,000 characters.
     """
-    names = _lines(
-        ("Missing parameters", names_text(missing)),
-        ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", names_text(accepted) if missing or unrecognized else ""),
+    names = (
+        _lines(
+            ("Missing parameters", names_text(missing)),
+            ("Unrecognized parameters", _annotated(unrecognized)),
+            ("Accepted parameters", names_text(accepted)),
+        )
+        if missing or unrecognized
+        else ""
     )
-    limit = min(len(lines), MAX_PROBLEM_LINES)
+    count = len(lines)
+    limit = min(count, MAX_PROBLEM_LINES)
     while True:
-        shown = list(lines[:limit])
-        if len(lines) > limit:
-            shown.append(f"... and {len(lines) - limit} more")
-        body = "\n".join(part for part in ("\n".join(shown), names) if part)
+        shown = "\n".join(lines[:limit])
+        if count > limit:
+            shown = f"{shown}\n... and {count - limit} more" if shown else f"... and {count} more"
+        body = f"{shown}\n{names}" if shown and names else shown or names
         text = f"{_INVALID_HEAD}\n\n{body}\n\n{_INVALID_TAIL}"
         if len(text) <= MAX_MESSAGE_CHARS or limit == 0:
             break

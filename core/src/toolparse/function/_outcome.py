@@ -168,7 +168,9 @@ class Outcomes:
 
 def redacted(error: Error, context: Any) -> Error:
     """``error`` as the model may read it: text, with the context's strings redacted."""
-    message = error.message
+    message = error[0]
+    if context is None and type(message) is str:
+        return error  # most rejected calls: nothing to look for
     secrets = secrets_of(context)
     if not isinstance(message, str):
         return Error(text_of(message, secrets), error.exception)
