@@ -7,8 +7,11 @@ from collections import OrderedDict
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolparse as tp
+from toolparse.arguments import depth_over, text_depth_over
 
 
 def echo() -> tp.Function:
@@ -174,3 +177,60 @@ def test_limits_validation_and_equality() -> None:
         tp.Limits(max_depth=0)
     assert tp.Limits() == tp.Limits(1024 * 1024, 256)
     assert repr(tp.Limits()) == "Limits(max_bytes=1048576, max_depth=256)"
+
+
+# -- the depth read from the text agrees with the walk over the decoded value ----------
+
+_TRICKY_TEXT = st.text(alphabet='[]{}",:\\ab\n\u00e9\U0001f600', max_size=8)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY_TEXT, inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(value=st.dictionaries(_TRICKY_TEXT, _JSON, max_size=4), limit=st.integers(1, 8))
+def test_the_text_depth_is_the_decoded_depth(value: dict[str, Any], limit: int) -> None:
+    for text in (
+        json.dumps(value),
+        json.dumps(value, ensure_ascii=False),
+        json.dumps(value, indent=2, separators=(" ,  ", " :\t")),
+    ):
+        data = text.encode("utf-8", "surrogatepass")
+        assert text_depth_over(data, limit) == depth_over(value, limit)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 255, 256, 257, 300])
+def test_the_text_depth_of_deep_and_wide_text(depth: int) -> None:
+    # a deep chain beside wide siblings, with brackets in strings on the way
+    inner: Any = []
+    for i in range(depth - 2):
+        inner = [{"k]": "[{", "v": [1, 2]}, inner, "]]", [[]] * 3][:: 1 if i % 2 else -1]
+    value = {"a": inner, "b": [{"sku": f"A-{i}", "n": i} for i in range(500)]}
+    for limit in (depth - 1, depth, 256):
+        if limit >= 1:
+            data = json.dumps(value).encode()
+            assert text_depth_over(data, limit) == depth_over(value, limit)
+
+
+def test_long_text_is_read_without_counting_and_keeps_the_promise() -> None:
+    fn = tp.Function("search", lambda a: "x")
+    wide = {"pad": "x" * 20_000, "items": [{"q": "]" * 3}] * 100}
+    assert fn.execute(json.dumps(wide)) == tp.Ok("x")
+    deep = {"pad": "[" * 20_000, "a": nested_value(300)}
+    assert fn.execute(json.dumps(deep)) == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 257; the limit is 256)."
+    )
+    # the same over a non-ASCII text long enough to be measured in bytes
+    deep["pad"] = "\u00e9" * 300_000
+    assert fn.execute(json.dumps(deep, ensure_ascii=False)) == tp.Error(
+        "The arguments for tool search are nested too deeply (depth 257; the limit is 256)."
+    )
+
+
+def nested_value(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
