@@ -11,7 +11,7 @@ by subclassing :class:`AdapterConformance` and returning one
             return ConformanceCase(adapter=MyAdapter(), source=MyModel, ...)
 
 pytest collects every check as a test of that class. The one-voice check
-(:data:`ONE_VOICE`) asks the case's ``one_voice`` for a source per wrong call
+(``ONE_VOICE``) asks the case's ``one_voice`` for a source per wrong call
 and holds the message to the shared words. The kit builds its own
 plugin manager (the core's defaults plus the case's adapter, no entry points),
 so what it checks is the adapter under test and nothing else installed.
