@@ -12,7 +12,8 @@ import cattrs
 from attrs import validators as v
 
 import toolparse as tp
-from harness import Row, interleaved, ratio_rounds
+from harness import Row, ratio_rounds
+from toolparse_attrs import make_converter
 
 
 @attrs.define
@@ -35,10 +36,10 @@ VALID = {
     "total_amount": 12.5,
     "line_items": [{"sku": "A-1", "quantity": 2, "unit_price": 1.5}],
 }
-INVALID = {
-    "vendor_name": "ACME",
+INVALID = {  # three problems: two wrong types and a failing validator
+    "vendor_name": 5,
     "total_amount": "abc",
-    "line_items": [{"sku": "A-1", "quantity": "two"}],
+    "line_items": [{"sku": "A-1", "quantity": 0}],
 }
 
 
@@ -50,6 +51,9 @@ def run() -> list[Row]:
     fn = tp.Function("create_invoice", body, args_schema=Invoice)
     converter = cattrs.Converter(detailed_validation=True)
     converter.structure(VALID, Invoice)  # compile the hook before timing
+    # the same converter work toolparse does: its strict converter, its hook
+    strict = make_converter()
+    hook = strict.get_structure_hook(Invoice)
 
     def baseline_valid() -> object:
         return body(converter.structure(VALID, Invoice))
@@ -60,15 +64,28 @@ def run() -> list[Row]:
         except cattrs.ClassValidationError as exc:
             return "\n".join(cattrs.transform_error(exc))
 
+    def strict_invalid() -> object:
+        try:
+            return body(hook(INVALID, Invoice))
+        except cattrs.ClassValidationError as exc:
+            return "\n".join(cattrs.transform_error(exc))
+
     assert fn.execute(VALID) == tp.Ok("ACME")
-    assert isinstance(fn.execute(INVALID), tp.Error)
+    result = fn.execute(INVALID)
+    assert isinstance(result, tp.Error)
+    assert result.message.count("\n") == 6, result.message  # the three problem lines
     rows = []
     r = ratio_rounds(lambda: fn.execute(VALID), baseline_valid)
     rows.append(r.row("attrs: valid", "cattrs structure + call", 1.15))
-    # the adapter's own share: its parser against cattrs structure alone
-    parser = fn.parse_arguments
-    ours, theirs = interleaved(lambda: parser(VALID), lambda: converter.structure(VALID, Invoice))
-    rows.append(Row("attrs: parse_arguments, valid", ours, theirs, "cattrs structure", None))
+    # the floor of toolparse's strict rules: its own converter's hook, no toolparse step
+    r = ratio_rounds(lambda: fn.execute(VALID), lambda: body(hook(VALID, Invoice)))
+    rows.append(r.row("attrs: valid, vs its converter", "strict converter's hook + call"))
+    r = ratio_rounds(lambda: fn.parse_arguments(VALID), lambda: converter.structure(VALID, Invoice))
+    rows.append(r.row("attrs: parse_arguments, valid", "cattrs structure"))
     r = ratio_rounds(lambda: fn.execute(INVALID), baseline_invalid)
     rows.append(r.row("attrs: invalid (3 problems)", "structure failure + transform_error", 1.5))
+    r = ratio_rounds(lambda: fn.execute(INVALID), strict_invalid)
+    rows.append(
+        r.row("attrs: invalid, vs its converter", "strict converter failure + transform_error")
+    )
     return rows

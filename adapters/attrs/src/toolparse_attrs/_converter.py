@@ -72,6 +72,8 @@ def get_structure_hook(converter: cattrs.BaseConverter, cls: Any) -> Any:
 
 # -- arrays -------------------------------------------------------------------
 
+_NOT_AN_ARRAY = type_reason("array")
+
 
 def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
     """A factory of strict array hooks: only a JSON array (list) is an array.
@@ -102,7 +104,7 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
 
             def structure_any(value: Any, _: Any) -> Any:
                 if type(value) is not list and type(value) is not tuple:
-                    raise Rejected(type_reason("array"))
+                    raise Rejected(_NOT_AN_ARRAY)
                 return build(list(value))
 
             return structure_any
@@ -110,7 +112,7 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
 
         def structure(value: Any, _: Any) -> Any:
             if type(value) is not list and type(value) is not tuple:
-                raise Rejected(type_reason("array"))
+                raise Rejected(_NOT_AN_ARRAY)
             if not handler:
                 handler.append(get_structure_hook(converter, item))
             hook = handler[0]
@@ -160,7 +162,7 @@ def _fixed_tuple_hook(
 
     def structure(value: Any, _: Any) -> Any:
         if type(value) is not list and type(value) is not tuple:
-            raise Rejected(type_reason("array"))
+            raise Rejected(_NOT_AN_ARRAY)
         if len(value) != size:
             raise Rejected(reason)
         out = []

@@ -33,10 +33,10 @@ def inline_scalars(hook: Any) -> Any:
     if code is None or not isinstance(namespace, dict):
         return hook
     filename = code.co_filename
-    entry = linecache.cache.get(filename)
-    if not filename.startswith("<cattrs generated") or entry is None:
+    lines = linecache.getlines(filename) if filename.startswith("<cattrs generated") else []
+    if not lines:
         return hook
-    source = "\n".join(line.rstrip("\n") for line in entry[2]) + "\n"
+    source = "\n".join(line.rstrip("\n") for line in lines) + "\n"
 
     def inline(match: re.Match[str]) -> str:
         name, key = match.group(1), match.group(2)

@@ -62,7 +62,7 @@ class InitFailure:
 def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
     """Where ``cls``'s generated ``__init__`` raised ``exc`` (``None``: it did not)."""
     tb = exc.__traceback__
-    structured: Any = None
+    caller: FrameType | None = None
     while tb is not None:
         code = tb.tb_frame.f_code
         if code.co_name in _INIT_NAMES and code.co_filename.startswith("<attrs generated"):
@@ -70,9 +70,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
             if isinstance(instance, cls):
                 break
         if code.co_name.startswith("structure"):
-            # cattrs' generated hook keeps the structured values in `res`
-            found = tb.tb_frame.f_locals.get("res")
-            structured = found if isinstance(found, dict) else None
+            caller = tb.tb_frame  # cattrs' generated hook, which called __init__
         tb = tb.tb_next
     else:
         return None
@@ -84,7 +82,13 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
         frames.append(below.tb_frame)
         below = below.tb_next
     if match is None:
-        return InitFailure(instance, "other", "", frames, structured)
+        return InitFailure(instance, "other", "", frames, None)
+    structured = None
+    if match.group(1) == "converter" and caller is not None:
+        # cattrs' hook keeps the structured values in `res`: the fields after
+        # the converter that raised are read from there, not structured again
+        found = caller.f_locals.get("res")
+        structured = found if isinstance(found, dict) else None
     return InitFailure(instance, match.group(1), match.group(2), frames, structured)
 
 

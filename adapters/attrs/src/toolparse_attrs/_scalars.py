@@ -42,6 +42,14 @@ class Rejected(ValueError):
 
 # -- scalars ------------------------------------------------------------------
 
+# the reasons, worded once (a refusal is on the error path of every wrong call)
+_NOT_A_STRING = type_reason("string")
+_NOT_AN_INTEGER = type_reason("integer")
+_NOT_A_NUMBER = type_reason("number")
+_NOT_A_BOOLEAN = type_reason("boolean")
+_NOT_A_DATETIME = format_reason("date-time")
+_NOT_A_DATE = format_reason("date")
+
 
 # Each hook takes the fast path in one call (cattrs calls it once per field);
 # a subclass of the type (an IntEnum is an int: cattrs finds these hooks by
@@ -58,7 +66,7 @@ def strict_str(value: Any, tp: Any) -> str:
 def _strict_str(value: Any) -> str:
     if isinstance(value, str):
         return value
-    raise Rejected(type_reason("string"))
+    raise Rejected(_NOT_A_STRING)
 
 
 def strict_int(value: Any, tp: Any) -> int:
@@ -76,7 +84,7 @@ def _strict_int(value: Any) -> int:
     # a fractional number would be truncated, so it is refused
     if kind is float and value.is_integer():
         return int(value)
-    raise Rejected(type_reason("integer"))
+    raise Rejected(_NOT_AN_INTEGER)
 
 
 def strict_float(value: Any, tp: Any) -> float:
@@ -92,7 +100,7 @@ def _strict_float(value: Any) -> float:
         return value  # type: ignore[no-any-return]
     if kind is int:
         return float(value)
-    raise Rejected(type_reason("number"))
+    raise Rejected(_NOT_A_NUMBER)
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
@@ -105,7 +113,7 @@ def strict_bool(value: Any, tp: Any) -> bool:
 def _strict_bool(value: Any) -> bool:
     if type(value) is bool:
         return value
-    raise Rejected(type_reason("boolean"))
+    raise Rejected(_NOT_A_BOOLEAN)
 
 
 def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
@@ -155,7 +163,7 @@ def strict_datetime(value: Any, tp: Any) -> dt.datetime:
             return parse_datetime(value)
         except ValueError:
             pass
-    raise Rejected(format_reason("date-time"))
+    raise Rejected(_NOT_A_DATETIME)
 
 
 def strict_date(value: Any, tp: Any) -> dt.date:
@@ -164,7 +172,7 @@ def strict_date(value: Any, tp: Any) -> dt.date:
             return dt.date.fromisoformat(value)
         except ValueError:
             pass
-    raise Rejected(format_reason("date"))
+    raise Rejected(_NOT_A_DATE)
 
 
 # -- choices ------------------------------------------------------------------
