@@ -2,15 +2,16 @@
 
 Each :class:`OneVoice` is one JSON-level mistake (a wrong type, a value not
 among the choices, out of range, too short or too long, too few items, not
-matching a pattern, not a date, a nested name left out) made in the one required property ``value`` of a tool, and
-the line the model must read for it, worded by the adapter SDK's vocabulary
-functions. An adapter's fixture declares ``value`` as the check's
+matching a pattern, not a date, a nested name left out) made in the one
+required property ``value`` of a tool, and the line the model must read for
+it, worded by the adapter SDK's vocabulary functions. An adapter's fixture declares ``value`` as the check's
 :attr:`~OneVoice.schema` says in its own library (where the library can say
 it); the kit sends :attr:`~OneVoice.arguments` and compares the whole message.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -82,7 +83,7 @@ class OneVoice:
         """The tool's whole object schema: ``value``, required, declared as :attr:`schema`."""
         return {
             "type": "object",
-            "properties": {"value": dict(self.schema)},
+            "properties": {"value": copy.deepcopy(dict(self.schema))},  # the caller's to change
             "required": ["value"],
         }
 
