@@ -75,7 +75,10 @@ def _object(
     (marshmallow 3 reports the fields in no stable order.) This is the walk's
     common case, so it reads a field's texts without a detour.
     """
-    keys = sorted(messages, key=shape.rank) if len(messages) > 1 else list(messages)
+    if len(messages) > 1 and (not shape.in_order or _SCHEMA in messages):
+        keys = sorted(messages, key=shape.rank)
+    else:
+        keys = list(messages)  # unknown keys come after the fields, as ranked
     sent = value if type(value) is dict else None
     for key in keys:
         sub = messages[key]

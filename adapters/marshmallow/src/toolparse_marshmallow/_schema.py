@@ -156,7 +156,9 @@ class Converter:
         properties: JSON = {}
         required: list[str] = []
         shape.own = object_reasons(schema)
-        for attr, field in _in_declaration_order(schema):
+        declared = _in_declaration_order(schema)
+        shape.in_order = [attr for attr, _ in declared] == list(schema.load_fields)
+        for attr, field in declared:
             key = field.data_key if field.data_key is not None else attr
             prop, sub, reasons = self.field(field, _child_partial(partial, attr))
             properties[key] = prop

@@ -40,7 +40,7 @@ __all__ = [
 class ObjectShape:
     """An object level: the data keys it accepts and the shapes below them."""
 
-    __slots__ = ("children", "keys", "order", "own", "rank", "reasons")
+    __slots__ = ("children", "in_order", "keys", "order", "own", "rank", "reasons")
 
     def __init__(self) -> None:
         self.keys: frozenset[str] = frozenset()
@@ -49,6 +49,9 @@ class ObjectShape:
         #: the sort key of an error key: the level's own errors first, then
         #: the fields in declaration order, then anything else
         self.rank: Callable[[Any], int] = _Rank({}).__getitem__
+        #: whether marshmallow reports the fields in declaration order already
+        #: (marshmallow 4, or an ordered schema of marshmallow 3)
+        self.in_order = False
         #: only keys whose value holds a container worth walking into
         self.children: dict[str, Shape] = {}
         #: the failure texts of the field under each key
