@@ -1,0 +1,298 @@
+"""Patterns toolparse matches itself run under a time bound, on both paths.
+
+``^(a|aa)+$`` backtracks exponentially in every engine that backtracks (the
+``regex`` library included); ``^(a+)+$`` does so in Python's ``re`` but not in
+``regex``. Against thirty-odd ``a`` and a ``!``, Python's ``re`` takes tens of
+seconds on either. The bounds asserted here are generous (seconds, not the
+tenth of a second a search gets): they prove the time is bounded, not fast.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+from toolparse_jsonschema import JsonSchema, _patterns
+from toolparse_jsonschema._compiled import CompiledSchema
+
+EXPLOSIVE = r"^(a|aa)+$"  # exponential for every backtracking engine
+NESTED = r"^(a+)+$"  # exponential for Python's re, linear for regex
+SLOW = "a" * 34 + "!"
+OUT_OF_TIME = f"could not be checked against the pattern {EXPLOSIVE} in time"
+
+
+def _fast_usable() -> bool:
+    try:
+        return CompiledSchema(JsonSchema({"type": "object"}, fast=True)).fast is not None
+    except tp.FunctionDefinitionError:
+        return False
+
+
+PATHS = [False, pytest.param(True, marks=pytest.mark.skipif(not _fast_usable(), reason="rs"))]
+
+
+def _fn(schema: dict[str, Any], fast: bool, **options: Any) -> tp.Function:
+    return tp.Function("t", lambda a: "ok", args_schema=JsonSchema(schema, fast=fast, **options))
+
+
+def _timed(fn: tp.Function, arguments: dict[str, Any]) -> tuple[Any, float]:
+    start = time.monotonic()
+    result = fn.execute(arguments)
+    return result, time.monotonic() - start
+
+
+def _shapes(pattern: str) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Each keyword that matches a pattern, with a schema and the slow call."""
+    return {
+        "pattern": (
+            {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}},
+            {"s": SLOW},
+        ),
+        "propertyNames": (
+            {"type": "object", "properties": {"m": {"propertyNames": {"pattern": pattern}}}},
+            {"m": {SLOW: 1}},
+        ),
+        "additionalProperties": (
+            {
+                "type": "object",
+                "properties": {
+                    "m": {
+                        "type": "object",
+                        "patternProperties": {pattern: {"type": "integer"}},
+                        "additionalProperties": False,
+                    }
+                },
+            },
+            {"m": {SLOW: 1}},
+        ),
+        "unevaluatedProperties": (
+            {
+                "type": "object",
+                "properties": {
+                    "m": {
+                        "type": "object",
+                        "patternProperties": {pattern: {"type": "integer"}},
+                        "unevaluatedProperties": False,
+                    }
+                },
+            },
+            {"m": {SLOW: 1}},
+        ),
+    }
+
+
+def test_python_re_would_take_seconds_where_the_bound_takes_a_tenth() -> None:
+    # the premise, on a string short enough to finish: each extra "a" doubles re's work
+    start = time.monotonic()
+    assert re.search(EXPLOSIVE, "a" * 22 + "!") is None
+    assert time.monotonic() - start > 0.005
+    start = time.monotonic()
+    assert _patterns.Matcher(timeout=0.05).search(EXPLOSIVE, SLOW) is None  # out of time
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("fast", PATHS)
+@pytest.mark.parametrize("keyword", list(_shapes(EXPLOSIVE)))
+def test_an_explosive_pattern_rejects_as_not_checked_in_time(keyword: str, fast: bool) -> None:
+    schema, arguments = _shapes(EXPLOSIVE)[keyword]
+    result, took = _timed(_fn(schema, fast), arguments)
+    assert took < 5
+    assert isinstance(result, tp.Error)
+    assert OUT_OF_TIME in result.message
+    if keyword != "pattern":
+        assert "property name " + OUT_OF_TIME in result.message
+
+
+@pytest.mark.parametrize("fast", PATHS)
+@pytest.mark.parametrize("keyword", list(_shapes(NESTED)))
+def test_a_pattern_only_re_backtracks_on_is_answered_in_full(keyword: str, fast: bool) -> None:
+    schema, arguments = _shapes(NESTED)[keyword]
+    result, took = _timed(_fn(schema, fast), arguments)
+    assert took < 5
+    assert isinstance(result, tp.Error)
+    assert "in time" not in result.message
+    if keyword in ("pattern", "propertyNames"):
+        assert f"must match the pattern {NESTED}" in result.message
+    else:
+        assert "Unrecognized parameter" in result.message
+
+
+@pytest.mark.parametrize("fast", PATHS)
+def test_a_pattern_properties_name_out_of_time_is_not_skipped_on_the_pure_path(
+    fast: bool,
+) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"m": {"patternProperties": {EXPLOSIVE: {"type": "integer"}}}},
+    }
+    result = _fn(schema, fast).execute({"m": {SLOW: "not an integer"}})
+    # jsonschema-rs (linear time) sees the name does not match: nothing to check;
+    # the pure path cannot tell whether the integer rule applies, so it says so
+    if fast:
+        assert result == tp.Ok("ok")
+    else:
+        assert isinstance(result, tp.Error)
+        assert "property name " + OUT_OF_TIME in result.message
+
+
+@pytest.mark.parametrize("fast", PATHS)
+def test_the_budget_bounds_a_call_with_many_slow_values(fast: bool) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"xs": {"type": "array", "items": {"type": "string", "pattern": EXPLOSIVE}}},
+    }
+    fn = _fn(schema, fast, pattern_timeout=0.05, pattern_budget=0.3)
+    result, took = _timed(fn, {"xs": [SLOW] * 60})
+    # 60 searches of 0.05 s would be 3 s: the budget stops them after about 0.3 s
+    assert took < 2.5
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, tp.InvalidArguments)
+    assert len(result.exception.problems) == 60
+    assert all(p.reason == OUT_OF_TIME for p in result.exception.problems)
+
+
+def test_a_spent_budget_answers_every_further_search_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ran: list[str] = []
+    compile_ = _patterns.regex.compile
+
+    def counting(pattern: str) -> Any:
+        compiled = compile_(pattern)
+
+        class Counted:
+            def search(self, text: str, timeout: float) -> Any:
+                ran.append(text)
+                return compiled.search(text, timeout=timeout)
+
+        return Counted()
+
+    monkeypatch.setattr(_patterns.regex, "compile", counting)
+    matcher = _patterns.Matcher(timeout=0.05, budget=0.2)
+    matcher.start()
+    try:
+        answers = [matcher.search(EXPLOSIVE, SLOW + str(i)) for i in range(40)]
+    finally:
+        matcher.stop()
+    assert answers == [None] * 40
+    # each search that ran took its 0.05 s (or what was left): a few, never 40
+    assert 1 <= len(ran) <= 10
+    # one name searched again with one pattern in one call times out once
+    matcher.start()
+    try:
+        assert matcher.search(EXPLOSIVE, SLOW) is None
+        assert matcher.search(EXPLOSIVE, SLOW) is None
+    finally:
+        matcher.stop()
+    assert ran.count(SLOW) == 1
+
+
+@pytest.mark.parametrize("fast", PATHS)
+def test_ordinary_patterns_decide_as_before(fast: bool) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
+            "names": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+        },
+    }
+    fn = _fn(schema, fast)
+    assert fn.execute({"code": "ABC", "tags": {"x-a": "b", "y": 1}, "names": {"ab": 1}}) == tp.Ok(
+        "ok"
+    )
+    bad = fn.execute({"code": "abc", "tags": {"x-a": 1}, "names": {"A": 1}})
+    assert isinstance(bad, tp.Error)
+    assert bad.message.splitlines()[2:5] == [
+        'code: must match the pattern ^[A-Z]{3}$ (received "abc")',
+        'names.A: property name must match the pattern ^[a-z]+$ (received "A")',
+        "tags.x-a: must be a string (received 1)",
+    ]
+
+
+@pytest.mark.parametrize("draft", ["2020-12", "2019-09"])
+def test_unevaluated_properties_with_patterns_decides_like_the_library(draft: str) -> None:
+    import jsonschema
+
+    schema = {
+        "$schema": f"https://json-schema.org/draft/{draft}/schema",
+        "type": "object",
+        "allOf": [{"patternProperties": {"^p-": {"type": "integer"}}}],
+        "anyOf": [{"properties": {"b": {"type": "integer"}}}, {"required": ["c"]}],
+        "properties": {"a": {"type": "string"}},
+        "dependentSchemas": {"d": {"patternProperties": {"^d-": True}}},
+        "unevaluatedProperties": False,
+    }
+    library = jsonschema.validators.validator_for(schema)(schema)
+    ours = CompiledSchema(JsonSchema(schema, fast=False)).validator
+    assert type(ours) is not type(library)
+    for instance in [
+        {"a": "x", "p-1": 1},
+        {"a": "x", "q": 1},
+        {"p-1": "no"},
+        {"b": 1},
+        {"c": 1},
+        {"d": 1, "d-x": 2},
+        {"d-x": 2},
+        {"a": "x", "p-": 3, "b": 2, "d": 0, "d-": 0},
+    ]:
+        assert ours.is_valid(instance) == library.is_valid(instance), instance
+    bad = _fn(schema, False).execute({"a": "x", "q": 1})
+    assert isinstance(bad, tp.Error)
+    assert "Unrecognized parameters: q" in bad.message
+
+
+def test_the_regex_format_compiles_a_bounded_value() -> None:
+    assert _patterns.is_regex("^[a-z]+$")
+    assert not _patterns.is_regex("(unclosed")
+    assert not _patterns.is_regex("(" * 50_000 + ")" * 50_000)  # no RecursionError
+    assert not _patterns.is_regex("a" * (_patterns.MAX_REGEX_LENGTH + 1))
+    schema = {"type": "object", "properties": {"r": {"type": "string", "format": "regex"}}}
+    fn = _fn(schema, False)
+    assert fn.execute({"r": "^a+$"}) == tp.Ok("ok")
+    start = time.monotonic()
+    result = fn.execute({"r": "[" + "a-z" * 300_000 + "]"})
+    assert time.monotonic() - start < 5
+    assert isinstance(result, tp.Error)
+    assert "r: must be a valid regular expression" in result.message
+
+
+@pytest.mark.parametrize("bad", [0, -1, "1", True, None, float("nan")])
+def test_the_time_options_are_positive_seconds(bad: Any) -> None:
+    with pytest.raises(ValueError, match="greater than 0"):
+        JsonSchema({"type": "object"}, pattern_timeout=bad)
+    with pytest.raises(ValueError, match="greater than 0"):
+        JsonSchema({"type": "object"}, pattern_budget=bad)
+
+
+def test_the_time_options_are_part_of_the_wrapper() -> None:
+    wrapped = JsonSchema({"type": "object"}, pattern_timeout=0.5, pattern_budget=2)
+    assert (wrapped.pattern_timeout, wrapped.pattern_budget) == (0.5, 2.0)
+    assert wrapped != JsonSchema({"type": "object"})
+    assert wrapped == JsonSchema({"type": "object"}, pattern_timeout=0.5, pattern_budget=2.0)
+    assert "pattern_timeout=0.5" in repr(wrapped)
+    assert "pattern_budget=2.0" in repr(wrapped)
+    default = JsonSchema({"type": "object"})
+    assert (default.pattern_timeout, default.pattern_budget) == (
+        _patterns.DEFAULT_TIMEOUT,
+        _patterns.DEFAULT_BUDGET,
+    )
+    assert "pattern" not in repr(default)
+
+
+def test_a_search_outside_a_call_gets_its_timeout_only() -> None:
+    # the validator used directly (no call opened a budget) still never hangs
+    compiled = CompiledSchema(
+        JsonSchema(
+            {"type": "object", "properties": {"s": {"pattern": EXPLOSIVE}}},
+            fast=False,
+            pattern_timeout=0.05,
+        )
+    )
+    start = time.monotonic()
+    assert not compiled.validator.is_valid({"s": SLOW})
+    assert time.monotonic() - start < 5

@@ -1,0 +1,123 @@
+"""Which schemas recur, and so which calls on the fast path get a depth check first."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+from toolparse_jsonschema._refs import is_recursive
+from toolparse_jsonschema._schema import check
+
+NODE = {
+    "type": "object",
+    "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "recursive"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, False),
+        # references that never lead back: shared, chained, through items and unions
+        (
+            {
+                "type": "object",
+                "properties": {
+                    "a": {"$ref": "#/$defs/x"},
+                    "b": {"type": "array", "items": {"$ref": "#/$defs/x"}},
+                    "c": {"anyOf": [{"$ref": "#/$defs/y"}, {"type": "null"}]},
+                },
+                "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"type": "string"}},
+            },
+            False,
+        ),
+        ({"type": "object", "properties": {"c": {"$ref": "#"}}}, True),
+        (
+            {
+                "type": "object",
+                "properties": {"t": {"$ref": "#/$defs/node"}},
+                "$defs": {"node": NODE},
+            },
+            True,
+        ),
+        # mutual recursion through a union and a pointer into properties
+        (
+            {
+                "type": "object",
+                "properties": {"a": {"anyOf": [{"$ref": "#/$defs/l"}]}},
+                "$defs": {"l": {"type": "array", "items": {"$ref": "#/properties/a"}}},
+            },
+            True,
+        ),
+        # a property named like a data keyword is a subschema all the same
+        ({"type": "object", "properties": {"default": {"$ref": "#"}}}, True),
+        # a "$ref" inside data is data
+        ({"type": "object", "properties": {"a": {"const": {"$ref": "#"}}}}, False),
+        ({"type": "object", "properties": {"a": {"default": {"$ref": "#"}}}}, False),
+        # what the walk does not follow counts as recursive
+        (
+            {
+                "type": "object",
+                "properties": {"a": {"$dynamicRef": "#meta"}},
+                "$dynamicAnchor": "meta",
+            },
+            True,
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"a": {"$id": "inner.json", "type": "string"}},
+            },
+            True,
+        ),
+    ],
+)
+def test_a_schema_recurs_when_a_reference_leads_back(
+    schema: dict[str, Any], recursive: bool
+) -> None:
+    assert is_recursive(check(schema)) is recursive
+
+
+def test_a_schema_deeper_than_the_walk_counts_as_recursive() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(120):  # 240 nested mappings: past the walk's 200
+        schema = {"type": "object", "properties": {"a": schema}}
+    # (the metaschema check itself gives up on such a schema: the walk is asked alone)
+    assert is_recursive(dataclasses.replace(check({"type": "object"}), schema=schema))
+
+
+def test_a_deep_mapping_under_a_schema_that_does_not_recur_never_crashes() -> None:
+    # the schema does not recur, so no depth check runs before jsonschema-rs:
+    # the library bounds its own conversion of a deep value (it raises, and the
+    # pure path answers), which this proves in a child process
+    pytest.importorskip("jsonschema_rs")
+    code = textwrap.dedent(
+        """
+        import toolparse as tp
+        from toolparse_jsonschema import JsonSchema
+        value = []
+        for _ in range(20_000):
+            value = [value]
+        schemas = [
+            {"type": "object", "properties": {"c": {"type": "array"}}},
+            {"type": "object", "properties": {"c": {"type": "array", "uniqueItems": True}}},
+            {"type": "object", "properties": {"c": {"enum": [[[1]], 2]}}},
+            {"type": "object", "properties": {"c": {"type": "array", "items": {"type": "array"}}}},
+        ]
+        for schema in schemas:
+            fn = tp.Function("r", lambda a: "ok", args_schema=JsonSchema(schema, fast=True))
+            for arguments in ({"c": value}, {"c": [value, value]}):
+                result = fn.execute(arguments)
+                print(type(result).__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert len(done.stdout.split()) == 8
