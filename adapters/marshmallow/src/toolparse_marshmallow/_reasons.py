@@ -15,6 +15,7 @@ bound failed (a ``Range`` or ``Length`` with both), the value received says.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -109,7 +110,7 @@ _DEFAULTS: dict[type, dict[str, str]] = {}
 
 
 def _own_defaults(kind: type) -> dict[str, str]:
-    """The default error texts marshmallow's own classes give a field class."""
+    """The default error texts marshmallow's own classes give a field class (those with words)."""
     found = _DEFAULTS.get(kind)
     if found is not None:
         return found
@@ -120,6 +121,8 @@ def _own_defaults(kind: type) -> dict[str, str]:
         messages = klass.__dict__.get("default_error_messages")
         if isinstance(messages, dict):
             found.update({k: v for k, v in messages.items() if isinstance(v, str)})
+    for key in _KEPT_KEYS:
+        found.pop(key, None)
     _DEFAULTS[kind] = found
     return found
 
@@ -138,25 +141,41 @@ class _FieldWords(dict[str, Any]):
         raise KeyError(key)
 
 
-def _filled(template: str, field: Any) -> str | None:
+def _filled(template: str, words: Mapping[str, Any]) -> str | None:
     try:
-        return template.format_map(_FieldWords(field))
+        return template.format_map(words)
     except (KeyError, IndexError, ValueError, AttributeError):
         return None  # a template that needs the value itself: it cannot be known
+
+
+@functools.lru_cache(maxsize=256)
+def _typed_plain(types: tuple[str, ...], fmt: Any) -> Callable[[Path, Any], str | None] | None:
+    # fields of one type and format (most of them) share their explanation
+    return _typed(types, fmt, None)
 
 
 def _field_texts(field: Any, own: Mapping[str, Any]) -> dict[str, Explain]:
     kind = own.get("type")
     types = (kind,) if isinstance(kind, str) else tuple(k for k in kind or () if k != "null")
-    typed = _typed(types, own.get("format"), own.get("enum"))
     enum = own.get("enum")
+    fmt = own.get("format")
+    if enum is None and (fmt is None or isinstance(fmt, str)):
+        typed = _typed_plain(types, fmt)
+    else:
+        typed = _typed(types, fmt, enum)
     out: dict[str, Explain] = {}
+    words: _FieldWords | None = None
+    own_messages = field.error_messages
     for key, template in _own_defaults(type(field)).items():
-        if key in _KEPT_KEYS or field.error_messages.get(key) != template:
+        if own_messages.get(key) != template:
             continue
-        text = _filled(template, field)
-        if text is None:
-            continue
+        if "{" in template:
+            words = words or _FieldWords(field)
+            text = _filled(template, words)
+            if text is None:
+                continue
+        else:
+            text = template
         if key == "unknown":  # an Enum field's member that does not exist
             if isinstance(enum, list):
                 out[text] = one_of_reason(enum)
