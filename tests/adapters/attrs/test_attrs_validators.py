@@ -335,3 +335,14 @@ def test_disabled_validators_stay_disabled_on_the_error_path() -> None:
             'age: must be an integer (received "x")'
         ]
     assert dict(calls) == CONVERTERS
+
+
+def test_one_validator_for_both_keys_and_values_is_told_apart_and_runs_once() -> None:
+    check = counted("both", v.min_len(2))
+    model = one_field(v.deep_mapping(check, check), dict[str, str])
+    calls.clear()
+    assert lines(model, {"x": {"ab": "cd", "ef": "g", "h": "ij"}}) == [
+        'x.ef: must be at least 2 characters long (received "g")',
+        'x.h: must be at least 2 characters long (received "h")',
+    ]
+    assert calls == {"both": 6}
