@@ -579,8 +579,8 @@ def test_accepted_values(annotation: Any, value: Any, parsed: Any) -> None:
         (Unit, "C", 'f: must be one of: "c", "f" (received "C")'),
         (Unit, ["c"], 'f: must be one of: "c", "f" (received ["c"])'),
         (Optional[int], "3", 'f: must be an integer or null (received "3")'),
-        (Union[int, str], 2.5, "f: must be one of: integer, string (received 2.5)"),
-        (Union[int, str], None, "f: must be one of: integer, string (received null)"),
+        (Union[int, str], 2.5, "f: must be an integer or a string (received 2.5)"),
+        (Union[int, str], None, "f: must be an integer or a string (received null)"),
         (
             Optional[Literal["a", "b"]],
             "c",

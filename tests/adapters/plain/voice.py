@@ -52,12 +52,18 @@ class AChoice:
     value: Literal["a", "b"]
 
 
+@dataclass
+class AUnion:
+    value: int | str
+
+
 SOURCES: dict[str, Any] = {
     "string": AString,
     "integer": AnInteger,
     "number": ANumber,
     "boolean": ABoolean,
     "object": AnObject,
+    "union": AUnion,
     "list": AList,
     "enum": AChoice,
     "nested_required": AnObject,

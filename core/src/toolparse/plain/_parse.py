@@ -266,8 +266,9 @@ class _Compiler:
                 ", or " + ", ".join(map(article, dict.fromkeys(rest))) if rest else ""
             )
         names = list(dict.fromkeys(name for m, _ in members for name in names_of(m)))
-        if len(names) == 2 and names[1] == "null" and names[0] in TYPE_NAMES:
-            reason = f"must be {article(names[0])} or null"
+        if TYPE_NAMES.issuperset(names):
+            # JSON types only: the shared words, "must be an integer or a string"
+            reason = "must be " + " or ".join(map(article, names))
         else:
             reason = "must be one of: " + ", ".join(names)
 

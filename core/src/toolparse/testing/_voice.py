@@ -1,10 +1,11 @@
 """One voice: the same wrong call reads the same line whichever adapter found it.
 
-Each :class:`OneVoice` is one JSON-level mistake (a wrong type, a value not
-among the choices, out of range, too short or too long, too few items, not
-matching a pattern, not a date, a nested name left out) made in the one
-required property ``value`` of a tool, and the line the model must read for
-it, worded by the adapter SDK's vocabulary functions. An adapter's fixture declares ``value`` as the check's
+Each :class:`OneVoice` is one JSON-level mistake (a wrong type, a value of
+neither of two types, a value not among the choices, out of range, too short
+or too long, too few items, not matching a pattern, not a date, a nested name
+left out) made in the one required property ``value`` of a tool, and the line
+the model must read for it, worded by the adapter SDK's vocabulary functions.
+An adapter's fixture declares ``value`` as the check's
 :attr:`~OneVoice.schema` says in its own library (where the library can say
 it); the kit sends :attr:`~OneVoice.arguments` and compares the whole message.
 """
@@ -100,6 +101,13 @@ ONE_VOICE: tuple[OneVoice, ...] = (
     _typed("number", "lots", 2.5),
     _typed("boolean", "maybe", True),
     OneVoice("object", _NAMED, "lots", type_reason("object"), {"name": "x"}),
+    OneVoice(
+        "union",
+        {"type": ["integer", "string"]},
+        [1],
+        type_reason("integer", "string"),
+        "x",
+    ),
     OneVoice(
         "list",
         {"type": "array", "items": {"type": "integer"}},
