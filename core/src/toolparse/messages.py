@@ -8,14 +8,15 @@ problems to :func:`toolparse.invalid_arguments`, which renders them here.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .context import redact
+from ._exception_text import _ADDRESS_REPR
+from ._exception_text import MAX_EXCEPTION_CHARS as MAX_EXCEPTION_CHARS
+from ._exception_text import exception as exception
+from ._exception_text import frame_text as frame_text
+from ._exception_text import safe_text as safe_text
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -246,135 +247,11 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
     return cap(" ".join(["ERROR:", lead, *details]))
 
 
-# -- exceptions ----------------------------------------------------------------
+# -- names -------------------------------------------------------------------
 
-MAX_EXCEPTION_CHARS = 300
 MAX_NAMES = 30
 #: the most accepted names one unrecognized name is compared with
 MAX_CANDIDATES = 200
-
-_URL = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]*")
-# traceback text, wherever it stands (it may follow other text on a line)
-_TRACEBACK_TEXT = re.compile(
-    r"Traceback \(most recent call last\):|File \"[^\"]*\", line \d+(?:, in [^\s;]+)?"
-)
-_ADDRESS_REPR = re.compile(r"<([^<>]*?) at 0x[0-9a-fA-F]+>")
-_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}")
-# a validation library's dump of the value it was given (``[type=..., input_value=...]``)
-_DUMP = re.compile(r"\s*\[type=[^\]]*\]")
-_TRACEBACK_LINE = re.compile(
-    r"^\s*(?:Traceback \(most recent call last\):|File \".*\", line \d+.*|\^[\^~\s]*"
-    r"|During handling of the above exception.*|The above exception was the direct cause.*"
-    r"|For further information visit.*)$"
-)
-
-
-def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
-    """An exception's text made fit for the model.
-
-    One line (lines joined with ``"; "``), no traceback lines, no URLs, no
-    memory addresses (``<object at 0x7f...>`` becomes ``<object>``), at most
-    ``limit`` characters.
-    """
-    lines = []
-    for line in text.splitlines():
-        if _TRACEBACK_LINE.match(line):
-            continue
-        line = " ".join(line.split())
-        if line:
-            lines.append(line)
-    out = "; ".join(lines)
-    out = _TRACEBACK_TEXT.sub("", out)
-    out = _DUMP.sub("", out)
-    out = _URL.sub("<link>", out)
-    out = _ADDRESS_REPR.sub(r"<\1>", out)
-    out = _ADDRESS.sub("<address>", out)
-    return out if len(out) <= limit else out[: limit - 3] + "..."
-
-
-@functools.lru_cache(maxsize=1)
-def _library_dirs() -> tuple[str, ...]:
-    """Directories whose code is not the application's: stdlib, site-packages, toolparse."""
-    import sysconfig
-
-    dirs = {os.path.dirname(os.path.abspath(__file__))}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
-        if path:
-            dirs.add(os.path.abspath(path))
-    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
-
-
-def _is_toolparse(frame: Any) -> bool:
-    """A frame of toolparse itself (its modules, or the code it compiles at definition)."""
-    module = str(frame.f_globals.get("__name__") or "")
-    return (
-        module == "toolparse"
-        or module.startswith("toolparse.")
-        or str(frame.f_code.co_filename).startswith("<toolparse")
-    )
-
-
-def _is_library(frame: Any) -> bool:
-    module = str(frame.f_globals.get("__name__") or "")
-    if _is_toolparse(frame) or module.startswith("toolparse_"):
-        return True
-    filename = str(frame.f_code.co_filename)
-    if filename.startswith("<"):
-        return filename.startswith("<frozen")
-    return os.path.abspath(filename).startswith(_library_dirs())
-
-
-def frame_text(tb: Any) -> str:
-    """`` at file.py:42: function`` for the innermost frame of the application's code.
-
-    Frames of the standard library, of installed packages and of toolparse
-    itself are passed over; without any application frame, the first frame
-    past toolparse's own (the tool body, when it is library code) is named.
-    """
-    frames = []
-    while tb is not None:
-        frames.append((tb.tb_frame, tb.tb_lineno))
-        tb = tb.tb_next
-    if not frames:
-        return ""
-    chosen = None
-    for frame, line in reversed(frames):
-        if not _is_library(frame):
-            chosen = (frame, line)
-            break
-    if chosen is None:
-        for frame, line in frames:
-            if not _is_toolparse(frame):
-                chosen = (frame, line)
-                break
-    frame, line = chosen or frames[-1]
-    code = frame.f_code
-    name = getattr(code, "co_qualname", code.co_name)
-    return f" at {os.path.basename(code.co_filename)}:{line}: {name}"
-
-
-def exception(exc: BaseException, secrets: Sequence[str] = ()) -> str:
-    """``ERROR: (Type) message at file.py:42: function`` for an exception.
-
-    The message is made safe (:func:`safe_text`); the frame named is the
-    innermost one of the application's own code (see :func:`frame_text`).
-    ``secrets`` (the context's strings) are redacted from the message before
-    it is cut to length, so no part of one is left at the cut, and from the
-    whole text.
-    """
-    name = type(exc).__name__
-    if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):
-        name = "KeyError"  # the arguments' own KeyError subclass is an implementation detail
-    try:
-        text = str(exc)
-    except Exception:  # a broken __str__ must not break the error path
-        text = f"<{name} with an unprintable message>"
-    if not secrets:
-        return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
-    # before the cut (no part of a secret is left at it), and after (none in the frame)
-    text = safe_text(redact(text, secrets))
-    return redact(f"ERROR: ({name}) {text}{frame_text(exc.__traceback__)}", secrets)
 
 
 # -- a set of tools (definition errors) ------------------------------------------
