@@ -61,8 +61,8 @@ def secrets_of(context: object) -> tuple[str, ...]:
     Bounded work whatever the context (see :data:`MAX_SECRET_DEPTH` and
     :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
     """
-    if context is None:
-        return ()
+    if context is None or (type(context) is dict and context.keys() <= _OWN_KEYS):
+        return ()  # no context, or only what a batch adds: nothing to look for
     found: set[str] = set()
     stack: list[tuple[object, int]] = [(context, 1)]
     seen: set[int] = set()
