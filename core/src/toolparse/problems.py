@@ -79,8 +79,11 @@ class ArgumentProblem:
         return cls((path,) if isinstance(path, str) else path, reason, kind="unrecognized")
 
     def line(self) -> str:
-        """This problem as one line of the message."""
-        text = f"{messages.path_text(self.path)}: {self.reason}"
+        """This problem as one line of the message (a reason of several lines joined with ``; ``)."""
+        reason = self.reason
+        if not reason.isprintable():  # a validator's own text may hold newlines or tabs
+            reason = _one_line(reason)
+        text = f"{messages.path_text(self.path)}: {reason}"
         if self.received is not NOT_GIVEN:
             text += f" (received {messages.value_text(self.received)})"
         return text
@@ -99,6 +102,12 @@ class ArgumentProblem:
     def __repr__(self) -> str:
         extra = "" if self.received is NOT_GIVEN else f", received={self.received!r}"
         return f"ArgumentProblem({self.path!r}, {self.reason!r}{extra}, kind={self.kind!r})"
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(
+        part for part in (" ".join(line.split()) for line in text.splitlines()) if part
+    )
 
 
 class InvalidArguments(ValueError):
