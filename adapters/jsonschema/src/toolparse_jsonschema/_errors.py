@@ -93,8 +93,13 @@ def _number(value: Any) -> str:
     return _json(value, 40)
 
 
+def _is_map(value: Any) -> bool:
+    # JSON objects are dicts: the exact type test spares the ABC check
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _received(error: ValidationError, keyword: str) -> Any:
-    if isinstance(error.instance, Mapping) and keyword not in _ECHO_OBJECTS:
+    if _is_map(error.instance) and keyword not in _ECHO_OBJECTS:
         return NOT_GIVEN
     return error.instance
 
@@ -116,15 +121,13 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
         return [ArgumentProblem(path, error.message, _received(error, "pattern"))]
     value = error.validator_value
     instance = error.instance
-    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    schema = error.schema if _is_map(error.schema) else {}
 
     if keyword == "required":
-        return [
-            ArgumentProblem.missing((*path, name))
-            for name in value
-            if isinstance(instance, Mapping) and name not in instance
-        ]
-    if keyword in ("dependentRequired", "dependencies") and isinstance(instance, Mapping):
+        if not _is_map(instance):
+            return []
+        return [ArgumentProblem.missing((*path, name)) for name in value if name not in instance]
+    if keyword in ("dependentRequired", "dependencies") and _is_map(instance):
         return [
             ArgumentProblem.missing((*path, need), f'{REQUIRED} when "{name}" is present')
             for name, needs in value.items()
@@ -132,7 +135,7 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
             for need in needs
             if need not in instance
         ]
-    if keyword == "additionalProperties" and isinstance(instance, Mapping):
+    if keyword == "additionalProperties" and _is_map(instance):
         return [ArgumentProblem.unrecognized((*path, name)) for name in _extras(instance, schema)]
     if keyword == "unevaluatedProperties":
         names = _quoted_names(error.message)

@@ -148,10 +148,14 @@ def is_regex(value: object) -> bool:
 # -- the keywords, as the library defines them, with bounded searches ---------------
 
 
+# (the drafts' type checker calls exactly ``str`` a string and ``dict`` an object:
+# isinstance says the same without the checker's lookups)
+
+
 def _pattern(
     validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "string"):
+    if not isinstance(instance, str):
         return
     found = _matcher().search(pattern, instance)
     if found is None:
@@ -163,7 +167,7 @@ def _pattern(
 def _pattern_properties(
     validator: Validator, patterns: Mapping[str, Any], instance: Any, schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
+    if not isinstance(instance, dict):
         return
     matcher = _matcher()
     for pattern, subschema in patterns.items():
@@ -183,6 +187,8 @@ def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list
     """
     declared = schema.get("properties") or {}
     patterns = list(schema.get("patternProperties") or {})
+    if not patterns:
+        return [name for name in instance if name not in declared], []
     matcher = _matcher()
     found: list[str] = []
     late: list[str] = []
@@ -207,7 +213,7 @@ def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list
 def _additional_properties(
     validator: Validator, extra: Any, instance: Any, schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
+    if not isinstance(instance, dict):
         return
     names, late = extras(instance, schema)
     for pattern, name in zip(late[::2], late[1::2], strict=True):
