@@ -360,3 +360,19 @@ def test_random_secrets_never_appear_in_any_result(context: dict[str, Any], way:
     for text in (texts(result), texts(outcome)):
         for secret in _strings(context):
             assert secret not in text
+
+
+def test_a_frameworks_run_state_is_not_searched() -> None:
+    @dataclasses.dataclass
+    class RunContext:  # what an agent framework hands over: the conversation, the tool's name
+        tool_name: str
+        prompt: str
+
+    context = {"run_context": RunContext("lookup_city", "Where is Berlin?"), "deps": "deps-key-1"}
+
+    def lookup_city(arguments: Any, context: Any) -> str:
+        raise ValueError(f"no city named {context['deps']}")
+
+    text = texts(tp.Function("lookup_city", lookup_city).execute({}, context))
+    assert text.startswith(f"ERROR: (ValueError) no city named {REDACTED} at test_redaction.py:")
+    assert text.endswith(".lookup_city")  # the qualified name, not redacted

@@ -20,8 +20,10 @@ MAX_SECRET_DEPTH = 4
 #: how many values of a context are looked at, whatever its size
 MAX_SECRET_VALUES = 1000
 
-# what toolparse itself adds to the caller's context: the model wrote it
-_OWN_KEYS = frozenset({"tool_call_id"})
+# what toolparse itself adds to the caller's context, not searched: the call's id (the
+# model wrote it) and an agent framework's run state, which holds the conversation and
+# the tool's own name (the application's part of it is under its own key too)
+_OWN_KEYS = frozenset({"tool_call_id", "run_context"})
 
 
 class Context(dict):  # type: ignore[type-arg]
@@ -39,7 +41,8 @@ class Context(dict):  # type: ignore[type-arg]
     The strings are looked for in the context itself, in its mapping values,
     list, tuple and set items and dataclass fields, 4 levels deep and among
     its first 1,000 values, and in ``get_secret_value()`` of pydantic's
-    ``SecretStr``; ``tool_call_id`` is not one of them. A tool's answer (its
+    ``SecretStr``; not under ``tool_call_id``, nor under ``run_context`` (an
+    agent framework's run state, see the integrations). A tool's answer (its
     ``Ok`` content) is its own and is not changed.
     """
 
