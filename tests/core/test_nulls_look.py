@@ -211,3 +211,30 @@ def test_a_deep_recursive_value_is_looked_at_to_the_bound_only() -> None:
     shallow = {"tree": {"name": None, "kids": [{"name": "a", "kids": None}]}}
     assert restore(shallow) == {"tree": {"kids": [{"name": "a"}]}}
     assert MAX_DEPTH < 1_000
+
+
+def test_a_subschema_shared_by_many_parents_is_built_once_per_depth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolparse import _null_plan
+
+    built: list[int] = []
+    build = _null_plan._Builder._build
+
+    def counting(self: Any, node: Any, depth: int) -> Any:
+        built.append(depth)
+        return build(self, node, depth)
+
+    monkeypatch.setattr(_null_plan._Builder, "_build", counting)
+    schema: dict[str, Any] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    for _ in range(40):  # 2**40 paths, 41 distinct subschemas
+        schema = {"type": "object", "properties": {"a": schema, "b": schema}}
+    restore = null_restorer(schema)
+    assert restore is not None
+    assert len(built) <= 2 * 42
+    value: dict[str, Any] = {"x": "s"}
+    for _ in range(40):
+        value = {"a": value, "b": None}
+    cleaned = restore(value)
+    assert "b" not in cleaned
+    assert "b" not in cleaned["a"]["a"]

@@ -197,11 +197,16 @@ def _merged_object(fits: list[_Obj], value: dict[str, Any], depth: int) -> dict[
 
 
 class _Builder:
-    __slots__ = ("by_ref", "root")
+    __slots__ = ("by_ref", "memo", "root")
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self.by_ref: dict[str, _Ref] = {}
+        # a subschema used in several places (a definition's copy keeps shared
+        # parts shared) is built once per depth: without this, 40 levels of
+        # {"a": s, "b": s} are 2**40 walks. The subschema is kept with its plan
+        # so that its id cannot be reused by another object meanwhile.
+        self.memo: dict[tuple[int, int], tuple[object, _Node | None]] = {}
 
     def ref(self, ref: str, depth: int) -> _Node | None:
         found = self.by_ref.get(ref)
@@ -217,6 +222,16 @@ class _Builder:
     def build(self, node: object, depth: int) -> _Node | None:
         if not isinstance(node, Mapping) or depth > MAX_DEPTH:
             return None
+        key = (id(node), depth)
+        found = self.memo.get(key)
+        if found is not None:
+            return found[1]
+        plan = self._build(node, depth)
+        if node is not self.root:  # the root's plan is changed once built (see plan_of)
+            self.memo[key] = (node, plan)
+        return plan
+
+    def _build(self, node: Mapping[str, Any], depth: int) -> _Node | None:
         ref = node.get("$ref")
         if isinstance(ref, str) and not set(node) - _ANNOTATIONS - {"$ref", "$defs", "definitions"}:
             return self.ref(ref, depth)
