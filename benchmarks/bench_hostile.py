@@ -1,0 +1,460 @@
+"""Hostile input: the worst 1 MiB call per adapter path, against the library's own validation.
+
+One ordinary 9-parameter tool (``name, count, price, tags, ids, active, kind,
+note, items``) is declared on every adapter path. Each is sent every hostile
+payload below as JSON text just under the 1 MiB size limit (many unknown keys,
+many near-typo keys, long strings, deep lists, many wrong items, many valid
+items, everything wrong, nulls everywhere). A first pass finds the payload
+that costs toolparse most on each path; that payload is then timed again,
+interleaved with the library's own way to the same knowledge: ``json.loads``
+plus its validation and, on a failure, its own error text (pydantic's
+``str(e)``, marshmallow's ``messages``, cattrs' ``transform_error``,
+jsonschema's ``iter_errors`` with each message). The paths with no library (no
+parser, the built-in adapter) are measured against ``json.loads`` alone.
+
+Targets: every worst call under 0.5 s, and within 5x of the library's own.
+
+    uv run --locked python benchmarks/bench_hostile.py
+"""
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import attrs
+import cattrs
+import jsonschema
+import jsonschema_rs
+import marshmallow
+from cattrs import transform_error
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, v1
+from typing_extensions import TypedDict
+
+import toolparse as tp
+from harness import Row
+from toolparse_attrs import make_converter
+from toolparse_jsonschema import JsonSchema
+
+LIMIT = 1_048_576
+SIZE = 1_040_000  # payloads just under the size limit
+BOUND_S = 0.5
+RATIO = 5.0
+
+# -- the tool, on every path -----------------------------------------------------------
+
+VALID: dict[str, Any] = {
+    "name": "order",
+    "count": 2,
+    "price": 9.5,
+    "tags": ["red"],
+    "ids": [1, 2],
+    "active": True,
+    "kind": "a",
+    "note": None,
+    "items": [{"sku": "A1", "qty": 1}],
+}
+
+ITEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "sku": {"type": "string", "maxLength": 20},
+        "qty": {"type": "integer", "minimum": 1},
+    },
+    "required": ["sku", "qty"],
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "maxLength": 100},
+        "count": {"type": "integer", "minimum": 0},
+        "price": {"type": "number"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "active": {"type": "boolean"},
+        "kind": {"type": "string", "enum": ["a", "b", "c"]},
+        "note": {"type": "string"},
+        "items": {"type": "array", "items": ITEM_SCHEMA},
+    },
+    "required": ["name", "count", "price", "tags", "ids", "active", "kind", "items"],
+}
+
+
+class PItem(BaseModel):
+    sku: str = Field(max_length=20)
+    qty: int = Field(ge=1)
+
+
+class POrder(BaseModel):
+    name: str = Field(max_length=100)
+    count: int = Field(ge=0)
+    price: float
+    tags: list[str]
+    ids: list[int]
+    active: bool
+    kind: Literal["a", "b", "c"]
+    note: str | None = None
+    items: list[PItem]
+
+
+class TItem(TypedDict):
+    sku: str
+    qty: int
+
+
+class TOrder(TypedDict):
+    name: str
+    count: int
+    price: float
+    tags: list[str]
+    ids: list[int]
+    active: bool
+    kind: Literal["a", "b", "c"]
+    items: list[TItem]
+
+
+class V1Item(v1.BaseModel):
+    sku: str = v1.Field(..., max_length=20)
+    qty: int = v1.Field(..., ge=1)
+
+
+class V1Order(v1.BaseModel):
+    name: str = v1.Field(..., max_length=100)
+    count: int = v1.Field(..., ge=0)
+    price: float
+    tags: list[str]
+    ids: list[int]
+    active: bool
+    kind: Literal["a", "b", "c"]
+    note: str | None = None
+    items: list[V1Item]
+
+
+@dataclass
+class DItem:
+    sku: str
+    qty: int
+
+
+@dataclass
+class DOrder:
+    name: str
+    count: int
+    price: float
+    tags: list[str]
+    ids: list[int]
+    active: bool
+    kind: Literal["a", "b", "c"]
+    items: list[DItem]
+    note: str | None = None
+
+
+class MItem(marshmallow.Schema):
+    sku = marshmallow.fields.String(required=True, validate=marshmallow.validate.Length(max=20))
+    qty = marshmallow.fields.Integer(required=True, validate=marshmallow.validate.Range(min=1))
+
+
+class MOrder(marshmallow.Schema):
+    name = marshmallow.fields.String(required=True, validate=marshmallow.validate.Length(max=100))
+    count = marshmallow.fields.Integer(required=True, validate=marshmallow.validate.Range(min=0))
+    price = marshmallow.fields.Float(required=True)
+    tags = marshmallow.fields.List(marshmallow.fields.String(), required=True)
+    ids = marshmallow.fields.List(marshmallow.fields.Integer(), required=True)
+    active = marshmallow.fields.Boolean(required=True)
+    kind = marshmallow.fields.String(
+        required=True, validate=marshmallow.validate.OneOf(["a", "b", "c"])
+    )
+    note = marshmallow.fields.String(allow_none=True)
+    items = marshmallow.fields.List(marshmallow.fields.Nested(MItem), required=True)
+
+
+@attrs.define
+class AItem:
+    sku: str = attrs.field(validator=attrs.validators.max_len(20))
+    qty: int = attrs.field(validator=attrs.validators.ge(1))
+
+
+@attrs.define
+class AOrder:
+    name: str = attrs.field(validator=attrs.validators.max_len(100))
+    count: int = attrs.field(validator=attrs.validators.ge(0))
+    price: float
+    tags: list[str]
+    ids: list[int]
+    active: bool
+    kind: Literal["a", "b", "c"]
+    items: list[AItem]
+    note: str | None = None
+
+
+def order(
+    name: str,
+    count: int,
+    price: float,
+    tags: list[str],
+    ids: list[int],
+    active: bool,
+    kind: Literal["a", "b", "c"],
+    items: list[TItem],
+    note: str | None = None,
+) -> str:
+    """Place an order."""
+    return "ok"
+
+
+def body(arguments: Any) -> str:
+    return "ok"
+
+
+PARAMS = [
+    tp.FunctionParam("name", "string", required=True),
+    tp.FunctionParam("count", "integer", required=True),
+    tp.FunctionParam("price", "number", required=True),
+    tp.FunctionParam("tags", "array", item_type="string", required=True),
+    tp.FunctionParam("ids", "array", item_type="integer", required=True),
+    tp.FunctionParam("active", "boolean", required=True),
+    tp.FunctionParam("kind", "string", enum=["a", "b", "c"], required=True),
+    tp.FunctionParam("note", "string"),
+    tp.FunctionParam(
+        "items",
+        "array",
+        item_type="object",
+        required=True,
+        object_properties=[
+            tp.FunctionParam("sku", "string", required=True),
+            tp.FunctionParam("qty", "integer", required=True),
+        ],
+    ),
+]
+
+
+def _loads_only(text: str) -> object:
+    return json.loads(text)
+
+
+def _pydantic(validate: Callable[[Any], object]) -> Callable[[str], object]:
+    def own(text: str) -> object:
+        try:
+            return validate(json.loads(text))
+        except ValidationError as exc:
+            return str(exc)
+
+    return own
+
+
+def _v1(text: str) -> object:
+    try:
+        return V1Order.parse_obj(json.loads(text))
+    except v1.ValidationError as exc:
+        return str(exc)
+
+
+_MSCHEMA = MOrder()
+
+
+def _marshmallow(text: str) -> object:
+    try:
+        return _MSCHEMA.load(json.loads(text))
+    except marshmallow.ValidationError as exc:
+        return exc.messages
+
+
+_CONVERTER = make_converter()
+
+
+def _attrs(text: str) -> object:
+    try:
+        return _CONVERTER.structure(json.loads(text), AOrder)
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        return transform_error(exc) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
+
+
+_PURE = jsonschema.Draft202012Validator(SCHEMA)
+_RS = jsonschema_rs.validator_for(SCHEMA)
+
+
+def _jsonschema_pure(text: str) -> object:
+    return [e.message for e in _PURE.iter_errors(json.loads(text))]
+
+
+def _jsonschema_rs(text: str) -> object:
+    return [e.message for e in _RS.iter_errors(json.loads(text))]
+
+
+@dataclass
+class Path:
+    """One adapter path: the tool, and the library's own way through the same payload."""
+
+    name: str
+    function: tp.Function
+    own: Callable[[str], object]
+    own_label: str
+    results: dict[str, float] = field(default_factory=dict)
+
+
+_LOADS = "json.loads alone (no library)"
+
+
+def paths() -> list[Path]:
+    def fn(source: Any) -> tp.Function:
+        return tp.Function("order", body, args_schema=source)
+
+    adapter = TypeAdapter(TOrder)
+    # fmt: off
+    table = [
+        ("no parser, parameters", tp.Function("order", body, parameters=PARAMS), _loads_only, _LOADS),
+        ("no parser, parameters_schema", tp.Function("order", body, parameters_schema=SCHEMA), _loads_only, _LOADS),
+        ("plain dataclass", fn(DOrder), _loads_only, _LOADS),
+        ("plain TypedDict", fn(TOrder), _loads_only, _LOADS),
+        ("@tool (plain)", tp.tool(order), _loads_only, _LOADS),
+        ("pydantic BaseModel", fn(POrder), _pydantic(POrder.model_validate), "model_validate + str(e)"),
+        ("pydantic TypeAdapter", fn(adapter), _pydantic(adapter.validate_python), "validate_python + str(e)"),
+        ("pydantic.v1", fn(V1Order), _v1, "parse_obj + str(e)"),
+        ("marshmallow", fn(MOrder), _marshmallow, "load + messages"),
+        ("attrs", fn(AOrder), _attrs, "structure + transform_error"),
+        ("jsonschema pure", fn(JsonSchema(SCHEMA, fast=False)), _jsonschema_pure, "iter_errors + messages"),
+        ("jsonschema-rs", fn(JsonSchema(SCHEMA, fast=True)), _jsonschema_rs, "rs iter_errors + messages"),
+    ]
+    # fmt: on
+    return [Path(*row) for row in table]
+
+
+# -- the payloads ------------------------------------------------------------------------
+
+
+def _fill(build: Callable[[int], dict[str, Any]]) -> str:
+    """The text of ``build(n)`` for the largest ``n`` that stays under SIZE bytes."""
+    one = len(json.dumps(build(1)))
+    unit = max(1, len(json.dumps(build(101))) - one) / 100
+    n = max(1, int((SIZE - one) / unit))
+    text = json.dumps(build(n))
+    while len(text.encode()) > SIZE:
+        n = int(n * 0.97)
+        text = json.dumps(build(n))
+    return text
+
+
+def _deep(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+PAYLOADS: dict[str, Callable[[int], dict[str, Any]]] = {
+    "many unknown keys": lambda n: {**VALID, **{f"zz{i}_q": 0 for i in range(n)}},
+    "many near-typo keys": lambda n: {
+        **{k: v for k, v in VALID.items() if k != "name"},
+        **{f"nam{i}": 0 for i in range(n)},
+    },
+    "one long string": lambda n: {**VALID, "name": "a" * n, "note": "b" * n},
+    "many long strings": lambda n: {**VALID, "tags": ["t" * 1_000] * (n // 1_000 + 1)},
+    "deep lists": lambda n: {**VALID, "tags": [_deep(200)] * (n // 100 + 1)},
+    "many wrong items": lambda n: {**VALID, "ids": ["x"] * n},
+    "many wrong objects": lambda n: {**VALID, "items": [{"sku": 1, "qty": "x"}] * (n // 10 + 1)},
+    "many valid items": lambda n: {**VALID, "ids": list(range(n // 4 + 1))},
+    "everything wrong": lambda n: {
+        "name": 5,
+        "count": "x",
+        "price": [],
+        "tags": [1] * (n // 6),
+        "ids": [{}] * (n // 6),
+        "active": "yes",
+        "kind": "z",
+        "items": [{"sku": None, "qty": None, "extra": 1}] * (n // 30),
+    },
+}
+
+
+def _cpu_s(call: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.thread_time()
+        call()
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+@dataclass
+class Worst:
+    path: str
+    payload: str
+    toolparse_s: float
+    own_s: float
+    own_label: str
+
+    @property
+    def ratio(self) -> float:
+        return self.toolparse_s / self.own_s
+
+
+def measure(
+    selected: list[Path] | None = None, repeat: int = 3, verbose: bool = False
+) -> list[Worst]:
+    """The worst payload of each path, timed again side by side with the library's own."""
+    texts = {name: _fill(build) for name, build in PAYLOADS.items()}
+    for text in texts.values():
+        assert len(text.encode()) < LIMIT
+    worst = []
+    for path in selected or paths():
+        for name, text in texts.items():
+            outcome = path.function.execute(text)
+            assert isinstance(outcome, (tp.Ok, tp.Error)), outcome
+            path.results[name] = _cpu_s(lambda fn=path.function, t=text: fn.execute(t), 1)
+            if verbose:
+                print(
+                    f"    {path.name} / {name}: {path.results[name] * 1e3:.0f} ms",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        name = max(path.results, key=path.results.__getitem__)
+        text = texts[name]
+        ours = own = float("inf")
+        # a call of seconds (a slow library's own cost) is timed once more, not three times
+        for _ in range(repeat if path.results[name] < 1 else 1):  # interleaved: drift hits both
+            ours = min(ours, _cpu_s(lambda fn=path.function, t=text: fn.execute(t), 1))
+            own = min(own, _cpu_s(lambda o=path.own, t=text: o(t), 1))
+        worst.append(Worst(path.name, name, ours, own, path.own_label))
+        print(
+            f"  {path.name}: worst {name!r} {ours * 1e3:.0f} ms vs {own * 1e3:.0f} ms"
+            f" ({ours / own:.2f}x)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return worst
+
+
+def run() -> list[Row]:
+    found = measure()
+    rows = [
+        Row(
+            f"hostile 1 MiB, {w.path}: worst call ({w.payload})",
+            w.toolparse_s * 1e6,
+            w.own_s * 1e6,
+            w.own_label,
+            RATIO,
+        )
+        for w in found
+    ]
+    slowest = max(found, key=lambda w: w.toolparse_s)
+    rows.append(
+        Row(
+            f"hostile 1 MiB: slowest worst call ({slowest.path}, {slowest.payload})",
+            slowest.toolparse_s * 1e6,
+            BOUND_S * 1e6,
+            "the 0.5 s bound",
+            1.0,
+        )
+    )
+    return rows
+
+
+if __name__ == "__main__":
+    from harness import table
+
+    if "-v" in sys.argv:
+        measure(verbose=True)
+    else:
+        print(table(run()))
