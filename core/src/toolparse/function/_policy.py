@@ -151,6 +151,14 @@ class Policy:
             exc = outcome[1]
             if not isinstance(exc, InvalidArguments):
                 return outcome  # an adapter's plain error: nothing to merge into
+            if (
+                outcome[0]
+                and exc.accepted == self.accepted
+                and (self.policy == "ignore" or self.accepted_set.issuperset(args))
+            ):
+                # rendered already, and no unknown name to add: the same answer
+                # as below without going over every problem and name again
+                return outcome
             problems.extend(exc.problems)
             cause = exc.__cause__
             names = (
