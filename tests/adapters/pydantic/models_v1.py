@@ -152,6 +152,10 @@ class V1Date(v1.BaseModel):
     value: datetime.date
 
 
+class V1Union(v1.BaseModel):
+    value: int | str
+
+
 V1_ONE_VOICE = {
     "string": V1String,
     "integer": V1Integer,
@@ -167,6 +171,7 @@ V1_ONE_VOICE = {
     "pattern": V1Matching,
     "min_items": V1EnoughItems,
     "date": V1Date,
+    "union": V1Union,
     "nested_required": V1Object,
 }
 
