@@ -35,9 +35,13 @@ __all__ = [
 class Rejected(ValueError):
     """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    # the reason is the exception's one argument (no __init__ of its own: one
+    # is raised for every wrong value)
+    @property
+    def reason(self) -> str:
+        """What the model reads."""
+        reason: str = self.args[0]
+        return reason
 
 
 # -- scalars ------------------------------------------------------------------
@@ -59,6 +63,8 @@ _NOT_A_DATE = format_reason("date")
 def strict_str(value: Any, tp: Any) -> str:
     if type(value) is str and tp is str:
         return value
+    if tp is str:
+        return _strict_str(value)
     result: str = _narrower(tp, str, value, _strict_str)
     return result
 
@@ -72,6 +78,8 @@ def _strict_str(value: Any) -> str:
 def strict_int(value: Any, tp: Any) -> int:
     if type(value) is int and tp is int:
         return value
+    if tp is int:
+        return _strict_int(value)
     result: int = _narrower(tp, int, value, _strict_int)
     return result
 
@@ -90,6 +98,8 @@ def _strict_int(value: Any) -> int:
 def strict_float(value: Any, tp: Any) -> float:
     if type(value) is float and tp is float:
         return value
+    if tp is float:
+        return _strict_float(value)
     result: float = _narrower(tp, float, value, _strict_float)
     return result
 
@@ -106,6 +116,8 @@ def _strict_float(value: Any) -> float:
 def strict_bool(value: Any, tp: Any) -> bool:
     if type(value) is bool and tp is bool:
         return value
+    if tp is bool:
+        return _strict_bool(value)
     result: bool = _narrower(tp, bool, value, _strict_bool)
     return result
 
