@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import messages
-from ._aliases import alias_routes, rules
+from ._aliases import alias_clashes, alias_routes, exported_aliases
 from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
 
@@ -52,14 +52,16 @@ class Toolset:
                 errors.append(("functions", messages.duplicate_tool(fn.name)))
             else:
                 table[fn.name] = fn
-        if not errors:
-            errors.extend(_alias_clashes(fns))
         if errors:
             raise FunctionDefinitionError(errors, subject="Toolset")
+        found = exported_aliases(fns)  # every provider's rule read once, for both uses
+        clashes = [("functions", messages.alias_clash(*c)) for c in alias_clashes(found)]
+        if clashes:
+            raise FunctionDefinitionError(clashes, subject="Toolset")
         set_ = object.__setattr__
         set_(self, "functions", fns)
         set_(self, "_table", table)
-        set_(self, "_routes", alias_routes(fns))
+        set_(self, "_routes", alias_routes(fns, found))
         set_(self, "_exported", {})
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -156,22 +158,3 @@ class Toolset:
 
             found = self._exported[provider] = _exported_names(self.functions, provider, rule)
         return found
-
-
-def _alias_clashes(functions: Sequence[Function]) -> list[tuple[str, str]]:
-    """Pairs of tools one provider would export under the same name."""
-    errors: list[tuple[str, str]] = []
-    reported: set[tuple[str, str]] = set()
-    for provider, rule in rules():
-        seen: dict[str, str] = {}
-        for fn in functions:
-            try:
-                alias = rule.alias(fn.name, provider)
-            except ValueError:
-                continue
-            other = seen.get(alias)
-            if other is not None and (other, fn.name) not in reported:
-                reported.add((other, fn.name))
-                errors.append(("functions", messages.alias_clash(other, fn.name, provider, alias)))
-            seen.setdefault(alias, fn.name)
-    return errors
