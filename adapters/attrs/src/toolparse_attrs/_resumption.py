@@ -11,6 +11,7 @@ run, once. When structuring failed first, ``__init__`` never ran at all.
 
 from __future__ import annotations
 
+import functools
 import linecache
 import re
 from collections.abc import Mapping
@@ -74,8 +75,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
         tb = tb.tb_next
     else:
         return None
-    line = linecache.getline(code.co_filename, tb.tb_lineno)
-    match = _INIT_LINE.search(line)
+    match = _init_line(code.co_filename, tb.tb_lineno)
     frames = []
     below = tb.tb_next
     while below is not None:
@@ -83,13 +83,21 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
         below = below.tb_next
     if match is None:
         return InitFailure(instance, "other", "", frames, None)
+    stage, name = match
     structured = None
-    if match.group(1) == "converter" and caller is not None:
+    if stage == "converter" and caller is not None:
         # cattrs' hook keeps the structured values in `res`: the fields after
         # the converter that raised are read from there, not structured again
         found = caller.f_locals.get("res")
         structured = found if isinstance(found, dict) else None
-    return InitFailure(instance, match.group(1), match.group(2), frames, structured)
+    return InitFailure(instance, stage, name, frames, structured)
+
+
+@functools.lru_cache(maxsize=1024)
+def _init_line(filename: str, lineno: int) -> tuple[str, str] | None:
+    """What a line of a generated ``__init__`` calls: ``(stage, field)`` (``None``: neither)."""
+    match = _INIT_LINE.search(linecache.getline(filename, lineno))
+    return None if match is None else (match.group(1), match.group(2))
 
 
 def resume(
