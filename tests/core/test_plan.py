@@ -374,7 +374,8 @@ def test_tools_of_one_declaration_share_the_steps_built_from_it() -> None:
     first = tp.Function("a", lambda a: "a", parameters=declared())
     second = tp.Function("b", lambda a, c: "b", parameters=declared(), display_text="x")
     check, restore = _steps(first)
-    assert check is not None and restore is not None
+    assert check is not None
+    assert restore is not None
     assert _steps(second) == (check, restore)
     # each still runs its own body, with its own name in what it says
     assert first.execute({"city": "Oslo"}) == tp.Ok("a")
@@ -434,3 +435,61 @@ def test_a_remembered_harmless_name_passes_the_quick_test_and_only_under_report(
         outcome = other.execute(sent)
         assert outcome == tp.Ok("city") if policy == "ignore" else isinstance(outcome, tp.Error)
         assert "reasoning" not in other._run.__globals__["passes"]
+
+
+def test_the_quick_test_passes_only_what_the_check_passes() -> None:
+    declared = [
+        tp.FunctionParam("city", "string", required=True),
+        tp.FunctionParam("units", "string", enum=["celsius", "fahrenheit"]),
+        tp.FunctionParam("days", "integer"),
+        tp.FunctionParam("ratio", "number"),
+        tp.FunctionParam("daily", "boolean"),
+        tp.FunctionParam("levels", "integer", enum=[1, 2]),
+        tp.FunctionParam("tags", "array", item_type="string"),
+    ]
+    fn = tp.Function("t", lambda a: "ok", parameters=declared)
+    namespace = fn._run.__globals__
+    check = namespace["check_parameters"]
+    checked: list[Any] = []
+
+    def counting(value: Any) -> Any:
+        checked.append(dict(value))
+        return check(value)
+
+    namespace["check_parameters"] = counting
+    quick = [
+        {"city": "Oslo"},
+        {"city": "Oslo", "units": "celsius", "days": 3, "ratio": 0.5, "daily": True},
+    ]
+    for sent in quick:
+        assert fn.execute(sent) == tp.Ok("ok")
+    assert checked == []  # all passed by the quick test alone
+    to_check = [
+        ({"city": 1}, False),
+        ({"city": "Oslo", "units": "kelvin"}, False),
+        ({"city": "Oslo", "days": True}, False),  # a boolean is no integer
+        ({"city": "Oslo", "days": 3.0}, False),
+        ({"city": "Oslo", "ratio": "2"}, False),
+        ({"city": "Oslo", "ratio": 2}, True),  # an integer is a number, the check says
+        ({"city": "Oslo", "ratio": 10**400}, False),  # but not one past what a float holds
+        ({"city": "Oslo", "daily": 1}, False),
+        ({"city": "Oslo", "levels": 1}, True),  # no quick test for an integer enum
+        ({"city": "Oslo", "levels": True}, False),
+        ({"city": "Oslo", "tags": ["a"]}, True),  # nor for an array
+        ({"city": "Oslo", "tags": [1]}, False),
+    ]
+    for sent, accepted in to_check:
+        outcome = fn.execute(sent)
+        assert isinstance(outcome, tp.Ok) is accepted, (sent, outcome)
+    assert checked == [sent for sent, _ in to_check]  # each went to the check
+
+
+def test_no_quick_test_when_a_required_value_is_the_checks_alone() -> None:
+    declared = [
+        tp.FunctionParam("city", "string", required=True),
+        tp.FunctionParam("tags", "array", item_type="string", required=True),
+    ]
+    fn = tp.Function("t", lambda a: "ok", parameters=declared)
+    assert "_k0" not in fn._run.__globals__
+    assert fn.execute({"city": "Oslo", "tags": ["a"]}) == tp.Ok("ok")
+    assert isinstance(fn.execute({"city": "Oslo", "tags": "a"}), tp.Error)

@@ -19,7 +19,7 @@ from ..params import FunctionParam
 from ._callables import _arity, _is_async, bound_names
 from ._definition import declare, field_errors, source_description, without_bound
 from ._outcome import Outcomes
-from ._plan import _Keyed, compile_plan
+from ._plan import QuickTest, _Keyed, compile_plan
 from ._policy import Policy
 
 if TYPE_CHECKING:
@@ -250,6 +250,7 @@ class Function:
             parser_async=parser_async,
             body_async=body_async,
             check_parameters=self._parameters_check(parser),
+            quick_tests=_quick_tests(self.parameters, self._accepted) if parser is None else (),
             schema_key=self._schema_key(),
         )
         set_ = object.__setattr__
@@ -386,6 +387,42 @@ def _params_key(params: Iterable[FunctionParam]) -> tuple[Any, ...] | None:
             return None
         key.append((p.name, p.type, p.item_type, enum, p.required, p.description, nested))
     return tuple(key)
+
+
+#: the exact types the check keeps as they are, by declared type (a boolean is
+#: no integer: ``type`` tells them apart; an integer sent for a number goes to
+#: the check, which also refuses one past what a float holds)
+_KEPT_TYPES: Mapping[str, frozenset[type]] = {
+    "string": frozenset((str,)),
+    "integer": frozenset((int,)),
+    "number": frozenset((float,)),
+    "boolean": frozenset((bool,)),
+}
+
+#: past this many parameters the check runs on every call (the quick test is one expression)
+_MAX_QUICK = 16
+
+
+def _quick_tests(params: Sequence[FunctionParam], accepted: Sequence[str]) -> tuple[QuickTest, ...]:
+    """The quick tests of the top-level parameters (empty: none can be made)."""
+    names = set(accepted)
+    tests = []
+    for p in params:
+        if p.name not in names:
+            continue  # bound: never sent
+        if p.enum:
+            if p.type != "string" or not all(type(v) is str for v in p.enum):
+                kind, passes = "absent", frozenset()
+            else:
+                kind, passes = "choice", frozenset(p.enum)
+        elif p.type in _KEPT_TYPES:
+            kind, passes = "type", _KEPT_TYPES[p.type]
+        else:
+            kind, passes = "absent", frozenset()  # arrays and objects: the check's alone
+        if kind == "absent" and p.required:
+            return ()  # always sent, never passed by the quick test: no use for one
+        tests.append(QuickTest(kind, p.name, passes, not p.required))
+    return tuple(tests) if len(tests) <= _MAX_QUICK else ()
 
 
 def _checker(keyed: _Keyed) -> Callable[[Any], Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from types import CodeType, FunctionType
 from typing import Any
 
@@ -46,7 +46,7 @@ _DECODE = """
 # null for an optional property means "absent"; skipped (one set test) when
 # no property that may hold such a null was sent, as in most calls
 _NULLS = """
-    if not watch.isdisjoint(args) and (None in args.values() or not deep.isdisjoint(args)):
+    if not watch.isdisjoint(args) and (not deep.isdisjoint(args) or None in args.values()):
         args = restore(args)
 """
 
@@ -88,6 +88,52 @@ _PARAMETERS = """
             return checked_value
         value = checked_value
 """
+
+# before that check, a quick test of the declared values: when each is absent
+# or of the exact type the check keeps as it is (a string among a string enum),
+# the check would pass and is not called; any other value goes to the check
+_QUICK_PARAMETERS = """
+    get = value.get
+    if not ({quick}):
+        checked_value = check_parameters(value)
+        if checked_value is not None:
+            if type(checked_value) is Error:
+                return checked_value
+            value = checked_value
+"""
+
+#: one parameter's quick test by its kind (``{i}``: its place in the declaration)
+_QUICK = {
+    "type": "type(get(_k{i}, _absent)) in _t{i}",
+    "choice": "((v := get(_k{i}, _absent)) is _absent or (type(v) is str and v in _t{i}))",
+    "absent": "get(_k{i}, _absent) is _absent",
+}
+
+
+class _Absent:
+    """What a quick test reads for a parameter that was not sent."""
+
+    __slots__ = ()
+
+
+_ABSENT = _Absent()
+
+
+class QuickTest:
+    """One declared parameter's quick test: its kind (see ``_QUICK``), name and what passes.
+
+    ``passes``: the exact types (kind ``"type"``) or the strings (``"choice"``)
+    a value may have to pass without the check; ``optional``: absent passes too.
+    """
+
+    __slots__ = ("kind", "name", "optional", "passes")
+
+    def __init__(self, kind: str, name: str, passes: frozenset[Any], optional: bool) -> None:
+        self.kind = kind
+        self.name = name
+        self.passes = passes | {_Absent} if kind == "type" and optional else passes
+        self.optional = optional
+
 
 # a parser with the policy around it: arguments with names the policy may add
 # are parsed with the adapter's rendering held back, so they join its problems
@@ -240,7 +286,7 @@ def _function_code(header: str, pieces: list[str]) -> CodeType:
 
 #: which pieces a plan is made of (see ``_shape``): the entry points' code is
 #: compiled once per shape, and each Function only binds it to its namespace
-_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
+_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str]
 
 
 @functools.lru_cache(maxsize=512)
@@ -258,6 +304,7 @@ def _entry_points(shape: _Shape) -> dict[str, CodeType]:
         body_context,
         parser_async,
         body_async,
+        quick,
     ) = shape
     context = ", context" if parser_context else ""
 
@@ -273,12 +320,19 @@ def _entry_points(shape: _Shape) -> dict[str, CodeType]:
                 # all; else the required names, and only names that pass (the
                 # accepted ones, and under "report" those remembered as
                 # resembling none of them)
-                "args.keys() == accepted or (required.issubset(args) and passes.issuperset(args))"
+                # (a keys view compares with a set in place: ``issubset`` of a
+                # dict would first copy its keys into a new set)
+                "args.keys() == accepted or (args.keys() >= required and passes.issuperset(args))"
                 if named
-                else "required.issubset(args)"
+                else "args.keys() >= required"
             )
             steps.append(_CHECK.format(fits=fits))
-            if check_parameters:
+            if quick:
+                test = " and ".join(
+                    _QUICK[kind].format(i=i) for i, kind in enumerate(quick.split(","))
+                )
+                steps.append(_QUICK_PARAMETERS.format(quick=test))
+            elif check_parameters:
                 steps.append(_PARAMETERS)
             return steps
         if guarded and ignore:
@@ -359,6 +413,7 @@ def compile_plan(
     parser_async: bool,
     body_async: bool,
     check_parameters: Callable[[Any], Any] | None = None,
+    quick_tests: Sequence[QuickTest] = (),
     schema_key: Hashable | None = None,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
@@ -406,7 +461,11 @@ def compile_plan(
         "restore": restore,
         "settle": _settler(policy if guarded else None),
         "watch": watched[0] if watched is not None else frozenset(),
+        "_absent": _ABSENT,
     }
+    for i, test in enumerate(quick_tests):
+        namespace[f"_k{i}"] = test.name
+        namespace[f"_t{i}"] = test.passes
     codes = _entry_points(
         (
             restore is not None,
@@ -421,6 +480,7 @@ def compile_plan(
             body_arity == 2,
             parser_async,
             body_async,
+            ",".join(t.kind for t in quick_tests) if check_parameters is not None else "",
         )
     )
     plan = Plan()
