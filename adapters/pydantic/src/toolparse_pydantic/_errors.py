@@ -24,7 +24,7 @@ from toolparse.adapter import REQUIRED, one_of_reason, type_reason
 
 from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, V1_TYPE_KINDS, choices, reason, reason_v1
 
-__all__ = ["problems", "problems_v1"]
+__all__ = ["problems", "problems_v1", "raised_lines"]
 
 Path = tuple[str | int, ...]
 
@@ -108,7 +108,8 @@ def _tag(err: Mapping[str, Any], path: Path) -> ArgumentProblem | None:
     tags = choices(str(ctx.get("expected_tags", "")))
     if not tags:
         return None
-    return ArgumentProblem((*path, key), one_of_reason(tags), _received(ctx.get("tag", NOT_GIVEN)))
+    # the value the model sent (pydantic's ``tag`` is its text)
+    return ArgumentProblem((*path, key), one_of_reason(tags), _received(value.get(key, NOT_GIVEN)))
 
 
 def _other(err: Mapping[str, Any], kind: str, arguments: Any) -> ArgumentProblem:
