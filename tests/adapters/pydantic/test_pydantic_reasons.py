@@ -92,6 +92,20 @@ def test_a_discriminator_tag_is_named_at_its_key() -> None:
     ]
     assert lines(Home, {"pet": {}}) == ["pet.kind: is required"]
 
+    class One(BaseModel):
+        kind: Literal[1]
+
+    class Two(BaseModel):
+        kind: Literal[2]
+
+    class Numbered(BaseModel):
+        item: One | Two = Field(discriminator="kind")
+
+    # the value sent is echoed (pydantic's context holds its text, "5")
+    assert lines(Numbered, {"item": {"kind": 5}}) == [
+        "item.kind: must be one of: 1, 2 (received 5)"
+    ]
+
 
 def test_an_email_error_reads_as_the_email_format() -> None:
     # pydantic's EmailStr (with email-validator) raises a plain value_error
