@@ -1,17 +1,33 @@
-"""Core: the cost of execute over what it wraps, import time, schema building."""
+"""Core: the cost of execute over what it wraps, and of defining a Function.
+
+Each row is measured side by side with its floor (``harness.ratio_rounds``):
+
+- a call of a Function declared with FunctionParams (the required keys, then
+  each value's JSON type and enum checked) against a hand-written dict check
+  doing the same key and type work, plus the same body;
+- a call of a Function declared with a raw ``parameters_schema`` (the
+  required keys alone) against the hand-written key check plus the body;
+- an accepted call carrying an extra key that is no typo of a parameter,
+  on both declarations, against the same floors given the same dict;
+- definitions: the same declaration defined again (what Functions of one
+  declaration share is built once) and a new declaration each time.
+
+``import toolparse`` in a fresh process is a row of ``bench_startup``.
+"""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
+import itertools
+import json
+from typing import Any
 
 import toolparse as tp
-from harness import Row, interleaved
+from harness import Row, ratio_rounds
 
 ARGS = {"city": "Oslo", "units": "celsius", "days": 3}
+EXTRA = {**ARGS, "reasoning": "the user asked about Oslo"}
 REQUIRED = frozenset(("city", "units", "days"))
+UNITS = ("celsius", "fahrenheit")
 
 
 def body(a: dict[str, object]) -> str:
@@ -19,8 +35,24 @@ def body(a: dict[str, object]) -> str:
 
 
 def floor(a: dict[str, object]) -> str | None:
-    # the floor: a required-key set difference plus a direct call of the same body
+    # the floor of the required-key check: a set difference plus a direct call of the same body
     if REQUIRED - a.keys():
+        return None
+    return body(a)
+
+
+def typed_floor(a: dict[str, Any]) -> str | None:
+    # the floor of the FunctionParam check: the same keys and the same JSON types
+    # (a bool is no integer, the enum compared by value and type), then the same body
+    if REQUIRED - a.keys():
+        return None
+    units = a["units"]
+    if (
+        type(a["city"]) is not str
+        or type(units) is not str
+        or units not in UNITS
+        or type(a["days"]) is not int
+    ):
         return None
     return body(a)
 
@@ -35,90 +67,114 @@ def bare_floor(a: dict[str, object]) -> str | None:
     return bare_body(a)
 
 
-def params() -> list[tp.FunctionParam]:
+def params(prefix: str = "") -> list[tp.FunctionParam]:
     return [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("units", "string", required=True, enum=["celsius", "fahrenheit"]),
-        tp.FunctionParam("days", "integer", required=True),
+        tp.FunctionParam(f"{prefix}city", "string", required=True),
+        tp.FunctionParam(f"{prefix}units", "string", required=True, enum=list(UNITS)),
+        tp.FunctionParam(f"{prefix}days", "integer", required=True),
     ]
 
 
-def import_time(module: str) -> float:
-    """Cumulative import time of ``module`` in a fresh process, in microseconds (best of 7).
-
-    Bytecode may be written (a first run caches it), as on any installed
-    package: otherwise the figure would be compile time, not import time.
-    """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    best = float("inf")
-    for _ in range(8):
-        out = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=env,
-        ).stderr
-        for line in out.splitlines():
-            m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\S+)$", line)
-            if m and m.group(2) == module:
-                best = min(best, float(m.group(1)))
-    return best
-
-
-def run() -> list[Row]:
-    fn = tp.Function("weather", body, parameters=params())
-    ex = fn.execute
-    t, base = interleaved(lambda: ex(ARGS), lambda: floor(ARGS))
-    rows = [Row("execute, no parser, 3 args", t, base, "key check + body", 2.0)]
-
-    # the declared types checked too, against the required-key check alone
-    # (the same declaration as a raw schema gets only that check)
-    keys_only = tp.Function(
+def _call_rows() -> list[Row]:
+    typed = tp.Function("weather", body, parameters=params()).execute
+    keys = tp.Function(
         "weather", body, parameters_schema=tp.FunctionParam.to_parameters_schema(params())
     ).execute
-    t, base = interleaved(lambda: ex(ARGS), lambda: keys_only(ARGS))
-    rows.append(
-        Row(
+    assert typed(ARGS) == keys(ARGS) == tp.Ok(typed_floor(ARGS))
+    rows = [
+        ratio_rounds(lambda: typed(ARGS), lambda: typed_floor(ARGS)).row(
+            "execute, no parser, 3 FunctionParams", "key + type check + body", 2.5
+        ),
+        ratio_rounds(lambda: keys(ARGS), lambda: floor(ARGS)).row(
+            "execute, no parser, 3 required keys (parameters_schema)", "key check + body", 2.0
+        ),
+        ratio_rounds(lambda: typed(ARGS), lambda: keys(ARGS)).row(
             "execute, 3 FunctionParams type-checked",
-            t,
-            base,
             "required-key check only (parameters_schema)",
             2.5,
-        )
-    )
+        ),
+    ]
+    # the body does the floor's own work, so the ratio is what the call adds to it
+    typed_extra = tp.Function("weather", typed_floor, parameters=params()).execute
+    keys_extra = tp.Function(
+        "weather", floor, parameters_schema=tp.FunctionParam.to_parameters_schema(params())
+    ).execute
+    assert typed_extra(EXTRA) == keys_extra(EXTRA) == tp.Ok(body(ARGS))
+    rows += [
+        ratio_rounds(lambda: keys_extra(EXTRA), lambda: floor(EXTRA)).row(
+            "no parser: accepted call + a non-typo extra key (required keys)",
+            "key check + body",
+            2.5,
+        ),
+        ratio_rounds(lambda: typed_extra(EXTRA), lambda: typed_floor(EXTRA)).row(
+            "no parser: accepted call + a non-typo extra key (3 FunctionParams)",
+            "key + type check + body",
+            2.5,
+        ),
+    ]
 
-    bare = tp.Function("weather", bare_body, parameters=params()).execute
-    t, base = interleaved(lambda: bare(ARGS), lambda: bare_floor(ARGS))
+    bare = tp.Function(
+        "weather", bare_body, parameters_schema=tp.FunctionParam.to_parameters_schema(params())
+    )
     rows.append(
-        Row("execute, no parser, 3 args, body reads nothing", t, base, "key check + body", None)
+        ratio_rounds(lambda: bare.execute(ARGS), lambda: bare_floor(ARGS)).row(
+            "execute, no parser, 3 required keys, body reads nothing", "key check + body"
+        )
     )
 
     def parser(a: dict[str, object]) -> tp.ParseResult:
         return tp.ok()
 
     parsed = tp.Function("weather", body, parse_args=parser).execute
-    t, base = interleaved(lambda: parsed(ARGS), lambda: (parser(ARGS), body(ARGS)))
-    rows.append(Row("execute, parse_args", t, base, "parser + body", None))
-
-    text = '{"city": "Oslo", "units": "celsius", "days": 3}'
-    t, base = interleaved(lambda: ex(text), lambda: floor(__import__("json").loads(text)))
-    rows.append(Row("execute, JSON text arguments", t, base, "json.loads + key check + body", None))
-
-    t, base = interleaved(
-        lambda: tp.Function("weather", body, parameters=params()), lambda: params()
-    )
     rows.append(
-        Row("define a Function (3 FunctionParams)", t, base, "the FunctionParams alone", None)
+        ratio_rounds(lambda: parsed(ARGS), lambda: (parser(ARGS), body(ARGS))).row(
+            "execute, parse_args", "parser + body"
+        )
     )
 
+    text = json.dumps(ARGS)
     rows.append(
-        Row(
-            "import toolparse (fresh process)",
-            import_time("toolparse"),
-            import_time("pluggy"),
-            "import pluggy",
-            2.0,
+        ratio_rounds(lambda: keys(text), lambda: floor(json.loads(text))).row(
+            "execute, JSON text arguments", "json.loads + key check + body"
         )
     )
     return rows
+
+
+def _definition_rows() -> list[Row]:
+    declared = params()
+    fresh = itertools.count()
+
+    def new_declaration() -> list[tp.FunctionParam]:
+        return params(f"p{next(fresh)}_")
+
+    return [
+        ratio_rounds(lambda: tp.Function("weather", body, parameters=params()), params).row(
+            "define a Function (3 FunctionParams, a declaration defined before)",
+            "the FunctionParams alone",
+        ),
+        ratio_rounds(
+            lambda: tp.Function("weather", body, parameters=new_declaration()), new_declaration
+        ).row(
+            "define a Function (3 FunctionParams, a new declaration)", "the FunctionParams alone"
+        ),
+        ratio_rounds(
+            lambda: tp.Function("weather", body), lambda: tp.FunctionParam("city", "string")
+        ).row("define a Function (no parameters)", "one FunctionParam"),
+        ratio_rounds(
+            lambda: tp.Function(
+                "weather", body, parameters_schema=tp.FunctionParam.to_parameters_schema(declared)
+            ),
+            lambda: tp.FunctionParam.to_parameters_schema(declared),
+        ).row("define a Function (parameters_schema, 3 properties)", "building the schema dict"),
+    ]
+
+
+def run() -> list[Row]:
+    return [*_call_rows(), *_definition_rows()]
+
+
+if __name__ == "__main__":
+    from harness import table
+
+    print(table(run()))

@@ -22,7 +22,7 @@ import jsonschema_rs
 from pydantic import BaseModel, ValidationError
 
 import toolparse as tp
-from bench_core import ARGS, floor, params
+from bench_core import ARGS, params, typed_floor
 from bench_jsonschema import SCHEMA, VALID
 from bench_pydantic import INVALID, Invoice
 from harness import Row, ratio_rounds
@@ -92,12 +92,13 @@ def _jsonschema_rows() -> list[Row]:
 
 
 def _unknown_key_rows() -> list[Row]:
-    fn = tp.Function("weather", lambda a: floor(a), parameters=params())
+    # FunctionParams check types too: the floor does the same key and type work
+    fn = tp.Function("weather", lambda a: typed_floor(a), parameters=params())
     extra = {**ARGS, "reasoning": "the user asked about Oslo"}
     assert isinstance(fn.execute(extra), tp.Ok)
-    r = ratio_rounds(lambda: fn.execute(extra), lambda: floor(extra))
+    r = ratio_rounds(lambda: fn.execute(extra), lambda: typed_floor(extra))
     return [
-        r.row("no parser: accepted call + a non-typo extra key", "key check + body", 2.5),
+        r.row("no parser: accepted call + a non-typo extra key", "key + type check + body", 2.5),
     ]
 
 

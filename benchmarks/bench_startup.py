@@ -1,7 +1,10 @@
 """First use and definitions: what a user meets before the first call.
 
+- ``import toolparse`` in a fresh process against ``import pluggy`` (the
+  plugin system toolparse is built on), CPU time of the import, bytecode
+  cached, the two alternating over fresh processes;
 - first pydantic tool, in a fresh process (CPU time of that process) (toolparse already imported, as its
-  own import is a row of bench_core): defining a model and
+  own import is the row above): defining a model and
   ``Function(args_schema=Model)``, against ``import pydantic`` plus the same
   model and its ``model_json_schema()``; the row names any other adapter
   library the first tool imported;
@@ -14,6 +17,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -68,6 +72,32 @@ def fresh(code: str) -> tuple[float, list[str]]:
     ).stdout
     spent, libs = json.loads(out.strip().splitlines()[-1])
     return float(spent), list(libs)
+
+
+def import_cpu(module: str) -> float:
+    """CPU time of ``import module`` in a fresh process, in microseconds.
+
+    Bytecode may be written (a first run caches it), as for any installed
+    package: otherwise the figure would be compile time, not import time.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    code = f"import time\nstart = time.process_time()\nimport {module}\nprint(time.process_time() - start)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    return float(out) * 1e6
+
+
+def _import_rows(rounds: int = 15) -> list[Row]:
+    import_cpu("toolparse")  # bytecode written
+    ours: list[float] = []
+    floor: list[float] = []
+    for i in range(rounds):
+        pair = ("toolparse", "pluggy") if i % 2 == 0 else ("pluggy", "toolparse")
+        for module in pair:
+            (ours if module == "toolparse" else floor).append(import_cpu(module))
+    a, b, ratio, spread = ratio_of_samples(ours, floor)
+    return [Row("import toolparse (fresh process)", a, b, "import pluggy", 1.2, spread, ratio)]
 
 
 def _first_use_rows(rounds: int = 7) -> list[Row]:
@@ -129,7 +159,7 @@ def _definition_rows() -> list[Row]:
 
 
 def run() -> list[Row]:
-    return [*_first_use_rows(), *_definition_rows()]
+    return [*_import_rows(), *_first_use_rows(), *_definition_rows()]
 
 
 if __name__ == "__main__":

@@ -129,6 +129,8 @@ FIRST_USE: dict[tuple[str, str], str] = {
 #: exports on first use (``toolparse._FIRST_USE``) and what those load
 NOT_ON_IMPORT = (
     "pluggy",
+    "inspect",
+    "dataclasses",
     "threading",
     "concurrent.futures",
     "toolparse._workers",
