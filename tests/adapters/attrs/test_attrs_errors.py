@@ -102,14 +102,14 @@ def test_arrays_only_from_arrays() -> None:
 def test_fixed_tuples() -> None:
     assert value(FixedTuple, {"pair": [1, "a"]}).pair == (1, "a")
     assert lines(FixedTuple, {"pair": [1]}) == [
-        "pair: must be an array of exactly 2 items (received [1])"
+        "pair: must be a list of exactly 2 items (received [1])"
     ]
     assert lines(FixedTuple, {"pair": ["a", 1]}) == [
         'pair[0]: must be an integer (received "a")',
         "pair[1]: must be a string (received 1)",
     ]
     assert lines(FixedTuple, {"pair": [1, "a"], "empty": [1]}) == [
-        "empty: must be an empty array (received [1])"
+        "empty: must be an empty list (received [1])"
     ]
 
 

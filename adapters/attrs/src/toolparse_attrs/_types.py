@@ -155,9 +155,9 @@ def describe(tp: Any) -> str | None:
     if origin is tuple:
         args = typing.get_args(tp)
         if is_empty_tuple(tp):
-            return "an empty array"
+            return "an empty list"
         if args and args[-1] is not Ellipsis:
-            return f"an array of exactly {len(args)} item{'s' * (len(args) != 1)}"
+            return f"a list of exactly {len(args)} item{'s' * (len(args) != 1)}"
         return TYPE_WORDS["array"]
     if is_array(tp):
         return TYPE_WORDS["array"]
