@@ -36,7 +36,7 @@ from ._nodes import (
     UnionNode,
 )
 from ._reasons import ALL_JSON, TYPE_NAMES, accepts, article, choice_reason, names_of
-from ._scalars import _LIST, _OBJECT, _SCALARS, _fail, _Failed, _identity, _merge
+from ._scalars import _EXACT, _LIST, _OBJECT, _SCALARS, _fail, _Failed, _identity, _merge
 
 __all__ = ["compile_parser"]
 
@@ -109,6 +109,8 @@ class _Compiler:
         item = self.convert(node.item)
         fast = self.fast(node.item)
         as_tuple = node.as_tuple
+        if fast in _EXACT:
+            return _exact_list(fast, as_tuple)
 
         def convert_list(value: Any) -> Any:
             if type(value) is not list:
@@ -296,6 +298,30 @@ class _Compiler:
             return _fail(reason, value)
 
         return convert_union
+
+
+def _exact_list(kind: type, as_tuple: bool) -> Converter:
+    """A list of one JSON type taken as it is (no coercion): each item is a type test.
+
+    A wrong item is recorded as its problem at once, with no converter call
+    and no failure object of its own: a model may send thousands of them.
+    """
+    reason = _EXACT[kind]
+
+    def convert_exact_list(value: Any) -> Any:
+        if type(value) is not list:
+            return _fail(_LIST, value)
+        bad: list[list[Any]] | None = None
+        for i, x in enumerate(value):
+            if type(x) is not kind:
+                if bad is None:
+                    bad = []
+                bad.append([[i], reason, x, "invalid"])
+        if bad is not None:
+            return _Failed(bad)
+        return tuple(value) if as_tuple else list(value)
+
+    return convert_exact_list
 
 
 def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:

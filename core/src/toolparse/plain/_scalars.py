@@ -91,6 +91,15 @@ def _null(value: Any) -> Any:
     return value if value is None else _fail(_NULL, value)
 
 
+#: the JSON types a value is taken as it is, each with the reason when it is not
+#: (a number is not among them: an integer is converted to one)
+_EXACT: dict[type, str] = {
+    str: _STRING,
+    int: _INTEGER,
+    bool: _BOOLEAN,
+    type(None): _NULL,
+}
+
 _SCALARS: dict[type, Converter] = {
     str: _str,
     int: _int,
