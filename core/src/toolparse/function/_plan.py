@@ -22,7 +22,7 @@ from typing import Any
 from .._nulls import null_restorer
 from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
-from ..problems import pending
+from ..problems import InvalidArguments, pending
 from ._callables import _run_sync, isawaitable
 from ._outcome import Outcomes, redacted, text_of
 from ._policy import Policy
@@ -244,6 +244,7 @@ def _settler(
     policy: Policy | None,
 ) -> Callable[[object, dict[str, Any], bool, Any], ParseResult]:
     merge = policy.merge if policy is not None else None
+    accepted = policy.accepted if policy is not None else ()
 
     def settle(result: object, args: dict[str, Any], within: bool, context: Any) -> ParseResult:
         """Check a parser's result; merge the unknown-name policy into it.
@@ -263,6 +264,12 @@ def _settler(
             return Error(f"parse_args returned unexpected shape: {kind.__name__}")
         if merge is None or (within and kind is Ok):
             return outcome if kind is Ok else redacted(outcome, context)  # type: ignore[arg-type]
+        if within:
+            # every name sent is accepted: the policy adds nothing, and an adapter
+            # that rendered its rejection with these names said it all already
+            exc = outcome[1]
+            if not isinstance(exc, InvalidArguments) or (outcome[0] and exc.accepted == accepted):
+                return redacted(outcome, context)  # type: ignore[arg-type]
         merged = merge(outcome, args)
         return merged if type(merged) is Ok else redacted(merged, context)  # type: ignore[arg-type]
 
