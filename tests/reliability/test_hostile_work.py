@@ -121,3 +121,54 @@ def test_many_near_typo_keys_compare_a_bounded_number_of_names(
     assert isinstance(result, tp.Error)
     assert len(result.message) <= messages.MAX_MESSAGE_CHARS
     assert compared <= messages.MAX_NAMES * messages.MAX_CANDIDATES
+
+
+#: the problems a rejected call keeps at most (the built-in adapter's bound);
+#: past it the rest are counted, not built
+KEPT = 1_000
+# adapters that still build a problem for every wrong item their library reports
+_ALL_BUILT = {
+    "order",
+    "flight",
+    "flight_using",
+    "cart",
+    "legacy",
+    "tree_fast",
+    "tree_pure",
+    "tree_strict",
+}
+
+
+def _kept_cases() -> list[Any]:
+    out = []
+    for fn, arguments in CASES:
+        marks = []
+        if fn.name in _ALL_BUILT:
+            marks.append(
+                pytest.mark.xfail(
+                    strict=True, reason="a problem is still built for every wrong item reported"
+                )
+            )
+        out.append(pytest.param(fn, arguments, id=fn.name, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize(("fn", "arguments"), _kept_cases())
+def test_many_wrong_items_stop_building_problems_past_the_bound(
+    fn: tp.Function, arguments: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = 0
+    init = problems.ArgumentProblem.__init__
+
+    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
+        nonlocal built
+        built += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
+    result = fn.execute(arguments)
+    assert isinstance(result, tp.Error)
+    assert built <= KEPT + messages.MAX_PROBLEM_LINES
+    more = re.search(r"\.\.\. and (\d+) more", result.message)
+    assert more, result.message
+    assert int(more.group(1)) >= WRONG - messages.MAX_PROBLEM_LINES
