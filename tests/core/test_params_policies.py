@@ -104,3 +104,33 @@ def test_report_and_reject_refuse_them_as_the_closed_schema_says(policy: str) ->
         "items[0].qty: is not accepted (accepted: sku)",
     ]
     assert seen == []
+
+
+@pytest.mark.parametrize("policy", ["report", "reject"])
+def test_thousands_of_wrong_items_are_counted_with_the_other_problems(policy: str) -> None:
+    fn, seen = _recording(policy)
+    n = 2_500
+    result = fn.execute(
+        {"city": 5, "items": [{"sku": 1}] * n, "stop": {"name": "A", "at": {"lat": "n"}}}
+    )
+    assert isinstance(result, tp.Error)
+    lines = result.message.splitlines()
+    assert lines[2:4] == [
+        "city: must be a string (received 5)",
+        'stop.at.lat: must be a number (received "n")',
+    ]
+    assert f"... and {n + 2 - 20} more" in lines  # every wrong item counted
+    exc = result.exception
+    assert isinstance(exc, tp.InvalidArguments)
+    assert len(exc.problems) + exc.more == n + 2
+    assert len(exc.problems) <= 1_002
+    assert seen == []
+
+
+def test_a_count_given_to_the_renderer_is_in_the_message_and_on_the_exception() -> None:
+    problems = [tp.ArgumentProblem(("ids", i), "must be an integer", "x") for i in range(25)]
+    result = tp.invalid_arguments(problems, arguments={"ids": []}, accepted=["ids"], more=75)
+    assert "... and 80 more" in result.message.splitlines()
+    assert isinstance(result.exception, tp.InvalidArguments)
+    assert result.exception.more == 75
+    assert len(result.exception.problems) == 25

@@ -958,3 +958,49 @@ def _with_defaults(tree: dict[str, Any]) -> dict[str, Any]:
         "label": tree["label"],
         "children": [_with_defaults(c) for c in tree.get("children", [])],
     }
+
+
+# -- thousands of wrong items: the first problems kept, the rest counted ------------
+
+
+class _Many(TypedDict):
+    owner: str
+    ids: list[int]
+    rows: list[dict[str, int]]
+
+
+def test_thousands_of_wrong_items_keep_the_first_problems_and_count_the_rest() -> None:
+    from toolparse.plain._scalars import KEPT
+
+    fn = tp.Function("t", lambda a: "ok", args_schema=_Many, adapter="plain")
+    n = 3 * KEPT
+    result = fn.execute({"ids": ["x"] * n, "rows": [{"a": "y"}] * n, "zz": 1})
+    assert isinstance(result, tp.Error)
+    lines = result.message.splitlines()
+    assert lines[2] == 'ids[0]: must be an integer (received "x")'
+    # every wrong item is counted, the top-level names are never among the counted
+    assert f"... and {2 * n - 20} more" in lines
+    assert "Missing parameters: owner" in lines
+    assert "Unrecognized parameters: zz" in lines
+    exc = result.exception
+    assert isinstance(exc, tp.InvalidArguments)
+    assert len(exc.problems) <= 2 * KEPT + 2
+    assert len(exc.problems) - 2 + exc.more == 2 * n
+    # the first ones, in order
+    assert [p.path for p in exc.problems if p.path[0] == "ids"] == [("ids", i) for i in range(KEPT)]
+
+
+def test_a_nested_object_with_thousands_of_unknown_keys_is_counted_too() -> None:
+    from toolparse.plain._scalars import KEPT
+
+    @dataclass
+    class Holder:
+        item: Item
+
+    fn = tp.Function("t", lambda a: "ok", args_schema=Holder, adapter="plain")
+    sent = {"item": {"qty": 1, **{f"k{i}": 1 for i in range(2 * KEPT)}}}
+    result = fn.execute(sent)
+    assert isinstance(result, tp.Error)
+    assert f"... and {2 * KEPT - 20 + 1} more" in result.message.splitlines()
+    assert isinstance(result.exception, tp.InvalidArguments)
+    assert len(result.exception.problems) <= KEPT

@@ -116,6 +116,9 @@ class InvalidArguments(ValueError):
     It carries the structured :attr:`problems` (for the application, its logs,
     and for the core to merge further problems into one message) and, as
     ``__cause__``, the library's own exception where there was one.
+    :attr:`more` counts the problems found past those kept: a parser facing
+    thousands of wrong items keeps the first ones and counts the rest (the
+    message shows 20 lines and the count either way).
     """
 
     def __init__(
@@ -124,12 +127,15 @@ class InvalidArguments(ValueError):
         problems: Sequence[ArgumentProblem],
         arguments: Mapping[str, Any],
         accepted: Sequence[str],
+        *,
+        more: int = 0,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.problems = tuple(problems)
         self.arguments = arguments
         self.accepted = tuple(accepted)
+        self.more = more
 
 
 def invalid_arguments(
@@ -138,6 +144,7 @@ def invalid_arguments(
     arguments: Mapping[str, Any] | None = None,
     accepted: Sequence[str] = (),
     cause: BaseException | None = None,
+    more: int = 0,
 ) -> Error:
     """Render argument problems into the one shared :class:`~toolparse.Error`.
 
@@ -146,16 +153,18 @@ def invalid_arguments(
     suggestions) and the accepted top-level names (for the ``Accepted
     parameters`` line); it returns an ``Error`` whose ``message`` follows the
     project's layout and whose ``exception`` is an :class:`InvalidArguments`
-    carrying the problems (with ``cause`` as its ``__cause__``).
+    carrying the problems (with ``cause`` as its ``__cause__``). ``more``:
+    how many further problems (nested ones, one line each) were found and
+    only counted, so the message's ``... and N more`` counts them too.
     """
     if arguments is not None and arguments is _pending.get():
         # the Function running this parser adds the policy's names to these
         # problems and renders them all once, at the end of the call
-        exc = InvalidArguments("", _dedupe(problems), arguments, accepted)
+        exc = InvalidArguments("", _dedupe(problems), arguments, accepted, more=more)
         if cause is not None:
             exc.__cause__ = cause
         return Error("", exc)
-    return render_problems(problems, arguments, accepted, cause)
+    return render_problems(problems, arguments, accepted, cause, more)
 
 
 class _Lines(Sequence[str]):
@@ -165,14 +174,15 @@ class _Lines(Sequence[str]):
     rest, so a call with hundreds of problems renders a screenful.
     """
 
-    __slots__ = ("_problems", "_rendered")
+    __slots__ = ("_length", "_problems", "_rendered")
 
-    def __init__(self, problems: list[ArgumentProblem]) -> None:
+    def __init__(self, problems: list[ArgumentProblem], more: int = 0) -> None:
         self._problems = problems
         self._rendered = [p.line() for p in problems[: messages.MAX_PROBLEM_LINES]]
+        self._length = len(problems) + more  # the counted ones have no line to show
 
     def __len__(self) -> int:
-        return len(self._problems)
+        return self._length
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -182,7 +192,7 @@ class _Lines(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            start, stop, step = index.indices(len(self._problems))
+            start, stop, step = index.indices(len(self._problems))  # counted ones: no line
             if step == 1 and stop <= len(self._rendered):
                 return self._rendered[start:stop]  # what a message shows: rendered already
             return [self[i] for i in range(start, stop, step)]
@@ -196,6 +206,7 @@ def render_problems(
     arguments: Mapping[str, Any] | None,
     accepted: Sequence[str],
     cause: BaseException | None,
+    more: int = 0,
 ) -> Error:
     """The one rendering of a rejected call's problems (see :func:`invalid_arguments`)."""
     arguments = arguments or {}
@@ -221,7 +232,7 @@ def render_problems(
             unknown.append(str(path[0]))
         else:
             others.append(problem)
-    lines = _Lines(others)
+    lines = _Lines(others, more)
     if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
@@ -232,7 +243,7 @@ def render_problems(
         else {}
     )
     text = messages.invalid(lines, missing, found, accepted)
-    exc = InvalidArguments(text, kept, arguments, accepted)
+    exc = InvalidArguments(text, kept, arguments, accepted, more=more)
     if cause is not None:
         exc.__cause__ = cause
     return Error(text, exc)

@@ -146,6 +146,7 @@ class Policy:
         """
         problems: list[ArgumentProblem] = []
         cause: BaseException | None = None
+        more = 0  # problems the adapter counted without keeping them
         names: Iterable[str]
         if type(outcome) is Error:
             exc = outcome[1]
@@ -161,6 +162,7 @@ class Policy:
                 return outcome
             problems.extend(exc.problems)
             cause = exc.__cause__
+            more = exc.more
             names = (
                 [] if self.policy == "ignore" else messages.unrecognized_names(args, self.accepted)
             )
@@ -177,4 +179,4 @@ class Policy:
             and outcome[1].accepted == self.accepted
         ):
             return outcome  # the adapter rendered it all already
-        return render_problems([*problems, *new], args, self.accepted, cause)
+        return render_problems([*problems, *new], args, self.accepted, cause, more)

@@ -152,7 +152,7 @@ def params_checker(
             for key in arguments
             if isinstance(key, str) and key not in accepted_set
         )
-        return render_problems(problems, arguments, accepted, None)
+        return render_problems(problems, arguments, accepted, None, failed.more)
 
     def _pruned(arguments: Mapping[str, Any]) -> Arguments | None:
         changed: Arguments | None = None

@@ -36,7 +36,18 @@ from ._nodes import (
     UnionNode,
 )
 from ._reasons import ALL_JSON, TYPE_NAMES, accepts, article, choice_reason, names_of
-from ._scalars import _EXACT, _LIST, _OBJECT, _SCALARS, _fail, _Failed, _identity, _merge
+from ._scalars import (
+    _EXACT,
+    _LIST,
+    _OBJECT,
+    _SCALARS,
+    KEPT,
+    _fail,
+    _Failed,
+    _identity,
+    _merge,
+    _merge_capped,
+)
 
 __all__ = ["compile_parser"]
 
@@ -124,7 +135,7 @@ class _Compiler:
                     continue
                 r = item(x)
                 if type(r) is _Failed:
-                    failed = _merge(failed, r, i)
+                    failed = _merge_capped(failed, r, i)
                 else:
                     append(r)
             if failed is not None:
@@ -168,7 +179,7 @@ class _Compiler:
                     continue
                 r = item(x)
                 if type(r) is _Failed:
-                    failed = _merge(failed, r, k)
+                    failed = _merge_capped(failed, r, k)
                 else:
                     out[k] = r
             return failed if failed is not None else out
@@ -188,6 +199,9 @@ class _Compiler:
         )
         refuse_unknown = not self.drop_unknown
         make = node.cls if node.is_dataclass else None
+        # a nested object's problems are all lines of the message: past KEPT
+        # they are counted; the top level's names go on lines of their own
+        merge = _merge if top else _merge_capped
 
         def convert_object(value: Any) -> Any:
             if type(value) is not dict:
@@ -199,7 +213,7 @@ class _Compiler:
                 x = value.get(name, _MISSING)
                 if x is _MISSING:
                     if required:
-                        failed = _merge(failed, _fail(REQUIRED, kind="missing"), name)
+                        failed = merge(failed, _fail(REQUIRED, kind="missing"), name)
                     continue
                 seen += 1
                 if type(x) is fast:
@@ -207,13 +221,13 @@ class _Compiler:
                     continue
                 r = convert(x)
                 if type(r) is _Failed:
-                    failed = _merge(failed, r, name)
+                    failed = merge(failed, r, name)
                 else:
                     out[name] = r
             if seen != len(value) and refuse_unknown:
                 for key in value:
                     if key not in names:
-                        failed = _merge(failed, _fail(unknown_reason, kind="unrecognized"), key)
+                        failed = merge(failed, _fail(unknown_reason, kind="unrecognized"), key)
             if failed is not None:
                 return failed
             if make is None:
@@ -284,7 +298,7 @@ class _Compiler:
                 r = convert(value)
                 if type(r) is not _Failed:
                     return r
-                if best is None or len(r.problems) < len(best.problems):
+                if best is None or len(r.problems) + r.more < len(best.problems) + best.more:
                     best = r
             assert best is not None
             if any(problem[0] for problem in best.problems):
@@ -317,6 +331,10 @@ def _exact_list(kind: type, as_tuple: bool) -> Converter:
                 if bad is None:
                     bad = []
                 bad.append([[i], reason, x, "invalid"])
+                if len(bad) == KEPT:
+                    # the rest are counted: a type test each, nothing built
+                    more = sum(type(y) is not kind for y in value[i + 1 :])
+                    return _Failed(bad, more)
         if bad is not None:
             return _Failed(bad)
         return tuple(value) if as_tuple else list(value)
@@ -346,6 +364,6 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
             ArgumentProblem(tuple(reversed(path)), reason, received, kind)
             for path, reason, received, kind in result.problems
         ]
-        return invalid_arguments(problems, arguments=arguments, accepted=accepted)
+        return invalid_arguments(problems, arguments=arguments, accepted=accepted, more=result.more)
 
     return parse

@@ -13,9 +13,14 @@ from typing import Any
 from ..adapter import type_reason
 from ..problems import NOT_GIVEN, ProblemKind
 
-__all__: list[str] = []
+__all__ = ["KEPT"]
 
 Converter = Callable[[Any], Any]
+
+
+#: how many problems one call keeps; the rest are counted (the message shows 20
+#: lines and the count, so a list of 200,000 wrong items costs a type test each)
+KEPT = 1000
 
 
 class _Failed:
@@ -23,12 +28,14 @@ class _Failed:
 
     Each problem is ``[reversed_path, reason, received, kind]``; parents append
     their key to the reversed path on the way up (cheaper than prepending).
+    ``more`` counts the problems found past the :data:`KEPT` first ones.
     """
 
-    __slots__ = ("problems",)
+    __slots__ = ("more", "problems")
 
-    def __init__(self, problems: list[list[Any]]) -> None:
+    def __init__(self, problems: list[list[Any]], more: int = 0) -> None:
         self.problems = problems
+        self.more = more
 
     def under(self, key: str | int) -> _Failed:
         """Move these problems one level further down, below ``key``."""
@@ -46,6 +53,21 @@ def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
     if failed is None:
         return more
     failed.problems.extend(more.problems)
+    failed.more += more.more
+    return failed
+
+
+def _merge_capped(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
+    """:func:`_merge` for a container's items: past :data:`KEPT` problems, only counted.
+
+    Only containers (lists, maps) cap: their problems are all nested lines, so
+    the count stands for lines; an object's own names are never dropped.
+    """
+    failed = _merge(failed, more, key)
+    problems = failed.problems
+    if len(problems) > KEPT:
+        failed.more += len(problems) - KEPT
+        del problems[KEPT:]
     return failed
 
 
