@@ -181,8 +181,8 @@ def _quoted_names(message: str) -> list[str]:
 
 def _property_name(error: ValidationError) -> str | None:
     """The offending name when ``error`` came from ``propertyNames``."""
-    if not isinstance(error.instance, str):
-        return None
+    if not isinstance(error.instance, str) or "propertyNames" not in error.relative_schema_path:
+        return None  # (one scan in C says most errors are not a name's)
     schema_path = list(error.relative_schema_path)
     for i in range(len(schema_path) - 1, -1, -1):
         if schema_path[i] == "propertyNames" and (
