@@ -89,7 +89,8 @@ FORMAT_WORDS: Mapping[str, str] = {
     "duration": 'a duration like "P3DT4H"',
     "email": "an email address",
     "uuid": 'a UUID like "123e4567-e89b-12d3-a456-426614174000"',
-    "uri": 'an absolute URI like "https://example.com/page"',
+    # no URL in a reason the model reads, not even an example one
+    "uri": "an absolute URI (a scheme, a colon, then the rest)",
     "ipv4": 'an IPv4 address like "192.0.2.1"',
     "ipv6": 'an IPv6 address like "2001:db8::1"',
 }
