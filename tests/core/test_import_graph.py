@@ -117,7 +117,7 @@ def _is_default_manager_lookup(node: ast.Import | ast.ImportFrom) -> bool:
 #: ``import toolparse`` and off the per-call path, and says why in a comment.
 FIRST_USE: dict[tuple[str, str], str] = {
     ("toolparse.calls", "toolparse._workers"): "the first body run in a worker thread",
-    ("toolparse.function._function", "toolparse.plain._params"): (
+    ("toolparse.function._shared", "toolparse.plain._params"): (
         "the first Function that declares parameters"
     ),
     ("toolparse.function._resolution", "toolparse.plugins"): (

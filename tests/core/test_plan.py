@@ -11,6 +11,7 @@ import pytest
 
 import toolparse as tp
 import toolparse.function._plan as plan_module
+import toolparse.function._steps as steps_module
 from toolparse import messages
 from toolparse import plugins as plugins_module
 from toolparse.adapter import Compiled
@@ -327,14 +328,14 @@ def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.Monke
     # the compiled source is a join of the fixed pieces: names, descriptions and
     # schemas reach the plan as values, never as code, so the cache stays small
     sources: list[str] = []
-    original = plan_module._code
+    original = steps_module._code
 
     def recording(source: str) -> Any:
         sources.append(source)
         return original(source)
 
-    monkeypatch.setattr(plan_module, "_code", recording)
-    plan_module._entry_points.cache_clear()  # compile this shape again, recorded
+    monkeypatch.setattr(steps_module, "_code", recording)
+    steps_module.entry_points.cache_clear()  # compile this shape again, recorded
     hostile = '"""\nimport os\nos.exit(1)\n'
     for i in range(30):
         marker = f"zq_marker_{i}"
@@ -350,7 +351,7 @@ def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.Monke
     # thirty tools of one shape compile the same few sources, once
     assert len(sources) == len(set(sources)) <= 5
     assert original.cache_info().maxsize is not None  # bounded, however many tools
-    assert plan_module._entry_points.cache_info().maxsize is not None
+    assert steps_module.entry_points.cache_info().maxsize is not None
 
 
 def _steps(fn: tp.Function) -> tuple[Any, Any]:

@@ -8,7 +8,6 @@ call goes through are chosen and composed once into a plan (``_plan``), which
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +18,9 @@ from ..params import FunctionParam
 from ._callables import _arity, _is_async, bound_names
 from ._definition import declare, field_errors, source_description, without_bound
 from ._outcome import Outcomes
-from ._plan import QuickTest, _Keyed, compile_plan
+from ._plan import compile_plan
 from ._policy import Policy
+from ._shared import Keyed, checker, params_key, quick_tests, shared_checker
 
 if TYPE_CHECKING:
     from ..plugins import PluginManager
@@ -231,6 +231,12 @@ class Function:
             parser_arity = _arity(parser, "parser", [])
         parser_async = parser is not None and _is_async(parser)
         body_async = _is_async(self.function)
+        # what the declared parameters mean, read once for both keys below
+        shape = (
+            params_key(self.parameters)
+            if self.args_schema is None and self.parameters_schema is None
+            else None
+        )
         plan = compile_plan(
             name=self.name,
             limits=self.limits,
@@ -249,9 +255,9 @@ class Function:
             body_arity=body_arity,
             parser_async=parser_async,
             body_async=body_async,
-            check_parameters=self._parameters_check(parser),
-            quick_tests=_quick_tests(self.parameters, self._accepted) if parser is None else (),
-            schema_key=self._schema_key(),
+            check_parameters=self._parameters_check(parser, shape),
+            quick_tests=quick_tests(self.parameters, self._accepted) if parser is None else (),
+            schema_key=None if shape is None else (shape, self.unknown_arguments, self._accepted),
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
@@ -262,34 +268,24 @@ class Function:
         set_(self, "_run", plan.run)
         set_(self, "_arun", plan.arun)
 
-    def _parameters_check(self, parser: Callable[..., Any] | None) -> Callable[[Any], Any] | None:
-        """The check of declared ``parameters``' values (no parser), compiled once."""
+    def _parameters_check(
+        self, parser: Callable[..., Any] | None, shape: Hashable | None
+    ) -> Callable[[Any], Any] | None:
+        """The check of declared ``parameters``' values (no parser), compiled once.
+
+        ``shape``: what the parameters mean (see ``params_key``); with the
+        accepted names and the policy it fully determines the check (and the
+        schema, so it also keys what is built from that), so Functions of one
+        declaration share it. ``None``: built for this Function alone.
+        """
         if parser is not None or not self.parameters:
             return None
         accepted = set(self._accepted)
         params = tuple(p for p in self.parameters if p.name in accepted)  # bound names left out
-        shape = _params_key(params)
+        built = (params, self._accepted, self.unknown_arguments)
         if shape is None:
-            return _checker(_Keyed(None, (params, self._accepted, self.unknown_arguments)))
-        return _shared_checker(
-            _Keyed(
-                (shape, self._accepted, self.unknown_arguments),
-                (params, self._accepted, self.unknown_arguments),
-            )
-        )
-
-    def _schema_key(self) -> Hashable | None:
-        """A key that fully determines this Function's schema, when the core built it.
-
-        Tools of one declaration then share what is built from the schema.
-        ``None`` for a schema given as a schema, or built by an adapter.
-        """
-        if self.args_schema is not None or self.parameters_schema is not None:
-            return None
-        shape = _params_key(self.parameters)
-        if shape is None:
-            return None
-        return (shape, self.unknown_arguments, self._accepted)
+            return checker(Keyed(None, built))
+        return shared_checker(Keyed((shape, self._accepted, self.unknown_arguments), built))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -360,83 +356,6 @@ class Function:
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
         return await self._arun(arguments, context)  # type: ignore[no-any-return]
-
-
-# -- what Functions of one declaration share ---------------------------------------
-
-#: enum values whose type and text say all a check does with them
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-
-
-def _params_key(params: Iterable[FunctionParam]) -> tuple[Any, ...] | None:
-    """What the declared ``params`` mean, as a key (``None``: not expressible as one).
-
-    ``FunctionParam`` equality says ``1 == True`` and ``0.0 == -0.0``; a check
-    and its message tell them apart, so enum values are keyed by type and text.
-    """
-    key = []
-    for p in params:
-        if not all(type(v) in _SCALARS for v in p.enum):
-            return None
-        try:
-            enum = tuple((type(v), repr(v)) for v in p.enum)
-        except ValueError:  # an integer past Python's text limit
-            return None
-        nested = _params_key(p.object_properties) if p.object_properties else ()
-        if nested is None:
-            return None
-        key.append((p.name, p.type, p.item_type, enum, p.required, p.description, nested))
-    return tuple(key)
-
-
-#: the exact types the check keeps as they are, by declared type (a boolean is
-#: no integer: ``type`` tells them apart; an integer sent for a number goes to
-#: the check, which also refuses one past what a float holds)
-_KEPT_TYPES: Mapping[str, frozenset[type]] = {
-    "string": frozenset((str,)),
-    "integer": frozenset((int,)),
-    "number": frozenset((float,)),
-    "boolean": frozenset((bool,)),
-}
-
-#: past this many parameters the check runs on every call (the quick test is one expression)
-_MAX_QUICK = 16
-
-
-def _quick_tests(params: Sequence[FunctionParam], accepted: Sequence[str]) -> tuple[QuickTest, ...]:
-    """The quick tests of the top-level parameters (empty: none can be made)."""
-    names = set(accepted)
-    tests = []
-    for p in params:
-        if p.name not in names:
-            continue  # bound: never sent
-        if p.enum:
-            if p.type != "string" or not all(type(v) is str for v in p.enum):
-                kind, passes = "absent", frozenset()
-            else:
-                kind, passes = "choice", frozenset(p.enum)
-        elif p.type in _KEPT_TYPES:
-            kind, passes = "type", _KEPT_TYPES[p.type]
-        else:
-            kind, passes = "absent", frozenset()  # arrays and objects: the check's alone
-        if kind == "absent" and p.required:
-            return ()  # always sent, never passed by the quick test: no use for one
-        tests.append(QuickTest(kind, p.name, passes, not p.required))
-    return tuple(tests) if len(tests) <= _MAX_QUICK else ()
-
-
-def _checker(keyed: _Keyed) -> Callable[[Any], Any]:
-    """The compiled check of declared parameters' values."""
-    # lazy: the built-in adapter's compiler is loaded by the first Function
-    # that declares parameters, not by ``import toolparse``
-    from ..plain._params import params_checker
-
-    params, accepted, policy = keyed.value
-    return params_checker(params, accepted, policy)
-
-
-# the check only reads the arguments it is given: Functions of one declaration share it
-_shared_checker = functools.lru_cache(maxsize=256)(_checker)
 
 
 def get_display_text(

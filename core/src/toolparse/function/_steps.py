@@ -1,0 +1,285 @@
+"""The steps a Function's calls go through, each written once, and their compiled code.
+
+Each step is a short, fixed piece of Python; a plan's shape (which steps a
+Function needs) picks and joins them into straight-line entry points
+(``parse``, ``aparse``, ``run``, ``arun``, ``call``), compiled once per shape.
+A Function binds that code to its own namespace (``_plan``): names,
+descriptions and schemas reach the code as values, never as text.
+"""
+
+from __future__ import annotations
+
+import functools
+from types import CodeType
+from typing import Any
+
+__all__ = ["ABSENT", "QuickTest", "entry_points"]
+
+# -- the steps, each written once ---------------------------------------------------
+# ``args`` is the arguments dict so far; a parsing step leaves ``parsed`` (an
+# Ok) or ``value`` (what the body gets); ``{call}`` and ``{aw}`` are filled in
+# per Function (how its parser and body are called, and whether to await).
+
+_DECODE = """
+    if type(arguments) is dict:
+        args = arguments
+    else:
+        args = decode(arguments, name, limits)
+        if type(args) is Error:
+            return args
+"""
+
+# null for an optional property means "absent"; skipped (one set test) when
+# no property that may hold such a null was sent, as in most calls
+_NULLS = """
+    if not watch.isdisjoint(args) and (not deep.isdisjoint(args) or None in args.values()):
+        args = restore(args)
+"""
+
+# the same where the top-level names are unknown (e.g. a root $ref)
+_NULLS_ALWAYS = """
+    args = restore(args)
+"""
+
+# a name the application bound (a partial's) rejects the call under every policy
+_BOUND = """
+    if not bound.isdisjoint(args):
+        return rejected_bound(args)
+"""
+
+# "ignore" before an adapter's parser: the parser never sees unknown names
+_DROP = """
+    if not accepted.issuperset(args):
+        args = {k: v for k, v in args.items() if k in accepted}
+"""
+
+# no parser: the required keys, then the policy; the body gets Arguments
+_CHECK = """
+    if {fits}:
+        value = Arguments(args)
+    else:
+        parsed = checked(args)
+        if type(parsed) is Error:
+            return parsed
+        value = parsed[0]
+"""
+
+# checks of the declared parameters after the required-key check (no parser):
+# an Error ends the call, None lets it through, other arguments replace the
+# body's (nested names dropped under "ignore")
+_PARAMETERS = """
+    checked_value = check_parameters(value)
+    if checked_value is not None:
+        if type(checked_value) is Error:
+            return checked_value
+        value = checked_value
+"""
+
+# before that check, a quick test of the declared values: when each is absent
+# or of the exact type the check keeps as it is (a string among a string enum),
+# the check would pass and is not called; any other value goes to the check
+_QUICK_PARAMETERS = """
+    get = value.get
+    if not ({quick}):
+        checked_value = check_parameters(value)
+        if checked_value is not None:
+            if type(checked_value) is Error:
+                return checked_value
+            value = checked_value
+"""
+
+#: one parameter's quick test by its kind (``{i}``: its place in the declaration)
+_QUICK = {
+    "type": "type(get(_k{i}, _absent)) in _t{i}",
+    "choice": "((v := get(_k{i}, _absent)) is _absent or (type(v) is str and v in _t{i}))",
+    "absent": "get(_k{i}, _absent) is _absent",
+}
+
+
+class _Absent:
+    """What a quick test reads for a parameter that was not sent."""
+
+    __slots__ = ()
+
+
+ABSENT = _Absent()
+
+
+class QuickTest:
+    """One declared parameter's quick test: its kind (see ``_QUICK``), name and what passes.
+
+    ``passes``: the exact types (kind ``"type"``) or the strings (``"choice"``)
+    a value may have to pass without the check; ``optional``: absent passes too.
+    """
+
+    __slots__ = ("kind", "name", "optional", "passes")
+
+    def __init__(self, kind: str, name: str, passes: frozenset[Any], optional: bool) -> None:
+        self.kind = kind
+        self.name = name
+        self.passes = passes | {_Absent} if kind == "type" and optional else passes
+        self.optional = optional
+
+
+# a parser with the policy around it: arguments with names the policy may add
+# are parsed with the adapter's rendering held back, so they join its problems
+# before the one rendering (in settle)
+_PARSE_GUARDED = """
+    within = accepted.issuperset(args)
+    try:
+        if within:
+            parsed = {call}
+            {awaiting}
+        else:
+            with pending(args):
+                parsed = {call}
+                {awaiting}
+    except Exception as exc:
+        return failed(exc, args, context)
+    if within and type(parsed) is Ok:
+        value = parsed[0]
+        if value is None:
+            value = args
+    else:
+        parsed = settle(parsed, args, within, context)
+        if type(parsed) is Error:
+            return parsed
+        value = parsed[0]
+"""
+
+# a parser no policy wraps (yours, or an adapter's for names that are unknown)
+_PARSE = """
+    try:
+        parsed = {call}
+        {awaiting}
+    except Exception as exc:
+        return failed(exc, args, context)
+    if type(parsed) is not Ok:
+        return settle(parsed, args, True, context)
+    value = parsed[0]
+    if value is None:
+        value = args
+"""
+
+_PARSED = """
+    return _new(Ok, (value, None))
+"""
+
+# a parser's own Ok, when it carries the value, is the result as it is
+_PARSED_AS_IS = """
+    return parsed if type(parsed) is Ok and parsed[0] is value else _new(Ok, (value, None))
+"""
+
+# the body, and the outcome of what it returned: {finish} is how an awaitable
+# result is completed (awaited, run to completion, or handed back)
+_BODY = """
+    try:
+        out = {call}
+    except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
+        return rescue(exc, value, context)
+    if type(out) is str:
+        return _new(Ok, (out, None))
+    if isawaitable(out):
+        return {finish}
+    return outcome(out, context)
+"""
+
+_AWAITING = "if isawaitable(parsed): parsed = await parsed"
+
+
+# A source is only ever a join of the fixed pieces above (never a name, a
+# description or any other text from a definition), so a few hundred distinct
+# sources exist at most; each is compiled once per process. The bound holds
+# whatever the number of Functions defined.
+@functools.lru_cache(maxsize=512)
+def _code(source: str) -> CodeType:
+    return compile(source, "<toolparse plan>", "exec")
+
+
+def _function_code(header: str, pieces: list[str]) -> CodeType:
+    """The code of the one function a source defines (its module code holds it)."""
+    module = _code(header + "".join(pieces))  # our own pieces, joined at definition
+    return next(c for c in module.co_consts if isinstance(c, CodeType))
+
+
+#: which pieces a plan is made of (see ``_shape``): the entry points' code is
+#: compiled once per shape, and each Function only binds it to its namespace
+_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str]
+
+
+@functools.lru_cache(maxsize=512)
+def entry_points(shape: _Shape) -> dict[str, CodeType]:
+    (
+        nulls,
+        nulls_always,
+        bound,
+        has_parser,
+        named,
+        check_parameters,
+        guarded,
+        ignore,
+        parser_context,
+        body_context,
+        parser_async,
+        body_async,
+        quick,
+    ) = shape
+    context = ", context" if parser_context else ""
+
+    def parsing(awaiting: str) -> list[str]:
+        steps = [_DECODE]
+        if nulls:
+            steps.append(_NULLS_ALWAYS if nulls_always else _NULLS)
+        if bound:
+            steps.append(_BOUND)
+        if not has_parser:
+            fits = (
+                # every accepted name sent and no other: one comparison says it
+                # all; else the required names, and only names that pass (the
+                # accepted ones, and under "report" those remembered as
+                # resembling none of them)
+                # (a keys view compares with a set in place: ``issubset`` of a
+                # dict would first copy its keys into a new set)
+                "args.keys() == accepted or (args.keys() >= required and passes.issuperset(args))"
+                if named
+                else "args.keys() >= required"
+            )
+            steps.append(_CHECK.format(fits=fits))
+            if quick:
+                test = " and ".join(
+                    _QUICK[kind].format(i=i) for i, kind in enumerate(quick.split(","))
+                )
+                steps.append(_QUICK_PARAMETERS.format(quick=test))
+            elif check_parameters:
+                steps.append(_PARAMETERS)
+            return steps
+        if guarded and ignore:
+            steps.append(_DROP)
+        step = _PARSE_GUARDED if guarded else _PARSE
+        steps.append(step.format(call=f"parser(args{context})", awaiting=awaiting))
+        return steps
+
+    body_call = "function(value, context)" if body_context else "function(value)"
+
+    def body(finish: str) -> str:
+        return _BODY.format(call=body_call, finish=finish)
+
+    sync = "def {}(arguments, context):"
+    asynchronous = "async def {}(arguments, context):"
+    parsed = _PARSED_AS_IS if has_parser else _PARSED
+    codes = {
+        "aparse": _function_code(asynchronous.format("aparse"), [*parsing(_AWAITING), parsed]),
+        "arun": _function_code(
+            asynchronous.format("arun"),
+            [*parsing(_AWAITING), body("await finish(out, value, context)")],
+        ),
+        "call": _function_code("def call(value, context):", [body("out")]),
+    }
+    if not parser_async:
+        codes["parse"] = _function_code(sync.format("parse"), [*parsing(""), parsed])
+    if not (parser_async or body_async):
+        # a sync callable may still return an awaitable (a partial of an async def)
+        codes["run"] = _function_code(
+            sync.format("run"), [*parsing(""), body("_run_sync(finish(out, value, context))")]
+        )
+    return codes
