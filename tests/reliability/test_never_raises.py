@@ -266,6 +266,12 @@ def test_no_reason_carries_a_url() -> None:
         text = reason("format", keyword, {"format": keyword})
         assert "://" not in text
         assert "www." not in text
+    # the shared words every adapter may use
+    from toolparse.adapter import FORMAT_WORDS, format_reason
+
+    for fmt in FORMAT_WORDS:
+        assert "://" not in format_reason(fmt), fmt
+        assert "www." not in format_reason(fmt), fmt
 
 
 @pytest.mark.xfail(
