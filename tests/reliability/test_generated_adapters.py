@@ -228,3 +228,29 @@ _non_objects = st.one_of(
 @given(_non_objects)
 def test_any_non_object_is_a_result(value: Any) -> None:
     run_all(value)
+
+
+def test_a_thousand_mixed_concurrent_calls_answer_as_one_call_each() -> None:
+    # every adapter path, concurrent or not, valid, rejected, not JSON, unknown tools:
+    # in order, with the right ids, each the answer the tool gives alone
+    functions = [fn.replace(concurrent=i % 2 == 0) for i, fn in enumerate(TOOLS)]
+    calls = []
+    for i in range(1_000):
+        fn = functions[i % len(functions)]
+        arguments: Any = (VALID[fn.name], {"zz": 1}, '{"broken', json.dumps(VALID[fn.name]))[i % 4]
+        calls.append(tp.ToolCall(f"id-{i}", fn.name if i % 13 else "no_such_tool", arguments))
+    alone = {}
+    for c in calls:
+        if c.name != "no_such_tool":
+            fn = functions[int(c.id[3:]) % len(functions)]
+            alone[c.id] = tp.ToolResult.from_outcome(c, fn, fn.execute(c.arguments)).content
+    for results in (
+        tp.execute_tool_calls(functions, calls, max_concurrency=8),
+        asyncio.run(tp.aexecute_tool_calls(functions, calls, max_concurrency=8)),
+    ):
+        assert [r.tool_call_id for r in results] == [c.id for c in calls]
+        for call, result in zip(calls, results, strict=True):
+            if call.name == "no_such_tool":
+                assert result.is_error
+            else:
+                assert result.content == alone[call.id], call
