@@ -494,3 +494,35 @@ def test_no_quick_test_when_a_required_value_is_the_checks_alone() -> None:
     assert "_k0" not in fn._run.__globals__
     assert fn.execute({"city": "Oslo", "tags": ["a"]}) == tp.Ok("ok")
     assert isinstance(fn.execute({"city": "Oslo", "tags": "a"}), tp.Error)
+
+
+def test_the_names_of_the_last_passing_call_pass_at_once_and_nothing_else_does() -> None:
+    declared = [
+        tp.FunctionParam("city", "string", required=True),
+        tp.FunctionParam("days", "integer"),
+    ]
+    for policy in ("report", "reject", "ignore"):
+        fn = tp.Function(
+            "t",
+            lambda a: ",".join(sorted(a)),
+            parameters=declared,
+            unknown_arguments=policy,  # type: ignore[arg-type]
+        )
+        last = fn._run.__globals__["last"]
+        assert fn.execute({"city": "Oslo"}) == tp.Ok("city")  # an optional name left out
+        assert last[0] == {"city"}
+        assert fn.execute({"city": "Bergen"}) == tp.Ok("city")
+        # other names still take the whole way: the required check, the policy
+        assert isinstance(fn.execute({"days": 2}), tp.Error)
+        assert last[0] == {"city"}
+        extra = fn.execute({"city": "Oslo", "note": "x"})
+        assert extra == (tp.Ok("city,note") if policy == "report" else extra)
+        if policy == "report":
+            # remembered as resembling no parameter: the next such call passes the quick test
+            assert fn.execute({"city": "Oslo", "note": "y"}) == tp.Ok("city,note")
+            assert last[0] == {"city", "note"}
+        elif policy == "reject":
+            assert isinstance(extra, tp.Error)
+        else:
+            assert extra == tp.Ok("city")  # dropped, never remembered as passing
+        assert "note" not in last[0] or policy == "report"

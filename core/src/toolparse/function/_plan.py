@@ -165,6 +165,8 @@ def compile_plan(
         "_run_sync": _run_sync,
         "accepted": policy.accepted_set,
         "passes": policy.passes,
+        # the names of the last call that passed the quick test (one slot, per Function)
+        "last": [policy.accepted_set],
         "bound": policy.bound,
         "rejected_bound": policy.rejected_bound,
         "check_parameters": check_parameters,

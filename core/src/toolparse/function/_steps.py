@@ -64,6 +64,27 @@ _CHECK = """
         value = parsed[0]
 """
 
+# the same where the accepted names are known. Every accepted name sent and no
+# other: one comparison says it all; so does one with the names of the last
+# call that passed (an optional name left out, an extra name the model keeps
+# sending). Else the required names and only names that pass: the accepted
+# ones, and under "report" those remembered as resembling none of them (the
+# names that pass only grow, so a set of names that passed once always does).
+# A keys view compares with a set in place (``issubset`` of a dict would first
+# copy its keys into a new set).
+_CHECK_NAMED = """
+    if args.keys() == accepted or args.keys() == last[0]:
+        value = Arguments(args)
+    elif args.keys() >= required and passes.issuperset(args):
+        last[0] = frozenset(args)
+        value = Arguments(args)
+    else:
+        parsed = checked(args)
+        if type(parsed) is Error:
+            return parsed
+        value = parsed[0]
+"""
+
 # checks of the declared parameters after the required-key check (no parser):
 # an Error ends the call, None lets it through, other arguments replace the
 # body's (nested names dropped under "ignore")
@@ -233,18 +254,7 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         if bound:
             steps.append(_BOUND)
         if not has_parser:
-            fits = (
-                # every accepted name sent and no other: one comparison says it
-                # all; else the required names, and only names that pass (the
-                # accepted ones, and under "report" those remembered as
-                # resembling none of them)
-                # (a keys view compares with a set in place: ``issubset`` of a
-                # dict would first copy its keys into a new set)
-                "args.keys() == accepted or (args.keys() >= required and passes.issuperset(args))"
-                if named
-                else "args.keys() >= required"
-            )
-            steps.append(_CHECK.format(fits=fits))
+            steps.append(_CHECK_NAMED if named else _CHECK.format(fits="args.keys() >= required"))
             if quick:
                 test = " and ".join(
                     _QUICK[kind].format(i=i) for i, kind in enumerate(quick.split(","))
