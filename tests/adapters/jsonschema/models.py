@@ -97,7 +97,9 @@ CORPUS: list[dict[str, Any]] = [
             "when": {"type": "string", "format": "date-time"},
             "day": {"type": "string", "format": "date"},
             "at": {"type": "string", "format": "time"},
-            "mail": {"type": "string", "format": "email"},
+            # no "email": the generator draws addresses (an IDN top-level domain such as
+            # XN--11B4C3D) that jsonschema-rs rightly refuses and the pure path accepts (the
+            # documented email difference); email is tested in test_jsonschema_adapter.py
             "page": {"type": "string", "format": "uri"},
             "host": {"type": "string", "format": "ipv4"},
             "host6": {"type": "string", "format": "ipv6"},

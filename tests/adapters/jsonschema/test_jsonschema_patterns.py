@@ -85,11 +85,9 @@ def _shapes(pattern: str) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     }
 
 
-def test_python_re_would_take_seconds_where_the_bound_takes_a_tenth() -> None:
-    # the premise, on a string short enough to finish: each extra "a" doubles re's work
-    start = time.monotonic()
-    assert re.search(EXPLOSIVE, "a" * 22 + "!") is None
-    assert time.monotonic() - start > 0.005
+def test_the_bound_answers_where_python_re_would_take_seconds() -> None:
+    # (re would answer too, on a string this short: each extra "a" doubles its work)
+    assert re.search(EXPLOSIVE, "a" * 16 + "!") is None
     start = time.monotonic()
     assert _patterns.Matcher(timeout=0.05).search(EXPLOSIVE, SLOW) is None  # out of time
     assert time.monotonic() - start < 5
