@@ -185,3 +185,27 @@ def test_timeout_and_pool_messages_stay_within_the_caps(name: str, seconds: floa
     ):
         assert len(text) <= CAP
         assert name in text
+
+
+def test_long_names_give_way_before_the_lines_and_the_tail() -> None:
+    names = [f"parameter_with_a_rather_long_descriptive_name_number_{i:03d}" for i in range(300)]
+    fn = tp.Function(
+        "wide",
+        lambda a: "ok",
+        parameters=[tp.FunctionParam(n, "integer", required=True) for n in names],
+    )
+    text = fn.execute({"z" * 90: 1})[0]
+    assert len(text) <= 2_000
+    assert text.endswith(
+        "Ensure you're passing the correct parameter names as defined in the tool schema."
+    )
+    for label in ("Required", "Missing", "Unrecognized", "Accepted"):
+        assert f"\n{label} parameters: " in text
+    assert "... and 29" in text  # fewer names shown, each line still says how many are left
+    wide = tp.Function(
+        "wide", lambda a: "ok", parameters=[tp.FunctionParam(n, "integer") for n in names]
+    )
+    text = wide.execute({names[0]: "x", "z" * 90: 1, "q" * 80: 2})[0]
+    assert len(text) <= 2_000
+    assert f"{names[0]}: must be an integer" in text
+    assert text.endswith("Fix these arguments and call the tool again.")

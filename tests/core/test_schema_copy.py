@@ -1,6 +1,7 @@
-"""A raw ``parameters_schema`` is copied at definition: any depth, cycles and odd values are
-definition errors naming the problem, never a RecursionError; a schema up to 100 levels works
-everywhere (definition, execute, every export)."""
+"""A raw ``parameters_schema`` is copied and checked at definition: any depth, cycles, odd values
+and keywords whose values are of the wrong kind are definition errors naming the problem, never a
+RecursionError or a crash later; a schema up to 100 levels works everywhere (definition, execute,
+every export)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 import toolparse as tp
 from toolparse import providers
 from toolparse._schemas import MAX_DEPTH
-from toolparse.function._definition import copy_schema
+from toolparse.function._raw_schema import copy_schema
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "mcp"]
 
@@ -149,3 +150,69 @@ def test_many_shared_parts_copy_in_linear_time() -> None:
     while "properties" in node:
         node, depth = node["properties"]["a"], depth + 1
     assert depth == 40
+
+
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        ({"properties": {"a": {"required": 1}}}, "a.required: must be a list of names (text)"),
+        ({"properties": {"a": {"required": ["x", 2]}}}, "a.required: must be a list of names"),
+        ({"properties": {"a": {"properties": []}}}, "a.properties: must be an object of schemas"),
+        ({"properties": {"a": 5}}, "properties.a: must be a schema (an object, or true or false)"),
+        ({"properties": {1: {}}}, "properties: has a name that is not text: 1"),
+        ({"anyOf": {"type": "string"}}, "anyOf: must be a list of schemas"),
+        ({"properties": {"a": {"items": [1]}}}, "properties.a.items[0]: must be a schema"),
+        ({"properties": {"a": {"type": 5}}}, "properties.a.type: must be a type name"),
+        ({"properties": {"a": {"type": []}}}, "properties.a.type: must be a type name"),
+        ({"$ref": ["#"]}, "$ref: must be text"),
+        ({"properties": {"a": {"maxLength": -1}}}, "maxLength: must be a whole number"),
+        ({"properties": {"a": {"minimum": "1"}}}, "minimum: must be a number"),
+        ({"properties": {"a": {"enum": "ab"}}}, "enum: must be a list"),
+        ({"properties": {"a": {"$ref": "#/$defs/missing"}}}, "points to nothing in the schema"),
+        ({None: {}}, "has a key that is not text: None"),
+    ],
+)
+def test_a_keyword_with_a_value_of_the_wrong_kind_is_a_definition_error(
+    schema: dict[Any, Any], said: str
+) -> None:
+    assert said in definition_error(schema)
+
+
+def test_what_the_check_leaves_alone() -> None:
+    # keywords it does not know, Draft-04 bounds, tuples and data under data keywords
+    schema = {
+        "type": ["object", "null"],
+        "x-vendor": {"anything": [1, {2: 3}]},
+        "properties": {
+            "a": {"type": "number", "exclusiveMinimum": True, "minimum": 0},
+            "b": {"items": [{"type": "string"}], "additionalItems": False},
+            "c": {"default": {"required": 5, "properties": []}, "enum": [{"x": 1}]},
+            "d": {"$ref": "#/$defs/d"},
+            "e": {"$ref": "https://example.com/other.json"},  # the exports refuse it, by name
+            "f": True,
+        },
+        "required": ("a",),
+        "$defs": {"d": {"type": "string"}},
+    }
+    fn = tp.Function("fine", body, parameters_schema=schema)
+    assert fn.execute({"a": 1}) == tp.Ok("ok")
+
+
+def test_every_problem_is_listed_up_to_ten() -> None:
+    schema = {"properties": {f"p{i}": {"type": i} for i in range(30)}}
+    with pytest.raises(tp.FunctionDefinitionError) as info:
+        tp.Function("many", body, parameters_schema=schema)
+    assert len(info.value.errors) == 10
+    assert info.value.errors[0] == (
+        "parameters_schema",
+        "properties.p0.type: must be a type name or a list of type names",
+    )
+
+
+def test_the_top_level_names_are_read_leniently() -> None:
+    # as the Elixir original reads them: not a list (or a map) means none, non-text names dropped
+    fn = tp.Function("t", body, parameters_schema={"type": "object", "required": "path"})
+    assert fn.required_param_names() == []
+    fn = tp.Function("t", body, parameters_schema={"properties": [], "required": ["a", 2]})
+    assert fn.accepted_param_names() == []
+    assert fn.required_param_names() == ["a"]

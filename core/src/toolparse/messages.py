@@ -9,7 +9,7 @@ problems to :func:`toolparse.invalid_arguments`, which renders them here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._exception_text import _ADDRESS_REPR
@@ -161,13 +161,35 @@ def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
     return [c for c in candidates if c in near]
 
 
-def _annotated(found: Mapping[str, str | None]) -> str:
-    return names_text(
-        [
-            name if hint is None else f'{name} (did you mean "{hint}"?)'
-            for name, hint in sorted(found.items())
-        ]
-    )
+def _annotated(found: Mapping[str, str | None], limit: int = 30) -> str:
+    return _annotated_text(sorted(found.items()), limit)
+
+
+def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
+    """Sorted ``(name, hint)`` pairs as a names list: only the shown ones are worded."""
+    shown = [
+        name if hint is None else f'{name} (did you mean "{hint}"?)' for name, hint in items[:limit]
+    ]
+    if len(items) <= limit:
+        return ", ".join(shown)
+    return f"{', '.join(shown)}, ... and {len(items) - limit} more"
+
+
+#: the names a names line shows, tried in turn until the whole message fits
+_NAME_LIMITS = (30, 15, 8, 4, 2, 1)
+
+
+def _fitted(build: Callable[[int], str]) -> str:
+    """The text ``build(limit)`` gives for the most names per line that fit in a message.
+
+    Names are what a long message gives up first: every line keeps its label
+    and its count (``... and N more``), and the tail stays in the message.
+    """
+    for limit in _NAME_LIMITS:
+        text = build(limit)
+        if len(text) <= MAX_MESSAGE_CHARS:
+            return text
+    return cap(text)
 
 
 def argument_keys(arguments: Mapping[Any, Any]) -> list[str]:
@@ -197,22 +219,32 @@ def missing_required(
     accepted: Sequence[str],
 ) -> str:
     """The message for required parameters the model did not send."""
-    body = _lines(
-        ("Required parameters", names_text(required)),
-        ("Missing parameters", names_text(missing)),
-        ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", names_text(accepted)),
-    )
-    return cap(f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}")
+    found = sorted(unrecognized.items())
+
+    def build(limit: int) -> str:
+        body = _lines(
+            ("Required parameters", names_text(required, limit)),
+            ("Missing parameters", names_text(missing, limit)),
+            ("Unrecognized parameters", _annotated_text(found, limit)),
+            ("Accepted parameters", names_text(accepted, limit)),
+        )
+        return f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
+
+    return _fitted(build)
 
 
 def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
     """The message for unknown names when nothing required is missing."""
-    body = _lines(
-        ("Unrecognized parameters", _annotated(unrecognized)),
-        ("Accepted parameters", names_text(accepted)),
-    )
-    return cap(f"{_UNRECOGNIZED_HEAD}\n\n{body}\n\n{_NAMES_TAIL}")
+    found = sorted(unrecognized.items())
+
+    def build(limit: int) -> str:
+        body = _lines(
+            ("Unrecognized parameters", _annotated_text(found, limit)),
+            ("Accepted parameters", names_text(accepted, limit)),
+        )
+        return f"{_UNRECOGNIZED_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
+
+    return _fitted(build)
 
 
 # -- KeyError in the body (no parser) ----------------------------------------
@@ -446,29 +478,42 @@ def invalid(
 ) -> str:
     """Render the shared "Invalid arguments" message within its limits.
 
-    At most 20 problem lines are shown, then ``... and N more``; lines are
-    dropped from the end until the whole message fits in 2,000 characters.
+    At most 20 problem lines are shown, then ``... and N more``. To fit in
+    2,000 characters the names lines first show fewer names (30, 15, 8, 4, 2,
+    1, each then ``... and N more``), and only then are problem lines dropped
+    from the end.
     """
-    names = (
-        _lines(
-            ("Missing parameters", names_text(missing)),
-            ("Unrecognized parameters", _annotated(unrecognized)),
-            ("Accepted parameters", names_text(accepted)),
+    found = sorted(unrecognized.items()) if unrecognized else []
+
+    def names(limit: int) -> str:
+        if not (missing or unrecognized):
+            return ""
+        return _lines(
+            ("Missing parameters", names_text(missing, limit)),
+            ("Unrecognized parameters", _annotated_text(found, limit)),
+            ("Accepted parameters", names_text(accepted, limit)),
         )
-        if missing or unrecognized
-        else ""
-    )
+
     count = len(lines)
     limit = min(count, MAX_PROBLEM_LINES)
-    while True:
-        shown = "\n".join(lines[:limit])
-        if count > limit:
-            shown = f"{shown}\n... and {count - limit} more" if shown else f"... and {count} more"
-        body = f"{shown}\n{names}" if shown and names else shown or names
-        text = f"{_INVALID_HEAD}\n\n{body}\n\n{_INVALID_TAIL}"
-        if len(text) <= MAX_MESSAGE_CHARS or limit == 0:
-            break
+    # the names give way first (fewer per line), then the problem lines, from the end
+    for name_limit in _NAME_LIMITS if missing or unrecognized else _NAME_LIMITS[:1]:
+        listed = names(name_limit)
+        text = _invalid_text(lines, limit, count, listed)
+        if len(text) <= MAX_MESSAGE_CHARS:
+            return text
+    while len(text) > MAX_MESSAGE_CHARS and limit > 0:
         limit -= 1
+        text = _invalid_text(lines, limit, count, listed)
     if len(text) > MAX_MESSAGE_CHARS:
         text = text[: MAX_MESSAGE_CHARS - 3] + "..."
     return text
+
+
+def _invalid_text(lines: Sequence[str], limit: int, count: int, names: str) -> str:
+    """The "Invalid arguments" message with the first ``limit`` of ``count`` problem lines."""
+    shown = "\n".join(lines[:limit])
+    if count > limit:
+        shown = f"{shown}\n... and {count - limit} more" if shown else f"... and {count} more"
+    body = f"{shown}\n{names}" if shown and names else shown or names
+    return f"{_INVALID_HEAD}\n\n{body}\n\n{_INVALID_TAIL}"

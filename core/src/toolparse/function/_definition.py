@@ -8,14 +8,13 @@ the schema, the parser and the accepted and required names.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._schemas import MAX_DEPTH
 from ..adapter import Adapter, accepted_names, install_hint, required_names
 from ..errors import FunctionDefinitionError, NoAdapterError
 from ..params import FunctionParam
+from ._raw_schema import copy_schema, schema_problems
 from ._resolution import _resolve
 
 if TYPE_CHECKING:
@@ -156,6 +155,12 @@ def declare(
                 raise FunctionDefinitionError(
                     [("parameters_schema", str(exc))], subject=f"tool {name!r}"
                 ) from None
+            problems = schema_problems(schema)
+            if problems:
+                raise FunctionDefinitionError(
+                    [("parameters_schema", problem) for problem in problems],
+                    subject=f"tool {name!r}",
+                )
         else:
             schema = {"type": "object", "properties": {}}
     assert schema is not None
@@ -174,88 +179,6 @@ def declare(
                 accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
             )
     return Declaration(schema, parser, accepted, required, chosen, pm)
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def copy_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of a raw JSON Schema, for any depth it is given at.
-
-    Objects become dicts, lists and tuples keep their type, a part used twice
-    is copied once (as ``copy.deepcopy`` does), other values are deep-copied.
-    Levels are counted as the exports count them: every value is one level
-    below the schema holding it, and a ``properties`` map is not a level of
-    its own. The copy stops at ``MAX_DEPTH`` levels, so it never runs out of
-    stack whatever the schema.
-
-    :raises ValueError: the schema is nested deeper than ``MAX_DEPTH`` levels,
-        contains itself, or holds a value that cannot be copied.
-    """
-    done: dict[int, Any] = {}  # finished copies by id(source), for parts used twice
-    active: set[int] = set()  # the containers being copied: meeting one again is a cycle
-    path: list[object] = []
-
-    def container(value: Any, depth: int) -> Any:
-        # ``depth``: the level of this container's values
-        active.add(id(value))
-        items = value.items() if isinstance(value, Mapping) else enumerate(value)
-        out: Any = {} if isinstance(value, Mapping) else [None] * len(value)
-        if depth > MAX_DEPTH and value:
-            key = next(iter(items))[0]
-            raise ValueError(f"is nested deeper than {MAX_DEPTH} levels (at {_where(path, key)})")
-        for key, item in items:
-            if type(item) in _SCALARS:
-                out[key] = item
-            elif isinstance(item, (Mapping, list, tuple)):
-                found = done.get(id(item))
-                if found is None:
-                    if id(item) in active:
-                        raise ValueError(f"contains itself (at {_where(path, key)})")
-                    path.append(key)
-                    # a properties map's values are one level below the schema holding it
-                    properties = key == "properties" and isinstance(item, Mapping)
-                    found = container(item, depth if properties else depth + 1)
-                    path.pop()
-                out[key] = found
-            else:
-                out[key] = _leaf(item, path, key)
-        if isinstance(value, tuple):
-            out = tuple(out)
-        active.discard(id(value))
-        done[id(value)] = out
-        return out
-
-    copied: dict[str, Any] = container(schema, 1)
-    if not isinstance(copied, dict):
-        copied = dict(copied)
-    return copied
-
-
-def _leaf(value: Any, path: list[object], key: object) -> Any:
-    try:
-        return copy.deepcopy(value)
-    except RecursionError:
-        raise ValueError(
-            f"holds a value nested too deeply to copy (at {_where(path, key)})"
-        ) from None
-    except Exception as exc:
-        raise ValueError(
-            f"holds a {type(value).__name__} that cannot be copied "
-            f"(at {_where(path, key)}: {type(exc).__name__})"
-        ) from None
-
-
-def _where(path: list[object], key: object) -> str:
-    """The path of a value, for a definition error (its first and last steps when long)."""
-    keys = [*path, key]
-
-    def text(part: list[object]) -> str:
-        return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in part).lstrip(".")
-
-    if len(keys) > 8:
-        return f"{text(keys[:4])} ... {text(keys[-4:])}"
-    return text(keys)
 
 
 def without_bound(found: Declaration, bound: frozenset[str]) -> None:

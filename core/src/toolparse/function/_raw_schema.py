@@ -1,0 +1,228 @@
+"""A raw ``parameters_schema``: copied and checked once, at definition.
+
+The copy reads any depth without running out of stack; the check refuses a
+schema whose keywords have values of the wrong kind (``"required": 1``,
+``"properties": []``), which every later step (the required-key check, the
+null-restoring step, the exports) would otherwise trip over at run time.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from .._schemas import MAX_DEPTH, resolve_ref
+
+__all__ = ["copy_schema", "schema_problems"]
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a raw JSON Schema, for any depth it is given at.
+
+    Objects become dicts, lists and tuples keep their type, a part used twice
+    is copied once (as ``copy.deepcopy`` does), other values are deep-copied.
+    Levels are counted as the exports count them: every value is one level
+    below the schema holding it, and a ``properties`` map is not a level of
+    its own. The copy stops at ``MAX_DEPTH`` levels, so it never runs out of
+    stack whatever the schema.
+
+    :raises ValueError: the schema is nested deeper than ``MAX_DEPTH`` levels,
+        contains itself, or holds a value that cannot be copied.
+    """
+    done: dict[int, Any] = {}  # finished copies by id(source), for parts used twice
+    active: set[int] = set()  # the containers being copied: meeting one again is a cycle
+    path: list[object] = []
+
+    def container(value: Any, depth: int) -> Any:
+        # ``depth``: the level of this container's values
+        active.add(id(value))
+        items = value.items() if isinstance(value, Mapping) else enumerate(value)
+        out: Any = {} if isinstance(value, Mapping) else [None] * len(value)
+        if depth > MAX_DEPTH and value:
+            key = next(iter(items))[0]
+            raise ValueError(f"is nested deeper than {MAX_DEPTH} levels (at {_where(path, key)})")
+        for key, item in items:
+            if type(item) in _SCALARS:
+                out[key] = item
+            elif isinstance(item, (Mapping, list, tuple)):
+                found = done.get(id(item))
+                if found is None:
+                    if id(item) in active:
+                        raise ValueError(f"contains itself (at {_where(path, key)})")
+                    path.append(key)
+                    # a properties map's values are one level below the schema holding it
+                    properties = key == "properties" and isinstance(item, Mapping)
+                    found = container(item, depth if properties else depth + 1)
+                    path.pop()
+                out[key] = found
+            else:
+                out[key] = _leaf(item, path, key)
+        if isinstance(value, tuple):
+            out = tuple(out)
+        active.discard(id(value))
+        done[id(value)] = out
+        return out
+
+    copied: dict[str, Any] = container(schema, 1)
+    if not isinstance(copied, dict):
+        copied = dict(copied)
+    return copied
+
+
+def _leaf(value: Any, path: list[object], key: object) -> Any:
+    try:
+        return copy.deepcopy(value)
+    except RecursionError:
+        raise ValueError(
+            f"holds a value nested too deeply to copy (at {_where(path, key)})"
+        ) from None
+    except Exception as exc:
+        raise ValueError(
+            f"holds a {type(value).__name__} that cannot be copied "
+            f"(at {_where(path, key)}: {type(exc).__name__})"
+        ) from None
+
+
+def _where(path: list[object], key: object) -> str:
+    """The path of a value, for a definition error (its first and last steps when long)."""
+    keys = [*path, key]
+
+    def text(part: list[object]) -> str:
+        return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in part).lstrip(".")
+
+    if len(keys) > 8:
+        return f"{text(keys[:4])} ... {text(keys[-4:])}"
+    return text(keys)
+
+
+# -- the check -----------------------------------------------------------------------
+
+#: the most problems one definition error lists
+MAX_SCHEMA_PROBLEMS = 10
+
+# keyword -> what its value must be (JSON Schema 2020-12, with Draft-07's list ``items``)
+_SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+_SCHEMAS = frozenset(
+    {
+        "additionalProperties",
+        "unevaluatedProperties",
+        "additionalItems",
+        "unevaluatedItems",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+    }
+)
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_TEXTS = frozenset(
+    {"$ref", "$id", "$schema", "$anchor", "$comment", "pattern", "format", "title", "description"}
+)
+_COUNTS = frozenset(
+    {"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
+)
+_NUMBERS = frozenset({"minimum", "maximum", "multipleOf"})
+_BOUNDS = frozenset({"exclusiveMinimum", "exclusiveMaximum"})  # Draft-04: true/false
+_ARRAYS = frozenset({"enum", "examples"})
+
+
+def schema_problems(schema: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the shape of a raw schema: ``path: must be ...`` (empty: nothing).
+
+    Only the keywords toolparse and the exports read are checked, and only the
+    kind of their values (an object, a list of schemas, text, a number), and
+    that every local ``$ref`` points to a schema; any other keyword is left as
+    written. At most :data:`MAX_SCHEMA_PROBLEMS`.
+    """
+    problems: list[str] = []
+    refs: list[tuple[list[object], str]] = []
+    # the top level's ``required`` and ``properties`` are read leniently (the Elixir
+    # original's rule: not a list / not a map means none): only the rest is checked
+    root = dict(schema)
+    if not isinstance(root.get("required"), (list, tuple)):
+        root.pop("required", None)
+    else:
+        root["required"] = [n for n in root["required"] if isinstance(n, str)]
+    if not isinstance(root.get("properties"), Mapping):
+        root.pop("properties", None)
+    _check(root, [], problems, refs)
+    for path, ref in refs:
+        if len(problems) >= MAX_SCHEMA_PROBLEMS:
+            break
+        if ref.startswith("#"):  # another document's: the exports say they take none
+            try:
+                resolve_ref(schema, ref)
+            except ValueError as exc:
+                problems.append(f"{_at(path)}{exc}")
+    return problems[:MAX_SCHEMA_PROBLEMS]
+
+
+def _check(
+    node: Any, path: list[object], problems: list[str], refs: list[tuple[list[object], str]]
+) -> None:
+    """Check one schema (an object or ``true``/``false``) at ``path``."""
+    if len(problems) >= MAX_SCHEMA_PROBLEMS:
+        return
+    if isinstance(node, bool):
+        return
+    if not isinstance(node, Mapping):
+        problems.append(f"{_at(path)}must be a schema (an object, or true or false)")
+        return
+    for key, value in node.items():
+        if not isinstance(key, str):
+            problems.append(f"{_at(path)}has a key that is not text: {key!r:.40}")
+            continue
+        here = [*path, key]
+        if key in _SCHEMA_MAPS:
+            if isinstance(value, Mapping):
+                for name, sub in value.items():
+                    if not isinstance(name, str):
+                        problems.append(f"{_at(here)}has a name that is not text: {name!r:.40}")
+                    else:
+                        _check(sub, [*here, name], problems, refs)
+            else:
+                problems.append(f"{_at(here)}must be an object of schemas")
+        elif key in _SCHEMAS:
+            _check(value, here, problems, refs)
+        elif key in _SCHEMA_LISTS or (key == "items" and isinstance(value, (list, tuple))):
+            if isinstance(value, (list, tuple)):
+                for i, sub in enumerate(value):
+                    _check(sub, [*here, i], problems, refs)
+            else:
+                problems.append(f"{_at(here)}must be a list of schemas")
+        elif key == "items":
+            _check(value, here, problems, refs)
+        elif key == "required":
+            if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value):
+                problems.append(f"{_at(here)}must be a list of names (text)")
+        elif key == "type":
+            kinds = value if isinstance(value, (list, tuple)) else [value]
+            if not kinds or not all(isinstance(k, str) for k in kinds):
+                problems.append(f"{_at(here)}must be a type name or a list of type names")
+        elif key in _TEXTS:
+            if not isinstance(value, str):
+                problems.append(f"{_at(here)}must be text")
+            elif key == "$ref":
+                refs.append((here, value))
+        elif key in _COUNTS:
+            if type(value) is not int or value < 0:
+                problems.append(f"{_at(here)}must be a whole number of at least 0")
+        elif key in _NUMBERS or key in _BOUNDS:
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not number and not (key in _BOUNDS and isinstance(value, bool)):
+                problems.append(f"{_at(here)}must be a number")
+        elif key in _ARRAYS and not isinstance(value, (list, tuple)):
+            problems.append(f"{_at(here)}must be a list")
+        if len(problems) >= MAX_SCHEMA_PROBLEMS:
+            return
+
+
+def _at(path: list[object]) -> str:
+    return f"{_where(path[:-1], path[-1])}: " if path else ""
