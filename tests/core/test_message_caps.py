@@ -209,3 +209,17 @@ def test_long_names_give_way_before_the_lines_and_the_tail() -> None:
     assert len(text) <= 2_000
     assert f"{names[0]}: must be an integer" in text
     assert text.endswith("Fix these arguments and call the tool again.")
+
+
+def test_a_body_reading_a_missing_key_keeps_every_label_when_the_names_are_long() -> None:
+    names = [f"parameter_with_a_rather_long_descriptive_name_number_{i:03d}" for i in range(300)]
+
+    def reads(arguments: object) -> str:
+        return str(arguments["absent_parameter"])  # type: ignore[index]
+
+    fn = tp.Function("wide", reads, parameters=[tp.FunctionParam(n, "integer") for n in names])
+    text = fn.execute({n: 1 for n in names[:200]})[0]
+    assert len(text) <= 2_000
+    assert "Accepted parameters: " in text
+    assert "Received: " in text
+    assert text.endswith("more.")

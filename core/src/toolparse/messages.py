@@ -161,10 +161,6 @@ def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
     return [c for c in candidates if c in near]
 
 
-def _annotated(found: Mapping[str, str | None], limit: int = 30) -> str:
-    return _annotated_text(sorted(found.items()), limit)
-
-
 def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
     """Sorted ``(name, hint)`` pairs as a names list: only the shown ones are worded."""
     shown = [
@@ -267,16 +263,22 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
         lead = f"The tool needs the {json.dumps(missing_key)} argument, which was not provided."
     else:
         lead = "The tool could not read the arguments it was given."
-    details = [
-        f"{label}: {text}."
-        for label, text in (
-            ("Accepted parameters", names_text(accepted)),
-            ("Unrecognized parameters", _annotated(found)),
-            ("Received", names_text(sorted(keys))),
-        )
-        if text
-    ]
-    return cap(" ".join(["ERROR:", lead, *details]))
+    hints = sorted(found.items())
+    received = sorted(keys)
+
+    def build(limit: int) -> str:
+        details = [
+            f"{label}: {text}."
+            for label, text in (
+                ("Accepted parameters", names_text(accepted, limit)),
+                ("Unrecognized parameters", _annotated_text(hints, limit)),
+                ("Received", names_text(received, limit)),
+            )
+            if text
+        ]
+        return " ".join(["ERROR:", lead, *details])
+
+    return _fitted(build)
 
 
 # -- names -------------------------------------------------------------------
