@@ -133,9 +133,6 @@ _ALL_BUILT = {
     "flight_using",
     "cart",
     "legacy",
-    "tree_fast",
-    "tree_pure",
-    "tree_strict",
 }
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import itertools
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from jsonschema.exceptions import best_match  # jsonschema ships no type information
@@ -12,7 +13,7 @@ from toolparse.adapter import new_outcome
 from toolparse.arguments import depth_over
 
 from ._defaults import Plan, apply, plan
-from ._errors import problems, without_false_subschemas
+from ._errors import kept_problems, without_false_subschemas
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
 from ._patterns import Matcher, bounded
@@ -50,7 +51,16 @@ class CompiledSchema:
     validator deciding validity, or ``None`` on the pure path.
     """
 
-    __slots__ = ("accepted", "defaults", "definition", "fast", "matcher", "parse", "validator")
+    __slots__ = (
+        "accepted",
+        "defaults",
+        "definition",
+        "fast",
+        "matcher",
+        "parse",
+        "recursive",
+        "validator",
+    )
 
     def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
         schema, apply_defaults, fast, self.matcher = _options(source)
@@ -76,6 +86,8 @@ class CompiledSchema:
         if apply_defaults:
             resolver = definition.registry.resolver(base_uri=definition.base_uri)
             self.defaults = plan(definition.schema, resolver)
+        #: whether jsonschema-rs gets a depth check first (see _parser)
+        self.recursive = self.fast is not None and is_recursive(definition)
         self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
 
     def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
@@ -101,7 +113,7 @@ class CompiledSchema:
                 # a value jsonschema-rs cannot take (say, a 100-digit integer)
                 return pure(arguments)
 
-        if is_recursive(self.definition):
+        if self.recursive:
             # jsonschema-rs follows a recursive schema down a value without a
             # stack bound (a mapping 20,000 deep crashes the process): a deeper
             # value goes to the pure path, whose RecursionError the core words
@@ -162,35 +174,58 @@ class CompiledSchema:
                 first = next(errors, None)
                 if first is None:
                     return Ok(arguments if defaults is None else apply(defaults, arguments))
-                found = [first, *errors]
+                return explain(arguments, itertools.chain((first,), errors))
             finally:
                 stop()
-            return explain(arguments, found)
 
         return parse
 
-    def explain(self, arguments: dict[str, Any], errors: list[Any] | None = None) -> ParseResult:
+    def explain(
+        self, arguments: dict[str, Any], errors: Iterator[Any] | None = None
+    ) -> ParseResult:
         """The ``Error`` for rejected ``arguments``, naming every problem.
 
-        ``errors``: the pure validator's errors, when already collected.
+        ``errors``: the pure validator's errors, when already under way (the
+        caller opened the pattern budget). Past :data:`~._errors.KEPT`
+        problems the rest are only counted: on the fast path by
+        ``jsonschema-rs`` (about ten times cheaper), else by the pure library.
         """
-        if errors is None:
-            self.matcher.start()
-            try:
-                errors = list(self.validator.iter_errors(arguments))
-            except Exception:
-                # older jsonschema releases crash on a few inputs (sorting mixed
-                # types in a message): let jsonschema-rs explain when it can
-                if self.fast is None:
-                    raise
-                errors = []
-            finally:
-                self.matcher.stop()
-        cause: BaseException | None = best_match(errors)
-        found = problems(errors)
+        if errors is not None:
+            return self._explained(arguments, errors)
+        self.matcher.start()
+        try:
+            return self._explained(arguments, self.validator.iter_errors(arguments))
+        finally:
+            self.matcher.stop()
+
+    def _explained(self, arguments: dict[str, Any], errors: Iterator[Any]) -> ParseResult:
+        try:
+            found, used, more, left = kept_problems(errors)
+            if left:
+                more += self._count_rest(arguments, errors, len(used))
+        except Exception:
+            # older jsonschema releases crash on a few inputs (sorting mixed
+            # types in a message): let jsonschema-rs explain when it can
+            if self.fast is None:
+                raise
+            found, used, more = [], [], 0
+        cause: BaseException | None = best_match(used)
         if not found and self.fast is not None:
             # the fast path rejected what the pure one accepts: let it explain
             found, cause = self.fast.problems(arguments)
         if not found:
             found = [ArgumentProblem((), "does not match the schema")]
-        return invalid_arguments(found, arguments=arguments, accepted=self.accepted, cause=cause)
+        return invalid_arguments(
+            found, arguments=arguments, accepted=self.accepted, cause=cause, more=more
+        )
+
+    def _count_rest(self, arguments: dict[str, Any], errors: Iterator[Any], used: int) -> int:
+        """How many errors past the ``used`` first ones, counted as cheaply as can be."""
+        if self.fast is not None and not (
+            self.recursive and depth_over(arguments, _FAST_MAX_DEPTH)
+        ):
+            try:
+                return max(0, self.fast.count(arguments) - used)
+            except Exception:  # a value jsonschema-rs cannot take: the pure library counts
+                pass
+        return sum(1 for _ in errors)

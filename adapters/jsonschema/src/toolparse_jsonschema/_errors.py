@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
@@ -31,18 +31,16 @@ from toolparse.messages import value_text
 
 from ._patterns import OutOfTime, extras
 
-__all__ = ["problems", "reason", "sort_key", "without_false_subschemas"]
+__all__ = ["KEPT", "kept_problems", "reason", "sort_key", "without_false_subschemas"]
 
 Path = tuple[str | int, ...]
 
 #: the formats the shared vocabulary has no word for (the shared ones come from
-#: ``format_reason``); "uri" is worded here because a reason carries no URL
+#: ``format_reason``)
 _FORMAT_WORDS = {
     "idn-email": "an email address",
     "hostname": "a host name",
     "idn-hostname": "a host name",
-    # no example address: a reason carries no URL
-    "uri": "an absolute URI (a scheme, a colon, then the rest)",
     "uri-reference": "a URI reference",
     "iri": "an absolute IRI",
     "iri-reference": "an IRI reference",
@@ -65,23 +63,48 @@ def sort_key(path: Sequence[str | int]) -> tuple[tuple[int, Any], ...]:
     return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
 
 
-def problems(errors: Iterable[ValidationError]) -> list[ArgumentProblem]:
-    """Every problem in ``errors`` (from ``iter_errors``), ordered by path."""
+#: the problems built for one call at most, as the built-in adapter keeps: the
+#: message shows 20 lines, and past these the problems are only counted
+KEPT = 1000
+
+
+def kept_problems(
+    errors: Iterator[ValidationError],
+) -> tuple[list[ArgumentProblem], list[ValidationError], int, bool]:
+    """The first :data:`KEPT` problems in ``errors``, ordered by path, without reading further.
+
+    Returns the problems, the errors they came from, how many problems were
+    found past :data:`KEPT` and only counted, and whether ``errors`` may hold
+    more (the caller counts those).
+    """
     found: list[ArgumentProblem] = []
-    # jsonschema reports one error per missing name, each carrying the whole
-    # list: converting the list once per object keeps this linear
+    used: list[ValidationError] = []
+    more = 0
     seen_required: set[tuple[Any, ...]] = set()
     for error in errors:
+        used.append(error)
+        room = KEPT - len(found)
         if error.validator == "required":
             key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
             if key in seen_required:
                 continue
             seen_required.add(key)
-        found.extend(_convert(error))
-    # stable: problems at one path keep the library's order, a oneOf's header
-    # line stays ahead of the lines of its closest option
+            instance = error.instance
+            if _is_map(instance):
+                # thousands of names: the missing ones are counted, not all built
+                path = tuple(error.absolute_path)
+                names = [n for n in error.validator_value if n not in instance]
+                found.extend(ArgumentProblem.missing((*path, n)) for n in names[:room])
+                more += max(0, len(names) - room)
+        else:
+            converted = _convert(error)
+            found.extend(converted[:room])
+            more += max(0, len(converted) - room)
+        if len(found) >= KEPT:
+            found.sort(key=lambda p: sort_key(p.path))
+            return found, used, more, True
     found.sort(key=lambda p: sort_key(p.path))
-    return found
+    return found, used, more, False
 
 
 def _json(value: Any, limit: int = 60) -> str:

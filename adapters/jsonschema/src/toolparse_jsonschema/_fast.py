@@ -79,6 +79,10 @@ class FastValidator:
         #: ``is_valid(instance) -> bool``, the library's own bound method
         self.is_valid: Callable[[Any], bool] = validator.is_valid
 
+    def count(self, arguments: Mapping[str, Any]) -> int:
+        """How many errors ``jsonschema-rs`` finds in ``arguments``."""
+        return sum(1 for _ in self._validator.iter_errors(arguments))
+
     def problems(
         self, arguments: Mapping[str, Any]
     ) -> tuple[list[ArgumentProblem], BaseException | None]:
