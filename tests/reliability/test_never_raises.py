@@ -274,10 +274,6 @@ def test_no_reason_carries_a_url() -> None:
         assert "www." not in format_reason(fmt), fmt
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a names line near 2,000 characters leaves no room: the problem line is dropped",
-)
 @pytest.mark.parametrize("kind", ["parameters", "args_schema"])
 def test_long_names_lines_never_drop_the_problem_lines(kind: str) -> None:
     names = [f"parameter_with_a_rather_long_descriptive_name_number_{i:03d}" for i in range(300)]
