@@ -162,7 +162,7 @@ SHARED = [
     'alarm: must be a time like "09:30:00Z" (received "nope")',
     'wait: must be a duration like "P3DT4H" (received "nope")',
     'ident: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "nope")',
-    'link: must be an absolute URI like "https://example.com/page" (received "nope")',
+    'link: must be an absolute URI (a scheme, a colon, then the rest) (received "nope")',
     'inner.n: must be an integer (received "x")',
     "inners[1].n: is required",
     'label: must not be blank (received " ")',
