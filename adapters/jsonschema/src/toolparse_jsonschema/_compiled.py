@@ -13,12 +13,12 @@ from toolparse.adapter import new_outcome
 from toolparse.arguments import depth_over
 
 from ._defaults import Plan, apply, plan
-from ._errors import kept_problems, without_false_subschemas
+from ._errors import kept_problems
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
 from ._patterns import Matcher, bounded
 from ._refs import is_recursive
-from ._schema import Definition, check
+from ._schema import Definition, check, without_false_subschemas
 from ._source import JsonSchema
 
 __all__ = ["CompiledSchema"]
@@ -200,9 +200,7 @@ class CompiledSchema:
 
     def _explained(self, arguments: dict[str, Any], errors: Iterator[Any]) -> ParseResult:
         try:
-            found, used, more, left = kept_problems(errors)
-            if left:
-                more += self._count_rest(arguments, errors, len(used))
+            found, used, more = kept_problems(errors, lambda: self._count(arguments))
         except Exception:
             # older jsonschema releases crash on a few inputs (sorting mixed
             # types in a message): let jsonschema-rs explain when it can
@@ -219,13 +217,11 @@ class CompiledSchema:
             found, arguments=arguments, accepted=self.accepted, cause=cause, more=more
         )
 
-    def _count_rest(self, arguments: dict[str, Any], errors: Iterator[Any], used: int) -> int:
-        """How many errors past the ``used`` first ones, counted as cheaply as can be."""
-        if self.fast is not None and not (
-            self.recursive and depth_over(arguments, _FAST_MAX_DEPTH)
-        ):
-            try:
-                return max(0, self.fast.count(arguments) - used)
-            except Exception:  # a value jsonschema-rs cannot take: the pure library counts
-                pass
-        return sum(1 for _ in errors)
+    def _count(self, arguments: dict[str, Any]) -> int | None:
+        """jsonschema-rs's count of the call's errors (one per problem), if it can give one."""
+        if self.fast is None or (self.recursive and depth_over(arguments, _FAST_MAX_DEPTH)):
+            return None
+        try:
+            return self.fast.count(arguments)
+        except Exception:  # a value jsonschema-rs cannot take: the pure library counts
+            return None

@@ -9,9 +9,8 @@ goes in the problem's ``received`` slot where the shared renderer cuts it.
 from __future__ import annotations
 
 import ast
-import copy
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
@@ -31,7 +30,7 @@ from toolparse.messages import value_text
 
 from ._patterns import OutOfTime, extras
 
-__all__ = ["KEPT", "kept_problems", "reason", "sort_key", "without_false_subschemas"]
+__all__ = ["KEPT", "kept_problems", "reason", "sort_key"]
 
 Path = tuple[str | int, ...]
 
@@ -69,42 +68,55 @@ KEPT = 1000
 
 
 def kept_problems(
-    errors: Iterator[ValidationError],
-) -> tuple[list[ArgumentProblem], list[ValidationError], int, bool]:
-    """The first :data:`KEPT` problems in ``errors``, ordered by path, without reading further.
+    errors: Iterator[ValidationError], total: Callable[[], int | None] | None = None
+) -> tuple[list[ArgumentProblem], list[ValidationError], int]:
+    """The first :data:`KEPT` problems in ``errors``, ordered by path; the rest only counted.
 
-    Returns the problems, the errors they came from, how many problems were
-    found past :data:`KEPT` and only counted, and whether ``errors`` may hold
-    more (the caller counts those).
+    Returns the problems, the errors they came from and how many problems
+    were found past them. ``total``: when it gives a number (the problems of
+    the whole call, counted more cheaply), the rest of ``errors`` is not read.
     """
     found: list[ArgumentProblem] = []
     used: list[ValidationError] = []
     more = 0
+    # jsonschema reports one error per missing name, each carrying the whole
+    # list: converting the list once per object keeps this linear
     seen_required: set[tuple[Any, ...]] = set()
     for error in errors:
+        names = _missing(error, seen_required)
+        if names is None:
+            continue  # a missing name already reported
+        if len(found) >= KEPT:  # only counting now
+            more += len(names) if names else 1
+            continue
         used.append(error)
         room = KEPT - len(found)
-        if error.validator == "required":
-            key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
-            if key in seen_required:
-                continue
-            seen_required.add(key)
-            instance = error.instance
-            if _is_map(instance):
-                # thousands of names: the missing ones are counted, not all built
-                path = tuple(error.absolute_path)
-                names = [n for n in error.validator_value if n not in instance]
-                found.extend(ArgumentProblem.missing((*path, n)) for n in names[:room])
-                more += max(0, len(names) - room)
+        if names:  # thousands of names: the missing ones counted, not all built
+            path = tuple(error.absolute_path)
+            found.extend(ArgumentProblem.missing((*path, n)) for n in names[:room])
+            more += max(0, len(names) - room)
         else:
             converted = _convert(error)
             found.extend(converted[:room])
             more += max(0, len(converted) - room)
-        if len(found) >= KEPT:
-            found.sort(key=lambda p: sort_key(p.path))
-            return found, used, more, True
+        if len(found) >= KEPT and total is not None:
+            counted = total()
+            if counted is not None:
+                more = max(more, counted - len(found))
+                break
     found.sort(key=lambda p: sort_key(p.path))
-    return found, used, more, False
+    return found, used, more
+
+
+def _missing(error: ValidationError, seen: set[tuple[Any, ...]]) -> list[str] | None:
+    """A ``required`` error's missing names (``None``: reported already); ``[]`` otherwise."""
+    if error.validator != "required" or not _is_map(error.instance):
+        return []
+    key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
+    if key in seen:
+        return None
+    seen.add(key)
+    return [n for n in error.validator_value if n not in error.instance]
 
 
 def _json(value: Any, limit: int = 60) -> str:
@@ -353,37 +365,3 @@ def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
         # a `false` schema: nothing is allowed here
         return "is not allowed here"
     return f'fails the "{keyword}" rule of the schema'
-
-
-#: keywords whose values (a mapping or a list) are subschemas the library
-#: descends into with a path of their own
-_DESCENDING = ("properties", "patternProperties", "prefixItems", "items")
-
-
-def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict[str, Any]:
-    """A copy of ``schema`` where a ``false`` property or item schema reads ``{"not": {}}``.
-
-    Both reject everything, but the library loses the property name (or item
-    index) of an error raised by a ``false`` subschema, and would report
-    ``properties: {"x": false}`` at the parent object. ``{"not": {}}`` keeps
-    the path. Only the schema used to explain errors is rewritten; the model
-    sees the schema as written.
-    """
-    copied: dict[str, Any] = copy.deepcopy(schema)
-    todo = [specification.create_resource(copied)]
-    while todo:
-        resource = todo.pop()
-        contents = resource.contents
-        if isinstance(contents, dict):
-            for keyword in _DESCENDING:
-                value = contents.get(keyword)
-                if isinstance(value, dict):
-                    for key, sub in value.items():
-                        if sub is False:
-                            value[key] = {"not": {}}
-                elif isinstance(value, list):
-                    for i, sub in enumerate(value):
-                        if sub is False:
-                            value[i] = {"not": {}}
-        todo.extend(resource.subresources())
-    return copied

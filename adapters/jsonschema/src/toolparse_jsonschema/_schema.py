@@ -7,6 +7,7 @@ a broken schema never reaches the model.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -22,7 +23,7 @@ from toolparse import FunctionDefinitionError
 if TYPE_CHECKING:
     from referencing._core import Resolver
 
-__all__ = ["DIALECTS", "Definition", "check", "path_text", "plain"]
+__all__ = ["DIALECTS", "Definition", "check", "path_text", "plain", "without_false_subschemas"]
 
 
 @dataclass(frozen=True)
@@ -271,3 +272,37 @@ def _lookup(resolver: Resolver[Any], ref: str) -> str | None:
             cause = cause.__cause__ or cause.__context__
         return f"{ref!r:.100} does not point to anything inside the schema"
     return None
+
+
+#: keywords whose values (a mapping or a list) are subschemas the library
+#: descends into with a path of their own
+_DESCENDING = ("properties", "patternProperties", "prefixItems", "items")
+
+
+def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict[str, Any]:
+    """A copy of ``schema`` where a ``false`` property or item schema reads ``{"not": {}}``.
+
+    Both reject everything, but the library loses the property name (or item
+    index) of an error raised by a ``false`` subschema, and would report
+    ``properties: {"x": false}`` at the parent object. ``{"not": {}}`` keeps
+    the path. Only the schema used to explain errors is rewritten; the model
+    sees the schema as written.
+    """
+    copied: dict[str, Any] = copy.deepcopy(schema)
+    todo = [specification.create_resource(copied)]
+    while todo:
+        resource = todo.pop()
+        contents = resource.contents
+        if isinstance(contents, dict):
+            for keyword in _DESCENDING:
+                value = contents.get(keyword)
+                if isinstance(value, dict):
+                    for key, sub in value.items():
+                        if sub is False:
+                            value[key] = {"not": {}}
+                elif isinstance(value, list):
+                    for i, sub in enumerate(value):
+                        if sub is False:
+                            value[i] = {"not": {}}
+        todo.extend(resource.subresources())
+    return copied
