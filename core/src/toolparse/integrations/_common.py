@@ -10,6 +10,7 @@ import toolparse as _tp
 
 from ..contract import Interrupt, Ok
 from ..function import Function
+from ..messages import duplicate_tool
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
 
 __all__ = [
@@ -99,7 +100,7 @@ def functions_of(source: object) -> tuple[list[Function], bool]:
                 f"expected toolparse Functions, got {type(item).__name__}: {item!r:.60}"
             )
         if item.name in seen:
-            raise ValueError(f"two tools are named {item.name!r}; names must be unique")
+            raise ValueError(duplicate_tool(item.name))
         seen.add(item.name)
     return found, False
 
