@@ -210,3 +210,30 @@ def test_the_bound_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_workers, "_pool", None)
     monkeypatch.setenv("TOOLPARSE_MAX_WORKERS", "many")
     assert worker_pool().max_workers == _workers.DEFAULT_MAX_WORKERS
+
+
+def test_a_body_that_catches_its_cancellation_is_answered_at_the_timeout() -> None:
+    # asyncio.wait_for would wait for the cancelled task to end: the batch would
+    # hold for the body's 0.5 s nap (or forever, for a body that never returns)
+    async def stubborn(a: Any) -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.5)  # carries on after being cancelled
+        return "late"
+
+    calls = [tp.ToolCall("1", "stubborn", {})]
+    for concurrent in (False, True):
+        fn = tp.Function("stubborn", stubborn, concurrent=concurrent)
+        for run in (
+            lambda: tp.execute_tool_calls([fn], calls, timeout=0.05),
+            lambda: asyncio.run(tp.aexecute_tool_calls([fn], calls, timeout=0.05)),
+        ):
+            start = time.perf_counter()
+            [result] = run()
+            # the timed-out answer, never the late "late" the body returns afterwards
+            assert result.is_error
+            assert result.content == (
+                "The tool stubborn did not finish within 0.05 seconds and was stopped."
+            )
+            assert time.perf_counter() - start < 0.45

@@ -580,10 +580,25 @@ async def _atimed(fn: Function, arguments: Any, ctx: Any, timeout: float | None)
         return await fn.aexecute(arguments, ctx)
     import asyncio  # only a call with a timeout needs it (see _arun)
 
-    try:
-        return await asyncio.wait_for(fn.aexecute(arguments, ctx), timeout)
-    except (asyncio.TimeoutError, TimeoutError):
-        return Error(messages.timed_out(fn.name, timeout, stopped=True))
+    # not asyncio.wait_for: after cancelling, it waits for the task to end, so
+    # a body that catches its CancelledError and carries on would hold the
+    # batch forever; here the task is cancelled once and left to finish alone
+    task = asyncio.ensure_future(fn.aexecute(arguments, ctx))
+    done, _ = await asyncio.wait((task,), timeout=timeout)
+    if done:
+        return task.result()
+    task.cancel()
+    # a reference, so a live loop does not drop a task still running; those of
+    # loops already closed (a sync batch's own loop) will never end: let them go
+    for old in [old for old in _ABANDONED if old.get_loop().is_closed()]:
+        _ABANDONED.discard(old)
+    _ABANDONED.add(task)
+    task.add_done_callback(_ABANDONED.discard)
+    return Error(messages.timed_out(fn.name, timeout, stopped=True))
+
+
+#: async tools cancelled past their timeout that have not ended yet
+_ABANDONED: set[Any] = set()
 
 
 async def _agroup(

@@ -164,9 +164,38 @@ def _run_sync(awaitable: Awaitable[Any]) -> Any:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(_main())
+        return _run(_main())
     # a loop is running in this thread: run ours in a worker thread instead
     import concurrent.futures
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, _main()).result()
+        return pool.submit(_run, _main()).result()
+
+
+#: how long tasks left over at the end of a run get to end once cancelled
+_GRACE = 0.1
+
+
+def _run(main: Any) -> Any:
+    """:func:`asyncio.run`, except that a task left over is cancelled once, not waited for.
+
+    ``asyncio.run`` cancels the tasks still pending when ``main`` ends and then
+    waits for every one of them: a tool body that catches its CancelledError and
+    carries on (one cancelled past its timeout) would keep the caller waiting
+    forever. Here such a task gets a short grace and is then abandoned with its loop.
+    """
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(main)
+    finally:
+        try:
+            pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.wait(pending, timeout=_GRACE))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
