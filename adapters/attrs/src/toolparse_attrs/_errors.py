@@ -47,6 +47,26 @@ Path = tuple[str | int, ...]
 _NOT_AN_OBJECT = type_reason("object")
 
 
+#: the problems of one call built at most; past them a list item's errors are
+#: only counted (the message shows 20 lines and "... and N more"), so thousands
+#: of wrong items cost cattrs' own work and no more of ours
+KEPT = 1_000
+
+
+class _Found(list[ArgumentProblem]):
+    """The problems built, and :attr:`more`: how many past :data:`KEPT` were only counted."""
+
+    more = 0
+
+
+def _leaves(exc: BaseException) -> int:
+    """How many failures ``exc`` holds (an exception group counts its members')."""
+    members = getattr(exc, "exceptions", None)
+    if isinstance(members, tuple):
+        return sum(_leaves(sub) for sub in members) or 1
+    return 1
+
+
 class ErrorReader:
     """Turns what structuring one class raised into :class:`ArgumentProblem` values."""
 
@@ -54,11 +74,16 @@ class ErrorReader:
         self.fields = fields
         self._hooks: dict[Any, Any] = {}
 
-    def problems(self, exc: BaseException, arguments: Any, cls: type) -> list[ArgumentProblem]:
-        """Every problem in ``exc``, raised structuring ``arguments`` into ``cls``."""
-        out: list[ArgumentProblem] = []
+    def problems(
+        self, exc: BaseException, arguments: Any, cls: type
+    ) -> tuple[list[ArgumentProblem], int]:
+        """The problems in ``exc`` (raised structuring ``arguments``), and how many more.
+
+        Past :data:`KEPT`, a list item's failures are counted, not built.
+        """
+        out = _Found()
         self._walk(exc, (), arguments, cls, out)
-        return out or [ArgumentProblem((), custom(exc))]
+        return (out or [ArgumentProblem((), custom(exc))]), out.more
 
     def _walk(
         self,
@@ -66,7 +91,7 @@ class ErrorReader:
         path: Path,
         raw: Any,
         tp: Any,
-        out: list[ArgumentProblem],
+        out: _Found,
     ) -> None:
         if type(exc) is Rejected:  # the commonest leaf: a strict hook's refusal
             out.append(ArgumentProblem(path, exc.reason, raw))
@@ -88,7 +113,7 @@ class ErrorReader:
         cls: type,
         path: Path,
         raw: Any,
-        out: list[ArgumentProblem],
+        out: _Found,
         exc: ClassValidationError | None,
         init_error: BaseException | None = None,
     ) -> None:
@@ -152,10 +177,13 @@ class ErrorReader:
         path: Path,
         raw: Any,
         tp: Any,
-        out: list[ArgumentProblem],
+        out: _Found,
     ) -> None:
         with_notes, without = exc.group_exceptions()
         for sub, note in with_notes:
+            if len(out) >= KEPT:
+                out.more += _leaves(sub)
+                continue
             index = note.index
             if type(raw) is not list and isinstance(raw, Mapping):
                 where = (*path, str(index))
@@ -183,7 +211,7 @@ class ErrorReader:
         path: Path,
         failure: InitFailure,
         error: BaseException,
-        out: list[ArgumentProblem],
+        out: _Found,
         validate: bool,
     ) -> None:
         """Every problem of a class whose ``__init__`` raised, no validator run twice."""
@@ -234,7 +262,7 @@ class ErrorReader:
         raw: Mapping[str, Any],
         path: Path,
         failed: set[str],
-        out: list[ArgumentProblem],
+        out: _Found,
         structured: Mapping[str, Any] | None,
         validate: bool,
         instance: Any = None,

@@ -30,11 +30,9 @@ def make_parser(
         try:
             return _new(Ok, (hook(arguments, cls), None))
         except Exception as exc:
+            found, more = reader.problems(exc, arguments, cls)
             return invalid_arguments(
-                reader.problems(exc, arguments, cls),
-                arguments=arguments,
-                accepted=accepted,
-                cause=exc,
+                found, arguments=arguments, accepted=accepted, cause=exc, more=more
             )
 
     return parse

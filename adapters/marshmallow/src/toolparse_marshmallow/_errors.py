@@ -26,13 +26,31 @@ _ABSENT = NOT_GIVEN
 _SCALARS = (str, int, float, bool, type(None))
 
 
+#: the problems of one call built at most; past them a list item's errors are
+#: only counted (the message shows 20 lines and "... and N more"), so thousands
+#: of wrong items cost marshmallow's own work and no more of ours
+KEPT = 1_000
+
+
 class _Context:
-    __slots__ = ("out", "required", "unknown")
+    __slots__ = ("more", "out", "required", "unknown")
 
     def __init__(self, required: frozenset[str], unknown: frozenset[str]) -> None:
         self.required = required
         self.unknown = unknown
         self.out: list[ArgumentProblem] = []
+        self.more = 0
+
+
+def _count(messages: Any) -> int:
+    """How many texts ``messages`` holds: the problems it would have become."""
+    if type(messages) is str:
+        return 1
+    if isinstance(messages, Mapping):
+        return sum(_count(sub) for sub in messages.values())
+    if isinstance(messages, (list, tuple)):
+        return sum(_count(sub) for sub in messages)
+    return 1
 
 
 def problems(
@@ -42,14 +60,18 @@ def problems(
     *,
     required_messages: frozenset[str],
     unknown_messages: frozenset[str],
-) -> list[ArgumentProblem]:
-    """Every problem in ``messages``, with paths and received values."""
+) -> tuple[list[ArgumentProblem], int]:
+    """The problems in ``messages``, with paths and received values, and how many more.
+
+    Past :data:`KEPT` problems a list item's errors are counted, not built; the
+    top level's own (missing and unknown names) are always built.
+    """
     context = _Context(required_messages, unknown_messages)
     if type(messages) is dict:
         _object(messages, shape, (), arguments, context)
     else:
         _walk(messages, shape, None, (), arguments, context)
-    return context.out
+    return context.out, context.more
 
 
 def _child(value: Any, key: Any) -> Any:
@@ -116,7 +138,11 @@ def _items(
     """The errors of a list's items, keyed by index."""
     sent = value if type(value) is list else None
     item = shape.item
+    out = ctx.out
     for key, sub in messages.items():
+        if len(out) >= KEPT:
+            ctx.more += _count(sub)
+            continue
         if type(key) is not int:
             _keyed(key, sub, shape, path, value, ctx)
             continue

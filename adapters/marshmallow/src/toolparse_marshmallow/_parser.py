@@ -48,8 +48,8 @@ def make_parser(
     def fail(
         exc: ValidationError | None, arguments: Mapping[str, Any], extra: list[ArgumentProblem]
     ) -> ParseResult:
-        found = (
-            []
+        found, more = (
+            ([], 0)
             if exc is None
             else problems(
                 exc.messages,
@@ -60,7 +60,7 @@ def make_parser(
             )
         )
         return invalid_arguments(
-            [*found, *extra], arguments=arguments, accepted=accepted, cause=exc
+            [*found, *extra], arguments=arguments, accepted=accepted, cause=exc, more=more
         )
 
     def learn(value: Any) -> None:

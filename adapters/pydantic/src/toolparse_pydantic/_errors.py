@@ -24,7 +24,7 @@ from toolparse.adapter import REQUIRED, one_of_reason, type_reason
 
 from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, V1_TYPE_KINDS, choices, reason, reason_v1
 
-__all__ = ["problems", "problems_v1", "raised_lines"]
+__all__ = ["KEPT", "kept", "problems", "problems_v1", "raised_lines"]
 
 Path = tuple[str | int, ...]
 
@@ -126,6 +126,24 @@ def _other(err: Mapping[str, Any], kind: str, arguments: Any) -> ArgumentProblem
             return tagged
     text = reason(kind, err.get("ctx"), err["msg"])
     return ArgumentProblem(path, text, _received(err.get("input")) if path else NOT_GIVEN)
+
+
+#: the errors of one call turned into problems at most; past them the rest are
+#: only counted (the message shows 20 lines and "... and N more"), so a payload
+#: of thousands of wrong items costs pydantic's own work and no more of ours
+KEPT = 1_000
+
+# the top-level names a call lacks or should not send: kept wherever they come,
+# so the Missing and Unrecognized lines name every one
+_NAMES = _MISSING | _UNRECOGNIZED | {_V1_MISSING, _V1_UNRECOGNIZED}
+
+
+def kept(errors: Sequence[Mapping[str, Any]]) -> tuple[Sequence[Mapping[str, Any]], int]:
+    """The errors to turn into problems, and how many more are only counted."""
+    if len(errors) <= KEPT:
+        return errors, 0
+    names = [e for e in errors[KEPT:] if len(e["loc"]) == 1 and e["type"] in _NAMES]
+    return [*errors[:KEPT], *names], len(errors) - KEPT - len(names)
 
 
 def problems(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[ArgumentProblem]:

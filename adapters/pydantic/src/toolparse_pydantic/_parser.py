@@ -67,26 +67,29 @@ def serialize(value: object, base: type) -> str | None:
     return None
 
 
-def _v2_problems(exc: Any, arguments: Any) -> list[Any]:
-    return _errors.problems(exc.errors(include_url=False, include_context=True), arguments)
+def _v2_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
+    errors, more = _errors.kept(exc.errors(include_url=False, include_context=True))
+    return _errors.problems(errors, arguments), more
 
 
-def _v1_problems(exc: Any, arguments: Any) -> list[Any]:
-    return _errors.problems_v1(exc.errors(), arguments)
+def _v1_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
+    errors, more = _errors.kept(exc.errors())
+    return _errors.problems_v1(errors, arguments), more
 
 
 def _make(
     validate: Callable[[Any], Any],
     error_type: type[Exception],
-    to_problems: Callable[[Any, Any], list[Any]],
+    to_problems: Callable[[Any, Any], tuple[list[Any], int]],
     accepted: tuple[str, ...],
 ) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
     def parse(arguments: dict[str, Any]) -> Ok[Any] | Error:
         try:
             value = validate(arguments)
         except error_type as exc:
+            found, more = to_problems(exc, arguments)
             return invalid_arguments(
-                to_problems(exc, arguments), arguments=arguments, accepted=accepted, cause=exc
+                found, arguments=arguments, accepted=accepted, cause=exc, more=more
             )
         return _new(Ok, (value, None))
 
