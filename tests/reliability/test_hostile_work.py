@@ -126,31 +126,9 @@ def test_many_near_typo_keys_compare_a_bounded_number_of_names(
 #: the problems a rejected call keeps at most (the built-in adapter's bound);
 #: past it the rest are counted, not built
 KEPT = 1_000
-# adapters that still build a problem for every wrong item their library reports
-_ALL_BUILT = {
-    "order",
-    "flight",
-    "flight_using",
-    "cart",
-    "legacy",
-}
 
 
-def _kept_cases() -> list[Any]:
-    out = []
-    for fn, arguments in CASES:
-        marks = []
-        if fn.name in _ALL_BUILT:
-            marks.append(
-                pytest.mark.xfail(
-                    strict=True, reason="a problem is still built for every wrong item reported"
-                )
-            )
-        out.append(pytest.param(fn, arguments, id=fn.name, marks=marks))
-    return out
-
-
-@pytest.mark.parametrize(("fn", "arguments"), _kept_cases())
+@pytest.mark.parametrize(("fn", "arguments"), CASES, ids=[fn.name for fn, _ in CASES])
 def test_many_wrong_items_stop_building_problems_past_the_bound(
     fn: tp.Function, arguments: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
