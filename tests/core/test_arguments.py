@@ -234,3 +234,19 @@ def nested_value(depth: int) -> dict[str, Any]:
     for _ in range(depth - 1):
         value = {"a": value}
     return value
+
+
+@pytest.mark.parametrize("depth", [10, 120, 255, 256, 257, 300])
+def test_many_deep_siblings_are_measured_past_the_peeling_passes(depth: int) -> None:
+    # thousands of siblings each `depth` deep: past the first few levels the
+    # depth is read in one linear pass, and still agrees with the decoded value
+    def nested(d: int) -> Any:
+        value: Any = "x"
+        for _ in range(d):
+            value = [value]
+        return value
+
+    value = {"name": "a", "tags": [nested(depth)] * 300}
+    text = json.dumps(value).encode()
+    for limit in (depth - 1, depth, depth + 1, depth + 2):
+        assert text_depth_over(text, limit) == depth_over(value, limit)

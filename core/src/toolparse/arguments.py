@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
 from . import messages
@@ -79,6 +80,11 @@ def depth_over(value: Mapping[Any, Any], limit: int) -> int:
 _BRACKETS = bytes.maketrans(b"{}", b"[]")
 _NOT_STRUCTURE = bytes(c for c in range(256) if c not in b'[]{}"')
 _STRING = re.compile(rb'"[^"]*"')
+# each byte's step in depth once only brackets are left: "[" in, "]" out
+_STEP = tuple(1 if c == ord("[") else -1 if c == ord("]") else 0 for c in range(256))
+#: the passes that peel one level each before one linear pass takes over: cheap
+#: for the usual shallow text, and no pass per level for many deep siblings
+_PASSES = 8
 #: below this many characters per allowed level, counting brackets is the cheaper bound
 _SCAN_FROM = 64
 
@@ -102,6 +108,11 @@ def text_depth_over(data: bytes, limit: int) -> int:
     while kept:
         if done + len(kept) // 2 <= limit:  # what is left cannot go deeper than that
             return 0
+        if done == _PASSES:
+            # every pass took one level off (the deepest brackets are always
+            # innermost pairs): the rest is the running sum's peak, in one pass
+            deepest = done + max(accumulate(map(_STEP.__getitem__, kept)))
+            return limit + 1 if deepest > limit else 0  # the first level past it, as below
         kept = kept.replace(b"[]", b"")  # the innermost pairs, all at once
         done += 1
         if done > limit:
