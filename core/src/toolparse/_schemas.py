@@ -93,7 +93,11 @@ ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "deprec
 
 
 def merge_all_of(
-    schema: Mapping[str, Any], root: Mapping[str, Any], *, what: str = "allOf"
+    schema: Mapping[str, Any],
+    root: Mapping[str, Any],
+    *,
+    what: str = "allOf",
+    _through: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """``schema`` with its ``allOf`` (and a ``$ref`` with siblings) merged into one schema.
 
@@ -108,11 +112,15 @@ def merge_all_of(
     if isinstance(ref, str) and set(s) - ANNOTATIONS - {"$ref", "$defs", "definitions"}:
         parts.insert(0, {"$ref": s.pop("$ref")})
     merged: dict[str, Any] = {}
+    through = _through
     for part in [*parts, s]:
         if isinstance(part, Mapping) and isinstance(part.get("$ref"), str) and len(part) == 1:
+            if part["$ref"] in through:
+                continue  # a part that is (a part of) itself adds nothing to the merge
+            through = through | {part["$ref"]}
             part = resolve_ref(root, part["$ref"])
         if isinstance(part, Mapping) and "allOf" in part:
-            part = merge_all_of(part, root, what=what)
+            part = merge_all_of(part, root, what=what, _through=through)
         if not isinstance(part, Mapping):
             if part is False:
                 raise ValueError(f"{what}: a part that allows nothing")

@@ -1,0 +1,43 @@
+"""A schema whose ``allOf`` leads back to itself defines, exports and answers calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+from toolparse._schemas import merge_all_of
+
+SELF: dict[str, Any] = {"allOf": [{"$ref": "#"}]}
+LOOP: dict[str, Any] = {
+    "type": "object",
+    "properties": {"a": {"type": "string"}},
+    "allOf": [{"$ref": "#/$defs/X"}],
+    "$defs": {
+        "X": {"allOf": [{"$ref": "#/$defs/Y"}], "required": ["a"]},
+        "Y": {"allOf": [{"$ref": "#/$defs/X"}], "properties": {"b": {"type": "integer"}}},
+    },
+}
+
+
+def test_a_part_that_is_itself_adds_nothing_to_the_merge() -> None:
+    assert merge_all_of(SELF, SELF) == {}
+    merged = merge_all_of(LOOP, LOOP)
+    assert merged["required"] == ["a"]
+    assert set(merged["properties"]) == {"a", "b"}
+
+
+@pytest.mark.parametrize("schema", [SELF, LOOP], ids=["self", "loop"])
+def test_a_cyclic_all_of_defines_and_answers(schema: dict[str, Any]) -> None:
+    fn = tp.Function("f", lambda a: "ok", parameters_schema=schema)
+    assert fn.execute({"a": "x"}) == tp.Ok("ok")
+    for provider in ("openai", "anthropic", "gemini", "mcp"):
+        for strict in (False, True):
+            # an export, or the provider's refusal saying why: never a RecursionError
+            try:
+                tool = tp.providers.to_tool(fn, provider, strict=strict)
+            except ValueError as exc:
+                assert schema is SELF and "object" in str(exc), exc
+            else:
+                assert tool, (provider, strict)
