@@ -218,7 +218,7 @@ def test_a_body_reading_a_missing_key_keeps_every_label_when_the_names_are_long(
         return str(arguments["absent_parameter"])  # type: ignore[index]
 
     fn = tp.Function("wide", reads, parameters=[tp.FunctionParam(n, "integer") for n in names])
-    text = fn.execute({n: 1 for n in names[:200]})[0]
+    text = fn.execute(dict.fromkeys(names[:200], 1))[0]
     assert len(text) <= 2_000
     assert "Accepted parameters: " in text
     assert "Received: " in text

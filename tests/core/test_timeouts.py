@@ -226,8 +226,8 @@ def test_a_body_that_catches_its_cancellation_is_answered_at_the_timeout() -> No
     for concurrent in (False, True):
         fn = tp.Function("stubborn", stubborn, concurrent=concurrent)
         for run in (
-            lambda: tp.execute_tool_calls([fn], calls, timeout=0.05),
-            lambda: asyncio.run(tp.aexecute_tool_calls([fn], calls, timeout=0.05)),
+            lambda fn=fn: tp.execute_tool_calls([fn], calls, timeout=0.05),
+            lambda fn=fn: asyncio.run(tp.aexecute_tool_calls([fn], calls, timeout=0.05)),
         ):
             start = time.perf_counter()
             [result] = run()
