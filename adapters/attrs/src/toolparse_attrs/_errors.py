@@ -12,7 +12,6 @@ so the model learns every problem at once and no validator runs twice.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,17 +28,10 @@ from toolparse.adapter import REQUIRED, type_reason
 from ._checks import run
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
+from ._leaves import leaf as _leaf
+from ._leaves import model as _model
 from ._reasons import custom
 from ._resumption import InitFailure, init_failure, resume
-from ._types import (
-    describe,
-    is_enum,
-    is_literal,
-    is_model,
-    json_kinds,
-    union_members,
-    unwrap,
-)
 
 __all__ = ["ErrorReader"]
 
@@ -377,50 +369,3 @@ def _convert(f: FieldInfo, value: Any, instance: Any) -> Any:
             args.append(f.field)
         return converter.converter(*args)
     return converter(value)
-
-
-def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
-    """One problem for an exception with no structure below it."""
-    if isinstance(exc, Rejected):
-        return ArgumentProblem(path, exc.reason, raw)
-    words, kinds, choice, objects = _facts(tp)
-    if objects and isinstance(raw, Mapping):
-        return ArgumentProblem(path, "Input does not match any of the allowed objects", raw)
-    if words is not None and (choice or type(raw) not in kinds):
-        return ArgumentProblem(path, f"must be {words}", raw)
-    return ArgumentProblem(path, custom(exc), raw)
-
-
-def _model(tp: Any) -> type | None:
-    """The attrs class or dataclass ``tp`` stands for (``None``: not one)."""
-    try:
-        return _cached_model(tp)
-    except TypeError:  # an unhashable annotation (Annotated metadata)
-        return _cached_model.__wrapped__(tp)
-
-
-@functools.lru_cache(maxsize=512)
-def _cached_model(tp: Any) -> type | None:
-    target = unwrap(tp)
-    origin = getattr(target, "__origin__", None) or target
-    return origin if is_model(origin) else None
-
-
-def _facts(tp: Any) -> tuple[str | None, frozenset[type], bool, bool]:
-    """What :func:`_leaf` needs to know of a type (typing introspection is slow)."""
-    try:
-        return _cached_facts(tp)
-    except TypeError:  # an unhashable annotation (Annotated metadata)
-        return _cached_facts.__wrapped__(tp)
-
-
-@functools.lru_cache(maxsize=512)
-def _cached_facts(tp: Any) -> tuple[str | None, frozenset[type], bool, bool]:
-    target = unwrap(tp)
-    members = [m for m in union_members(target) if m is not type(None)]
-    return (
-        describe(target),
-        json_kinds(target),
-        is_literal(target) or is_enum(target),
-        bool(members) and all(is_model(m) for m in members),
-    )
