@@ -79,7 +79,7 @@ class ArgumentProblem:
         return cls((path,) if isinstance(path, str) else path, reason, kind="unrecognized")
 
     def line(self) -> str:
-        """This problem as one line of the message (a reason of several lines joined with ``; ``)."""
+        """This problem as one line of the message (a reason of several lines joined by semicolons)."""
         reason = self.reason
         if not reason.isprintable():  # a validator's own text may hold newlines or tabs
             reason = _one_line(reason)
@@ -116,7 +116,7 @@ class InvalidArguments(ValueError):
     It carries the structured :attr:`problems` (for the application, its logs,
     and for the core to merge further problems into one message) and, as
     ``__cause__``, the library's own exception where there was one.
-    :attr:`more` counts the problems found past those kept: a parser facing
+    ``more`` counts the problems found past those kept: a parser facing
     thousands of wrong items keeps the first ones and counts the rest (the
     message shows 20 lines and the count either way).
     """
