@@ -155,3 +155,16 @@ def test_compiled_keeps_names_as_tuples() -> None:
     assert compiled.accepted == ("b", "a")
     assert compiled.required == ("b",)
     assert Compiled({"type": "object"}).accepted is None
+
+
+def test_the_field_schema_hook_says_whether_any_plugin_answers() -> None:
+    pm = tp.make_plugin_manager()
+    assert pm.field_schema_for("marshmallow").answers is False
+
+    class Plugin:
+        @tp.hookimpl
+        def toolparse_field_schema(self, adapter: str, field: object, schema: dict) -> None:
+            return None
+
+    pm.register(Plugin())
+    assert pm.field_schema_for("marshmallow").answers is True

@@ -244,7 +244,9 @@ class SignatureParam:
 
 #: The field-schema hook as an adapter receives it: ``field_schema(field, schema)``
 #: returns the JSON Schema for one field after plugins had their say (the adapter
-#: passes what it would emit; the answer may be the same dict).
+#: passes what it would emit; the answer may be the same dict). The core's hook
+#: also has ``answers`` (a bool): ``False`` when no plugin implements the hook,
+#: so an adapter may keep a class's conversion (it then depends on the class alone).
 FieldSchema = Callable[[object, dict[str, Any]], dict[str, Any]]
 
 

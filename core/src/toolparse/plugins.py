@@ -341,13 +341,15 @@ class _FieldHook:
     it; ``None`` when no other adapter accepts the type.
     """
 
-    __slots__ = ("_adapter", "_caller", "_pm")
+    __slots__ = ("_adapter", "_caller", "_pm", "answers")
 
     def __init__(self, pm: PluginManager, adapter: str) -> None:
         self._pm = pm
         self._adapter = adapter
         caller = pm.hook.toolparse_field_schema
         self._caller = caller if caller.get_hookimpls() else None
+        #: whether any plugin implements the hook (else every field keeps its schema)
+        self.answers = self._caller is not None
 
     def __call__(self, field: object, schema: dict[str, Any]) -> dict[str, Any]:
         if self._caller is None:

@@ -32,9 +32,10 @@ def _plain_hook(field_schema: FieldSchema | None) -> bool:
     """Whether the field-schema hook answers nothing (no plugin implements it).
 
     Only then does a class's conversion depend on the class alone, so it can
-    be kept; the core's hook says so by having no caller.
+    be kept; the core's hook says so with ``answers`` (another caller's hook,
+    which may not, is taken to answer).
     """
-    return field_schema is None or getattr(field_schema, "_caller", True) is None
+    return field_schema is None or getattr(field_schema, "answers", True) is False
 
 
 def _copied(value: Any) -> Any:
