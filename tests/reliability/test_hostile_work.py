@@ -16,6 +16,7 @@ from tests.reliability.adapter_tools import VALID, tools
 
 import toolparse as tp
 from toolparse import messages, problems
+from toolparse.adapter import MAX_PROBLEMS
 
 WRONG = 2_000
 
@@ -125,7 +126,7 @@ def test_many_near_typo_keys_compare_a_bounded_number_of_names(
 
 #: the problems a rejected call keeps at most (the built-in adapter's bound);
 #: past it the rest are counted, not built
-KEPT = 1_000
+KEPT = MAX_PROBLEMS
 
 
 @pytest.mark.parametrize(("fn", "arguments"), CASES, ids=[fn.name for fn, _ in CASES])

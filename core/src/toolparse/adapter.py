@@ -15,6 +15,7 @@ __all__ = [
     "EMPTY",
     "FORMAT_WORDS",
     "JSON_TYPES",
+    "MAX_PROBLEMS",
     "POLICIES",
     "REQUIRED",
     "TYPE_WORDS",
@@ -39,6 +40,13 @@ __all__ = [
     "range_reason",
     "type_reason",
 ]
+
+#: The problems one rejected call builds at most: past them a parser only counts
+#: the rest (``invalid_arguments(..., more=N)``), so a payload of thousands of
+#: wrong items costs the library's own work and no more (the message shows 20
+#: lines and "... and N more" either way). Top-level missing and unknown names
+#: are always built: they go on lines of their own.
+MAX_PROBLEMS = 1_000
 
 #: The ``unknown_arguments`` policies.
 UnknownArguments = Literal["report", "reject", "ignore"]

@@ -23,7 +23,7 @@ from cattrs.errors import (
 )
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import REQUIRED, type_reason
+from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
 
 from ._checks import run
 from ._converter import Rejected, get_structure_hook
@@ -39,10 +39,9 @@ Path = tuple[str | int, ...]
 _NOT_AN_OBJECT = type_reason("object")
 
 
-#: the problems of one call built at most; past them a list item's errors are
-#: only counted (the message shows 20 lines and "... and N more"), so thousands
-#: of wrong items cost cattrs' own work and no more of ours
-KEPT = 1_000
+#: the problems of one call built at most (the SDK's bound); past them a list
+#: item's errors are only counted
+KEPT = MAX_PROBLEMS
 
 
 class _Found(list[ArgumentProblem]):

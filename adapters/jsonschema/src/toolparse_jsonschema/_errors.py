@@ -17,6 +17,7 @@ from jsonschema.exceptions import ValidationError  # jsonschema ships no type in
 
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import (
+    MAX_PROBLEMS,
     REQUIRED,
     TYPE_WORDS,
     format_reason,
@@ -62,9 +63,9 @@ def sort_key(path: Sequence[str | int]) -> tuple[tuple[int, Any], ...]:
     return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
 
 
-#: the problems built for one call at most, as the built-in adapter keeps: the
-#: message shows 20 lines, and past these the problems are only counted
-KEPT = 1000
+#: the problems built for one call at most (the SDK's bound); past these the
+#: problems are only counted
+KEPT = MAX_PROBLEMS
 
 
 def kept_problems(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import REQUIRED
+from toolparse.adapter import MAX_PROBLEMS, REQUIRED
 
 from ._checks import Explain, Path, received
 from ._reasons import REQUIRED_TEXT, Reasons
@@ -26,10 +26,9 @@ _ABSENT = NOT_GIVEN
 _SCALARS = (str, int, float, bool, type(None))
 
 
-#: the problems of one call built at most; past them a list item's errors are
-#: only counted (the message shows 20 lines and "... and N more"), so thousands
-#: of wrong items cost marshmallow's own work and no more of ours
-KEPT = 1_000
+#: the problems of one call built at most (the SDK's bound); past them a list
+#: item's errors are only counted
+KEPT = MAX_PROBLEMS
 
 
 class _Context:

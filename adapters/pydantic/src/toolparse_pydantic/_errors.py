@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import REQUIRED, one_of_reason, type_reason
+from toolparse.adapter import MAX_PROBLEMS, REQUIRED, one_of_reason, type_reason
 
 from ._reasons import FIXED, FIXED_V1, TYPE_KINDS, V1_TYPE_KINDS, choices, reason, reason_v1
 
@@ -128,10 +128,9 @@ def _other(err: Mapping[str, Any], kind: str, arguments: Any) -> ArgumentProblem
     return ArgumentProblem(path, text, _received(err.get("input")) if path else NOT_GIVEN)
 
 
-#: the errors of one call turned into problems at most; past them the rest are
-#: only counted (the message shows 20 lines and "... and N more"), so a payload
-#: of thousands of wrong items costs pydantic's own work and no more of ours
-KEPT = 1_000
+#: the errors of one call turned into problems at most (the SDK's bound); past
+#: them the rest are only counted
+KEPT = MAX_PROBLEMS
 
 # the top-level names a call lacks or should not send: kept wherever they come,
 # so the Missing and Unrecognized lines name every one

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..adapter import type_reason
+from ..adapter import MAX_PROBLEMS, type_reason
 from ..problems import NOT_GIVEN, ProblemKind
 
 __all__ = ["KEPT"]
@@ -18,9 +18,9 @@ __all__ = ["KEPT"]
 Converter = Callable[[Any], Any]
 
 
-#: how many problems one call keeps; the rest are counted (the message shows 20
-#: lines and the count, so a list of 200,000 wrong items costs a type test each)
-KEPT = 1000
+#: how many problems one call keeps (the SDK's bound); the rest are counted, so a
+#: list of 200,000 wrong items costs a type test each
+KEPT = MAX_PROBLEMS
 
 
 class _Failed:
