@@ -13,11 +13,12 @@ from toolparse.adapter import new_outcome
 from toolparse.arguments import depth_over
 
 from ._defaults import Plan, apply, plan
-from ._errors import kept_problems
+from ._errors import KEPT, kept_problems
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
 from ._patterns import Matcher, bounded
 from ._refs import is_recursive
+from ._rs_problems import RsProblems, explainable
 from ._schema import Definition, check, without_false_subschemas
 from ._source import JsonSchema
 
@@ -59,6 +60,7 @@ class CompiledSchema:
         "matcher",
         "parse",
         "recursive",
+        "rs_problems",
         "validator",
     )
 
@@ -88,12 +90,19 @@ class CompiledSchema:
             self.defaults = plan(definition.schema, resolver)
         #: whether jsonschema-rs gets a depth check first (see _parser)
         self.recursive = self.fast is not None and is_recursive(definition)
+        #: a fast-path rejection's problems from jsonschema-rs's errors (see _rs_problems)
+        self.rs_problems: RsProblems | None = None
+        if self.fast is not None and explainable(definition.schema):
+            self.rs_problems = RsProblems(
+                definition.schema, validator=self.validator, checker=checker, matcher=self.matcher
+            )
         self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
 
     def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
         if self.fast is None:
             return self._pure_parser()
         explain = self.explain
+        rejected = self.rejected
         is_valid: Callable[[Any], bool] = self.validator.is_valid
         start, stop = self.matcher.start, self.matcher.stop
         defaults = self.defaults
@@ -106,12 +115,15 @@ class CompiledSchema:
             finally:
                 stop()
 
-        def decide(arguments: Any) -> bool:
+        def decide(arguments: Any) -> ParseResult | None:
+            """``None`` when valid, else the rejection (explained by whoever decided)."""
             try:
-                return fast(arguments)
+                if fast(arguments):
+                    return None
             except _CONVERSION_ERRORS:
                 # a value jsonschema-rs cannot take (say, a 100-digit integer)
-                return pure(arguments)
+                return None if pure(arguments) else explain(arguments)
+            return rejected(arguments)
 
         if self.recursive:
             # jsonschema-rs follows a recursive schema down a value without a
@@ -121,9 +133,9 @@ class CompiledSchema:
             # it deeper than the schema goes, so it skips this walk.
             shallow = decide
 
-            def decide(arguments: Any) -> bool:
+            def decide(arguments: Any) -> ParseResult | None:
                 if depth_over(arguments, _FAST_MAX_DEPTH):
-                    return pure(arguments)
+                    return None if pure(arguments) else explain(arguments)
                 return shallow(arguments)
 
         elif defaults is None:
@@ -134,25 +146,26 @@ class CompiledSchema:
                     if fast(arguments):
                         return new_outcome(Ok, (arguments, None))
                 except _CONVERSION_ERRORS:
-                    if pure(arguments):
-                        return new_outcome(Ok, (arguments, None))
-                return explain(arguments)
+                    return (
+                        new_outcome(Ok, (arguments, None))
+                        if pure(arguments)
+                        else explain(arguments)
+                    )
+                return rejected(arguments)
 
             return parse
 
         if defaults is None:
 
             def parse(arguments: dict[str, Any]) -> ParseResult:
-                if decide(arguments):
-                    return new_outcome(Ok, (arguments, None))
-                return explain(arguments)
+                refused = decide(arguments)
+                return new_outcome(Ok, (arguments, None)) if refused is None else refused
 
         else:
 
             def parse(arguments: dict[str, Any]) -> ParseResult:
-                if decide(arguments):
-                    return Ok(apply(defaults, arguments))
-                return explain(arguments)
+                refused = decide(arguments)
+                return Ok(apply(defaults, arguments)) if refused is None else refused
 
         return parse
 
@@ -180,27 +193,62 @@ class CompiledSchema:
 
         return parse
 
+    def rejected(self, arguments: dict[str, Any]) -> ParseResult:
+        """The ``Error`` for ``arguments`` jsonschema-rs rejected (and can take).
+
+        Built from jsonschema-rs's own errors when they give the pure path's
+        text (see :mod:`._rs_problems`), else explained by the pure library.
+        """
+        rs = self.rs_problems
+        if rs is None or self.fast is None:
+            return self.explain(arguments)
+        errors: list[Any] = []
+        try:
+            found = self.fast.iter_errors(arguments)
+            for error in found:
+                errors.append(error)
+                if len(errors) > KEPT:
+                    # thousands: the pure path builds the first ones, these count
+                    total = len(errors) + sum(1 for _ in found)
+                    return self.explain(arguments, total=total)
+        except Exception:  # a value jsonschema-rs cannot take after all
+            return self.explain(arguments)
+        problems = rs.problems(arguments, errors) if errors else None
+        if not problems:
+            return self.explain(arguments)
+        return invalid_arguments(
+            problems, arguments=arguments, accepted=self.accepted, cause=errors[0]
+        )
+
     def explain(
-        self, arguments: dict[str, Any], errors: Iterator[Any] | None = None
+        self,
+        arguments: dict[str, Any],
+        errors: Iterator[Any] | None = None,
+        *,
+        total: int | None = None,
     ) -> ParseResult:
         """The ``Error`` for rejected ``arguments``, naming every problem.
 
         ``errors``: the pure validator's errors, when already under way (the
         caller opened the pattern budget). Past :data:`~._errors.KEPT`
         problems the rest are only counted: on the fast path by
-        ``jsonschema-rs`` (about ten times cheaper), else by the pure library.
+        ``jsonschema-rs`` (about ten times cheaper; ``total``: its count, when
+        already made), else by the pure library.
         """
         if errors is not None:
-            return self._explained(arguments, errors)
+            return self._explained(arguments, errors, total)
         self.matcher.start()
         try:
-            return self._explained(arguments, self.validator.iter_errors(arguments))
+            return self._explained(arguments, self.validator.iter_errors(arguments), total)
         finally:
             self.matcher.stop()
 
-    def _explained(self, arguments: dict[str, Any], errors: Iterator[Any]) -> ParseResult:
+    def _explained(
+        self, arguments: dict[str, Any], errors: Iterator[Any], total: int | None = None
+    ) -> ParseResult:
+        count = (lambda: total) if total is not None else (lambda: self._count(arguments))
         try:
-            found, used, more = kept_problems(errors, lambda: self._count(arguments))
+            found, used, more = kept_problems(errors, count)
         except Exception:
             # older jsonschema releases crash on a few inputs (sorting mixed
             # types in a message): let jsonschema-rs explain when it can

@@ -8,7 +8,7 @@ on either path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NoReturn
 
 from toolparse import NOT_GIVEN, ArgumentProblem
@@ -42,7 +42,7 @@ class FastValidator:
     :class:`FastUnavailable`, with the reason, when that cannot be done.
     """
 
-    __slots__ = ("_schema", "_validator", "is_valid")
+    __slots__ = ("_schema", "_validator", "is_valid", "iter_errors")
 
     def __init__(self, definition: Definition, checked_formats: frozenset[str]) -> None:
         try:
@@ -78,6 +78,8 @@ class FastValidator:
         self._validator = validator
         #: ``is_valid(instance) -> bool``, the library's own bound method
         self.is_valid: Callable[[Any], bool] = validator.is_valid
+        #: ``iter_errors(instance)``, the library's own bound method
+        self.iter_errors: Callable[[Any], Iterator[Any]] = validator.iter_errors
 
     def count(self, arguments: Mapping[str, Any]) -> int:
         """How many errors ``jsonschema-rs`` finds in ``arguments``."""
