@@ -8,11 +8,10 @@ own work: the name lookup, the context with ``tool_call_id``, the order.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 
 import toolparse as tp
-from harness import Row, interleaved
+from harness import Row, ratio_rounds
 
 ARGS = {"city": "Oslo", "days": 3}
 
@@ -52,18 +51,14 @@ def run() -> list[Row]:
         return [from_outcome(c, fn, fn.execute(c.arguments)) for c in calls]
 
     rows = []
-    ours, base = interleaved(
-        lambda: tp.execute_tool_calls(fns, one), lambda: by_hand(one), rounds=7
-    )
-    rows.append(Row("execute_tool_calls, 1 sync call", ours, base, "fn.execute + ToolResult", 1.5))
-    ours, base = interleaved(
-        lambda: tp.execute_tool_calls(fns, ten), lambda: by_hand(ten), rounds=7
-    )
-    rows.append(
-        Row("execute_tool_calls, 10 sync calls", ours, base, "fn.execute + ToolResult", 1.3)
-    )
-    ours, base = interleaved(lambda: toolset.execute(one), lambda: by_hand(one), rounds=7)
-    rows.append(Row("Toolset.execute, 1 sync call", ours, base, "fn.execute + ToolResult", 1.5))
+    # ratio_rounds: interleaved rounds in this thread's CPU time, the median
+    # ratio and its spread, so a busy machine moves the figure little
+    r = ratio_rounds(lambda: tp.execute_tool_calls(fns, one), lambda: by_hand(one))
+    rows.append(r.row("execute_tool_calls, 1 sync call", "fn.execute + ToolResult", 1.5))
+    r = ratio_rounds(lambda: tp.execute_tool_calls(fns, ten), lambda: by_hand(ten))
+    rows.append(r.row("execute_tool_calls, 10 sync calls", "fn.execute + ToolResult", 1.3))
+    r = ratio_rounds(lambda: toolset.execute(one), lambda: by_hand(one))
+    rows.append(r.row("Toolset.execute, 1 sync call", "fn.execute + ToolResult", 1.5))
 
     afn = tp.Function("weather", abody, parameters_schema=fn.parameters_schema)
     afns = [afn]
@@ -77,46 +72,35 @@ def run() -> list[Row]:
         return from_outcome(call, afn, await afn.aexecute(call.arguments))
 
     try:
-        ours, base = _ainterleaved(loop, ours_async, base_async)
+        r = ratio_rounds(_in_loop(loop, ours_async), _in_loop(loop, base_async))
     finally:
         loop.close()
+    # the figures are per await: each sample awaits AWAITS times in one entry of the loop
     rows.append(
         Row(
             "await aexecute_tool_calls, 1 async call",
-            ours,
-            base,
+            r.a_us / AWAITS,
+            r.b_us / AWAITS,
             "await fn.aexecute + ToolResult",
             1.5,
+            r.spread,
+            r.ratio,
         )
     )
     return rows
 
 
-def _aper_call_us(
-    loop: asyncio.AbstractEventLoop, make: Callable[[], Awaitable[object]], number: int = 5_000
-) -> float:
-    """Best of 3 times of ``await make()`` inside one running loop, per call, in microseconds.
+#: awaits per entry of the loop, so that entering it is no noticeable part of either figure
+AWAITS = 200
 
-    Timed inside the loop, so the cost of entering the loop is no part of
-    either figure.
-    """
 
-    async def many() -> float:
-        start = time.perf_counter()
-        for _ in range(number):
+def _in_loop(
+    loop: asyncio.AbstractEventLoop, make: Callable[[], Awaitable[object]]
+) -> Callable[[], object]:
+    """A callable that awaits ``make()`` AWAITS times inside one run of ``loop``."""
+
+    async def many() -> None:
+        for _ in range(AWAITS):
             await make()
-        return time.perf_counter() - start
 
-    return min(loop.run_until_complete(many()) for _ in range(3)) / number * 1e6
-
-
-def _ainterleaved(
-    loop: asyncio.AbstractEventLoop,
-    a: Callable[[], Awaitable[object]],
-    b: Callable[[], Awaitable[object]],
-) -> tuple[float, float]:
-    best_a = best_b = float("inf")
-    for _ in range(7):  # many short rounds: a busy machine disturbs some of them
-        best_a = min(best_a, _aper_call_us(loop, a))
-        best_b = min(best_b, _aper_call_us(loop, b))
-    return best_a, best_b
+    return lambda: loop.run_until_complete(many())
