@@ -122,7 +122,9 @@ class ErrorReader:
                 found = by_name.get(note.name)
                 key = found.key if found is not None else note.name
                 failed.add(note.name)
-                if isinstance(sub, KeyError) and key not in raw:
+                if type(sub) is Rejected:  # a strict hook's refusal, as in _walk
+                    out.append(ArgumentProblem((*path, key), sub.args[0], raw.get(key, NOT_GIVEN)))
+                elif isinstance(sub, KeyError) and key not in raw:
                     out.append(ArgumentProblem.missing((*path, key), REQUIRED))
                 else:
                     self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
@@ -134,14 +136,14 @@ class ErrorReader:
                     )
                 else:
                     init_errors.append(sub)
-        if init_errors and any(isinstance(e, KeyError) for e in init_errors):
+        if init_errors and _any_key_error(init_errors):
             # a converter without detailed validation: the first missing key raised
             absent = [f.key for f in info.fields if f.required and f.key not in raw]
             out.extend(ArgumentProblem.missing((*path, key), REQUIRED) for key in absent)
             if absent:
                 return
         before = len(out)
-        if info.checked and attrs.has(cls):
+        if info.checked and info.is_attrs:
             # attrs.validators.disabled(): __init__ ran none, and neither does this
             validate = not attrs.validators.get_disabled()
             failure = init_failure(init_errors[0], cls) if init_errors else None
@@ -207,10 +209,9 @@ class ErrorReader:
     ) -> None:
         """Every problem of a class whose ``__init__`` raised, no validator run twice."""
         instance = failure.instance
-        names = [f.name for f in info.fields]
-        if failure.name not in names:
+        at = info.positions.get(failure.name)
+        if at is None:
             return  # post-init, a factory, a field not given to __init__: its message
-        at = names.index(failure.name)
         failing = info.fields[at]
         where = (*path, failing.key)
         sent = raw.get(failing.key, NOT_GIVEN)
@@ -334,6 +335,14 @@ class ErrorReader:
                 return NO_DEFAULT
             return default.factory()
         return default
+
+
+def _any_key_error(errors: list[BaseException]) -> bool:
+    # a loop: a generator in any() costs a frame on every rejected class
+    for error in errors:  # noqa: SIM110
+        if isinstance(error, KeyError):
+            return True
+    return False
 
 
 def _init_name(f: FieldInfo) -> str:

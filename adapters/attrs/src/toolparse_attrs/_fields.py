@@ -62,13 +62,23 @@ class ClassInfo:
         return {f.name: f for f in self.fields}
 
     @functools.cached_property
+    def positions(self) -> dict[str, int]:
+        """Each field's place in :attr:`fields`, by attribute name."""
+        return {f.name: i for i, f in enumerate(self.fields)}
+
+    @functools.cached_property
+    def is_attrs(self) -> bool:
+        """Whether the class is an attrs class (else a dataclass)."""
+        return attrs.has(self.cls)
+
+    @functools.cached_property
     def checked_names(self) -> frozenset[str]:
         """The fields with a validator or an attrs converter."""
         return frozenset(
             f.name for f in self.fields if f.validator is not None or f.converter is not None
         )
 
-    @property
+    @functools.cached_property
     def checked(self) -> bool:
         """Whether any field has a validator or an attrs converter."""
         return bool(self.checked_names)

@@ -52,7 +52,7 @@ def reason(validator: Any, exc: BaseException, value: Any, *, nullable: bool = F
     name = kind(validator)
     if name == "_NotValidator" and validator.msg != _NOT_DEFAULT:
         return custom(exc)  # a message you gave not_()
-    words = wants(validator, value)
+    words = _wanted(validator, value)
     if words is None and name == "_NotValidator":
         return "is not allowed"
     if words is None:
@@ -64,6 +64,27 @@ def reason(validator: Any, exc: BaseException, value: Any, *, nullable: bool = F
         name = kind(raiser)
     if nullable and name == "_InstanceOfValidator":
         return f"{words} or null"
+    return words
+
+
+#: :func:`wants` of the validators met on wrong calls: a class's validators are
+#: few and fixed (attrs' are frozen), so their words are worked out once. Keyed
+#: by identity (``in_((0, 1))`` equals ``in_((False, True))`` but reads
+#: otherwise), each entry holding its validator so that the id stays its own.
+_WANTED: dict[tuple[int, bool], tuple[Any, str | None]] = {}
+_WANTED_MAX = 1024
+
+
+def _wanted(validator: Any, value: Any) -> str | None:
+    """:func:`wants`, remembered per validator (and whether the value is a string)."""
+    key = (id(validator), isinstance(value, str))
+    found = _WANTED.get(key)
+    if found is not None and found[0] is validator:
+        return found[1]
+    words = wants(validator, value)
+    if len(_WANTED) >= _WANTED_MAX:
+        _WANTED.clear()
+    _WANTED[key] = (validator, words)
     return words
 
 

@@ -30,6 +30,8 @@ Path = tuple[str | int, ...]
 # the line of attrs' generated __init__ that raised: a validator or a converter call
 _INIT_LINE = re.compile(r"__attr_(validator|converter)_(\w+)\(")
 _INIT_NAMES = frozenset({"__init__", "__attrs_init__"})
+#: attrs' validators made of parts, whose frames say which part was running
+_COMBINATORS = frozenset({"_AndValidator", "_OptionalValidator", "_DeepIterable", "_DeepMapping"})
 
 
 class InitFailure:
@@ -119,9 +121,18 @@ def resume(
     attrs' tells from its frame which part (and item) was running; the parts
     before it passed, the ones after it never ran.
     """
-    frame = frames[0] if frames else None
     name = kind(validator)
-    local = frame.f_locals if frame is not None and frame.f_locals.get("self") is validator else {}
+    if name not in _COMBINATORS:
+        # a validator with no parts: nothing to go on from, no frame to read
+        # (reading a frame's locals copies them all, on every wrong call)
+        out.append(problem(validator, exc, value, path, sent, nullable))
+        return
+    frame = frames[0] if frames else None
+    local: dict[str, Any] = {}
+    if frame is not None:
+        found = frame.f_locals
+        if found.get("self") is validator:
+            local = found
     rest = frames[1:]
     if name == "_AndValidator" and "v" in local:
         inner = list(validator._validators)
@@ -283,12 +294,7 @@ def _culprit(validator: Any, frames: list[FrameType]) -> Any:
     Only needed where a combinator's frame could not be read (another attrs
     version); a validator of yours keeps its message either way.
     """
-    if kind(validator) not in (
-        "_AndValidator",
-        "_OptionalValidator",
-        "_DeepIterable",
-        "_DeepMapping",
-    ):
+    if kind(validator) not in _COMBINATORS:
         return validator
     for frame in reversed(frames):
         found = frame.f_locals.get("self")

@@ -55,16 +55,18 @@ _NOT_A_DATETIME = format_reason("date-time")
 _NOT_A_DATE = format_reason("date")
 
 
-# Each hook takes the fast path in one call (cattrs calls it once per field);
-# a subclass of the type (an IntEnum is an int: cattrs finds these hooks by
-# class hierarchy) goes to _narrower.
+# Each hook takes the fast path in one call (cattrs calls it once per field)
+# and refuses a value of the plain type in place: the refusal is raised in the
+# hook's own frame, one traceback entry fewer on every wrong value. A subclass
+# of the type (an IntEnum is an int: cattrs finds these hooks by class
+# hierarchy) goes to _narrower.
 
 
 def strict_str(value: Any, tp: Any) -> str:
-    if type(value) is str and tp is str:
-        return value
     if tp is str:
-        return _strict_str(value)
+        if isinstance(value, str):
+            return value
+        raise Rejected(_NOT_A_STRING)
     result: str = _narrower(tp, str, value, _strict_str)
     return result
 
@@ -76,10 +78,13 @@ def _strict_str(value: Any) -> str:
 
 
 def strict_int(value: Any, tp: Any) -> int:
-    if type(value) is int and tp is int:
-        return value
     if tp is int:
-        return _strict_int(value)
+        kind = type(value)
+        if kind is int:
+            return value  # type: ignore[no-any-return]
+        if kind is float and value.is_integer():
+            return int(value)
+        raise Rejected(_NOT_AN_INTEGER)
     result: int = _narrower(tp, int, value, _strict_int)
     return result
 
@@ -96,10 +101,13 @@ def _strict_int(value: Any) -> int:
 
 
 def strict_float(value: Any, tp: Any) -> float:
-    if type(value) is float and tp is float:
-        return value
     if tp is float:
-        return _strict_float(value)
+        kind = type(value)
+        if kind is float:
+            return value  # type: ignore[no-any-return]
+        if kind is int:
+            return float(value)
+        raise Rejected(_NOT_A_NUMBER)
     result: float = _narrower(tp, float, value, _strict_float)
     return result
 
@@ -114,10 +122,10 @@ def _strict_float(value: Any) -> float:
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
-    if type(value) is bool and tp is bool:
-        return value
     if tp is bool:
-        return _strict_bool(value)
+        if type(value) is bool:
+            return value
+        raise Rejected(_NOT_A_BOOLEAN)
     result: bool = _narrower(tp, bool, value, _strict_bool)
     return result
 
