@@ -440,6 +440,12 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
             text = str(value)
         except ValueError:  # past Python's limit on integer text
             text = "<an integer of thousands of digits>"
+    elif type(value) is float:
+        # what the encoder writes for a float, without the encoder
+        if value - value == 0:
+            text = float.__repr__(value)
+        else:
+            text = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
     else:
         text = ""
     if not text:
@@ -459,11 +465,18 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
 
 def path_text(path: Sequence[str | int]) -> str:
     """``a.b[0].c``; ``(arguments)`` for the whole object."""
-    if not path:
+    if len(path) == 1:
+        # most problems are on a top-level name
+        part = path[0]
+        if type(part) is str:
+            return part
+    elif not path:
         return "(arguments)"
     out: list[str] = []
     for part in path:
-        if isinstance(part, int):
+        if type(part) is str:
+            out.append(f".{part}" if out else part)
+        elif isinstance(part, int):
             out.append(f"[{part}]")
         else:
             # a mapping's key need not be text (None, a tuple): shown, never raised on
@@ -485,6 +498,70 @@ def invalid(
     1, each then ``... and N more``), and only then are problem lines dropped
     from the end.
     """
+    # the usual rejection fits with every line and the most names: built once,
+    # with no refitting (the text :func:`fitted_invalid` starts from)
+    count = len(lines)
+    if count <= MAX_PROBLEM_LINES:
+        shown = "\n".join(lines if type(lines) is list else lines[:count])
+    else:
+        shown = "\n".join(lines[:MAX_PROBLEM_LINES])
+        shown = f"{shown}\n... and {count - MAX_PROBLEM_LINES} more"
+    if missing or unrecognized:
+        listed = _names_block(missing, unrecognized, accepted)
+        if listed:
+            shown = f"{shown}\n{listed}" if shown else listed
+    text = f"{_INVALID_HEAD}\n\n{shown}\n\n{_INVALID_TAIL}"
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    return fitted_invalid(lines, missing, unrecognized, accepted)
+
+
+def _names_block(
+    missing: Sequence[str], unrecognized: Mapping[str, str | None], accepted: Sequence[str]
+) -> str:
+    """The names lines of an "Invalid arguments" message at the most names per line."""
+    out = []
+    if missing:
+        text = names_text(missing)
+        if text:
+            out.append(f"Missing parameters: {text}")
+    if unrecognized:
+        text = _annotated_text(sorted(unrecognized.items()), MAX_NAMES)
+        if text:
+            out.append(f"Unrecognized parameters: {text}")
+    text = _accepted_text(accepted)
+    if text:
+        out.append(f"Accepted parameters: {text}")
+    return "\n".join(out)
+
+
+#: the accepted-names text of each tuple of names lately rendered, by identity
+#: (a Function's names are one tuple, so most rejections join no names at all)
+_ACCEPTED_TEXTS: dict[int, tuple[tuple[str, ...], str]] = {}
+_REMEMBERED_NAMES = 256
+
+
+def _accepted_text(accepted: Sequence[str]) -> str:
+    """``names_text(accepted)``, remembered for a tuple (its text cannot change)."""
+    known = _ACCEPTED_TEXTS.get(id(accepted))
+    if known is not None and known[0] is accepted:
+        return known[1]
+    text = names_text(accepted)
+    if type(accepted) is tuple:
+        if len(_ACCEPTED_TEXTS) >= _REMEMBERED_NAMES:
+            _ACCEPTED_TEXTS.clear()
+        # the entry holds the tuple, so its id names no other object while kept
+        _ACCEPTED_TEXTS[id(accepted)] = (accepted, text)
+    return text
+
+
+def fitted_invalid(
+    lines: Sequence[str],
+    missing: Sequence[str],
+    unrecognized: Mapping[str, str | None],
+    accepted: Sequence[str],
+) -> str:
+    """:func:`invalid` by its general rule: fewer names per line, then fewer lines, to fit."""
     found = sorted(unrecognized.items()) if unrecognized else []
 
     def names(limit: int) -> str:
