@@ -1,0 +1,126 @@
+"""The rejected call's shortcuts: the same words as the long way, whatever was seen before."""
+
+from typing import Any
+
+import attrs
+import pytest
+from attrs import validators as v
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolparse as tp
+from toolparse_attrs import _reasons
+from toolparse_attrs._scalars import (
+    Rejected,
+    _strict_bool,
+    _strict_float,
+    _strict_int,
+    _strict_str,
+    strict_bool,
+    strict_float,
+    strict_int,
+    strict_str,
+)
+
+
+def lines(source: Any, arguments: Any) -> list[str]:
+    """The problem lines of the one error message."""
+    result = tp.Function("t", lambda a: "x", args_schema=source).execute(arguments)
+    assert isinstance(result, tp.Error), result
+    return result.message.split("\n\n")[1].splitlines()
+
+
+def one_field(validator: Any, annotation: Any = Any) -> type:
+    return attrs.make_class("Model", {"x": attrs.field(type=annotation, validator=validator)})
+
+
+# -- a validator's words, worked out once ----------------------------------------------
+
+
+def test_equal_validators_keep_their_own_words() -> None:
+    # equal to attrs (0 == False, 1 == True), but not to the model
+    numbers, flags = v.in_((0, 1)), v.in_((False, True))
+    assert numbers == flags
+    assert lines(one_field(numbers), {"x": 5}) == ["x: must be one of: 0, 1 (received 5)"]
+    assert lines(one_field(flags), {"x": 5}) == ["x: must be one of: false, true (received 5)"]
+    assert lines(one_field(numbers), {"x": 7}) == ["x: must be one of: 0, 1 (received 7)"]
+
+
+def test_one_length_validator_reads_by_the_value_it_refused() -> None:
+    short = v.max_len(2)
+    text = one_field(short, str)
+    items = one_field(short, list[int])
+    for _ in range(2):  # the second time from what was remembered
+        assert lines(text, {"x": "abc"}) == [
+            'x: must be at most 2 characters long (received "abc")'
+        ]
+        assert lines(items, {"x": [1, 2, 3]}) == [
+            "x: must have at most 2 items (received [1, 2, 3])"
+        ]
+
+
+def test_the_remembered_words_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_reasons, "_WANTED", {})
+    monkeypatch.setattr(_reasons, "_WANTED_MAX", 8)
+    validators = [v.ge(n) for n in range(20)]
+    for n, validator in enumerate(validators):
+        assert _reasons._wanted(validator, 0) == f"must be at least {n}"
+        assert len(_reasons._WANTED) <= 8
+    # what was forgotten is worked out again, the same
+    assert _reasons._wanted(validators[0], 0) == "must be at least 0"
+
+
+def test_a_validator_of_yours_keeps_its_message_each_time() -> None:
+    calls: list[Any] = []
+
+    def even(instance: Any, attribute: Any, value: Any) -> None:
+        calls.append(value)
+        if value % 2:
+            raise ValueError(f"{value} is odd")
+
+    model = one_field(even, int)
+    assert lines(model, {"x": 3}) == ["x: 3 is odd (received 3)"]
+    assert lines(model, {"x": 5}) == ["x: 5 is odd (received 5)"]
+    assert calls == [3, 5]  # once per call
+
+
+# -- the strict hooks refuse in place ----------------------------------------------------
+
+JSON_SCALAR = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=4)
+)
+HOOKS = [
+    (strict_str, _strict_str, str),
+    (strict_int, _strict_int, int),
+    (strict_float, _strict_float, float),
+    (strict_bool, _strict_bool, bool),
+]
+
+
+def _outcome(call: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        result = call(*args)
+    except Rejected as exc:
+        return "rejected", exc.reason
+    return type(result).__name__, result
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(JSON_SCALAR)
+def test_a_strict_hook_agrees_with_its_rule(value: Any) -> None:
+    for hook, rule, kind in HOOKS:
+        assert _outcome(hook, value, kind) == _outcome(rule, value)
+
+
+@pytest.mark.parametrize(("hook", "kind", "value"), [(strict_str, str, 5), (strict_int, int, "1")])
+def test_a_refusal_is_raised_in_the_hook_itself(hook: Any, kind: type, value: Any) -> None:
+    with pytest.raises(Rejected) as info:
+        hook(value, kind)
+    last = info.tb
+    while last.tb_next is not None:
+        last = last.tb_next
+    assert last.tb_frame.f_code is hook.__code__  # no helper frame below it
