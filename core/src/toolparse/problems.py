@@ -119,6 +119,10 @@ class InvalidArguments(ValueError):
     ``more`` counts the problems found past those kept: a parser facing
     thousands of wrong items keeps the first ones and counts the rest (the
     message shows 20 lines and the count either way).
+
+    ``unrecognized``: top-level names that are not accepted, carried as one
+    entry (see :func:`invalid_arguments`); each is on :attr:`problems` too,
+    as an ``"unrecognized"`` problem after the others.
     """
 
     def __init__(
@@ -129,13 +133,32 @@ class InvalidArguments(ValueError):
         accepted: Sequence[str],
         *,
         more: int = 0,
+        unrecognized: Sequence[str] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
-        self.problems = tuple(problems)
+        self._problems = tuple(problems)
+        #: names sent and not accepted, one entry for them all: a call with
+        #: 50,000 of them builds no problem per name unless one is read
+        self._unrecognized = tuple(unrecognized)
+        self._every: tuple[ArgumentProblem, ...] | None = (
+            None if self._unrecognized else self._problems
+        )
         self.arguments = arguments
         self.accepted = tuple(accepted)
         self.more = more
+
+    @property
+    def problems(self) -> tuple[ArgumentProblem, ...]:
+        """Every problem found, one per unrecognized name too (built when first read)."""
+        every = self._every
+        if every is None:
+            seen = {
+                p.path[0] for p in self._problems if p.kind == "unrecognized" and len(p.path) == 1
+            }
+            names = [n for n in dict.fromkeys(self._unrecognized) if n not in seen]
+            every = self._every = (*self._problems, *map(ArgumentProblem.unrecognized, names))
+        return every
 
 
 def invalid_arguments(
@@ -145,6 +168,7 @@ def invalid_arguments(
     accepted: Sequence[str] = (),
     cause: BaseException | None = None,
     more: int = 0,
+    unrecognized: Sequence[str] = (),
 ) -> Error:
     """Render argument problems into the one shared :class:`~toolparse.Error`.
 
@@ -156,15 +180,21 @@ def invalid_arguments(
     carrying the problems (with ``cause`` as its ``__cause__``). ``more``:
     how many further problems (nested ones, one line each) were found and
     only counted, so the message's ``... and N more`` counts them too.
+    ``unrecognized``: top-level names sent that are not accepted, as one
+    entry instead of an ``ArgumentProblem.unrecognized`` each (the same
+    message, and the same :attr:`InvalidArguments.problems` once read);
+    cheaper for a call that sends thousands of them.
     """
     if arguments is not None and arguments is _pending.get():
         # the Function running this parser adds the policy's names to these
         # problems and renders them all once, at the end of the call
-        exc = InvalidArguments("", _dedupe(problems), arguments, accepted, more=more)
+        exc = InvalidArguments(
+            "", _dedupe(problems), arguments, accepted, more=more, unrecognized=unrecognized
+        )
         if cause is not None:
             exc.__cause__ = cause
         return Error("", exc)
-    return render_problems(problems, arguments, accepted, cause, more)
+    return render_problems(problems, arguments, accepted, cause, more, unrecognized)
 
 
 class _Lines(Sequence[str]):
@@ -207,6 +237,7 @@ def render_problems(
     accepted: Sequence[str],
     cause: BaseException | None,
     more: int = 0,
+    unrecognized: Sequence[str] = (),
 ) -> Error:
     """The one rendering of a rejected call's problems (see :func:`invalid_arguments`)."""
     arguments = arguments or {}
@@ -236,14 +267,20 @@ def render_problems(
     if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
-    # for suggestions, never suggest a name sent: the sent names only matter then
+    names: Sequence[str] = unknown
+    if unrecognized:
+        # the names carried as one entry join those among the problems (a name
+        # in both is one name: the suggestions' mapping keeps each once)
+        names = [*unknown, *unrecognized] if unknown else unrecognized
+    # for suggestions, never suggest a name sent: only the accepted names sent
+    # matter then (not every name of a call that sent thousands)
     found = (
-        messages.suggestions(unknown, accepted, messages.argument_keys(arguments))
-        if unknown
+        messages.suggestions(names, accepted, [n for n in accepted if n in arguments])
+        if names
         else {}
     )
     text = messages.invalid(lines, missing, found, accepted)
-    exc = InvalidArguments(text, kept, arguments, accepted, more=more)
+    exc = InvalidArguments(text, kept, arguments, accepted, more=more, unrecognized=unrecognized)
     if cause is not None:
         exc.__cause__ = cause
     return Error(text, exc)

@@ -8,7 +8,7 @@ quick tests that let most calls through run in the plan itself (``_plan``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import repeat
 from typing import Any
 
@@ -144,10 +144,10 @@ class Policy:
         adapter's problems may arrive unrendered (see ``problems.pending``):
         this is where they are rendered, once.
         """
-        problems: list[ArgumentProblem] = []
+        problems: Sequence[ArgumentProblem] = ()
         cause: BaseException | None = None
         more = 0  # problems the adapter counted without keeping them
-        names: Iterable[str]
+        named: Sequence[str] = ()  # the adapter's unrecognized names, as one entry
         if type(outcome) is Error:
             exc = outcome[1]
             if not isinstance(exc, InvalidArguments):
@@ -160,18 +160,16 @@ class Policy:
                 # rendered already, and no unknown name to add: the same answer
                 # as below without going over every problem and name again
                 return outcome
-            problems.extend(exc.problems)
+            # the problems as the adapter gave them: its names stay one entry
+            problems = exc._problems
+            named = exc._unrecognized
             cause = exc.__cause__
             more = exc.more
-            names = (
-                [] if self.policy == "ignore" else messages.unrecognized_names(args, self.accepted)
-            )
+            new = [] if self.policy == "ignore" else self._unnamed(args, problems, named)
         else:
-            names = self.flagged(args)
-            if not names:
+            new = list(self.flagged(args))
+            if not new:
                 return outcome
-        known = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
-        new = [ArgumentProblem.unrecognized(n) for n in names if n not in known]
         if (
             not new
             and type(outcome) is Error
@@ -179,4 +177,26 @@ class Policy:
             and outcome[1].accepted == self.accepted
         ):
             return outcome  # the adapter rendered it all already
-        return render_problems([*problems, *new], args, self.accepted, cause, more)
+        if new:
+            named = [*named, *new] if named else new
+        return render_problems(problems, args, self.accepted, cause, more, named)
+
+    def _unnamed(
+        self, args: Mapping[str, Any], problems: Sequence[ArgumentProblem], named: Sequence[str]
+    ) -> list[str]:
+        """The names sent and not accepted that the adapter did not name, sorted.
+
+        Set operations in place: a call may send tens of thousands of names,
+        all of them named by the adapter already.
+        """
+        if not self.accepted:
+            return []  # the accepted names are unknown: nothing is unrecognized
+        extra = args.keys() - self.accepted_set
+        if not extra:
+            return []
+        extra.difference_update(named)
+        if extra:
+            extra.difference_update(
+                [p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1]
+            )
+        return sorted(k for k in extra if isinstance(k, str))
