@@ -45,7 +45,8 @@ def make_parser(
         validate = (source if kind == "adapter" else TypeAdapter(source)).validate_python
     if policy == "reject" and VALIDATE_EXTRA:
         validate = partial(validate, extra="forbid")
-    return _make(validate, ValidationError, _v2_problems, accepted)
+    # one Mapper per tool: it remembers the reasons that need pydantic's context
+    return _make(validate, ValidationError, _errors.Mapper(), accepted)
 
 
 def serialize(value: object, base: type) -> str | None:
@@ -65,11 +66,6 @@ def serialize(value: object, base: type) -> str | None:
     except (PydanticSerializationError, TypeError, ValueError):
         return None  # the core then says the tool returned something it cannot show
     return None
-
-
-def _v2_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
-    errors, more = _errors.kept(exc.errors(include_url=False, include_context=True))
-    return _errors.problems(errors, arguments), more
 
 
 def _v1_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:

@@ -31,6 +31,7 @@ from toolparse.adapter import (
 )
 
 __all__ = [
+    "CONTEXTUAL",
     "CUSTOM",
     "FIXED",
     "FIXED_V1",
@@ -132,6 +133,8 @@ _CTX_KEY = {
     "literal_error": "expected",
     "enum": "expected",
 }
+#: the error types whose reason is worked out from a value of their context
+CONTEXTUAL = frozenset(_CTX_KEY)
 _RANGE = {
     "ge": "minimum",
     "le": "maximum",
