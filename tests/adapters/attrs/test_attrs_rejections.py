@@ -3,6 +3,7 @@
 from typing import Any
 
 import attrs
+import cattrs
 import pytest
 from attrs import validators as v
 from hypothesis import given, settings
@@ -124,3 +125,41 @@ def test_a_refusal_is_raised_in_the_hook_itself(hook: Any, kind: type, value: An
     while last.tb_next is not None:
         last = last.tb_next
     assert last.tb_frame.f_code is hook.__code__  # no helper frame below it
+
+
+# -- the cause keeps cattrs' own texts -------------------------------------------------
+
+
+@attrs.define
+class Line:
+    qty: int = attrs.field(validator=v.ge(1))
+
+
+@attrs.define
+class Order:
+    lines: list[Line]
+
+
+def test_a_rejected_array_keeps_cattrs_notes() -> None:
+    for _ in range(2):  # the texts are worded once per type, the same each time
+        result = tp.Function("t", lambda a: "x", args_schema=Order).execute(
+            {"lines": [{"qty": 0}, {"qty": 2}, {"qty": "a"}]}
+        )
+        assert isinstance(result, tp.Error)
+        cause = result.exception.__cause__
+        assert isinstance(cause, cattrs.ClassValidationError)
+        (array,) = cause.exceptions
+        assert isinstance(array, cattrs.IterableValidationError)
+        assert array.message == f"While structuring {list[Line]!r}"
+        notes = [e.__notes__[-1] for e in array.exceptions]
+        assert [(str(n), n.index, n.type) for n in notes] == [
+            (f"Structuring {list[Line]!r} @ index {i}", i, Line) for i in (0, 2)
+        ]
+        assert cattrs.transform_error(cause) == [
+            "invalid value @ $.lines[0]",
+            "invalid value for type, expected int @ $.lines[2].qty",
+        ]
+        assert result.message.split("\n\n")[1].splitlines() == [
+            "lines[0].qty: must be at least 1 (received 0)",
+            'lines[2].qty: must be an integer (received "a")',
+        ]

@@ -105,10 +105,13 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
             def structure_any(value: Any, _: Any) -> Any:
                 if type(value) is not list and type(value) is not tuple:
                     raise Rejected(_NOT_AN_ARRAY)
-                return build(list(value))
+                return list(value) if build is list else build(value)
 
             return structure_any
         handler: list[Any] = []  # resolved on first use: a class may contain itself
+        # cattrs' texts for a failing item, worded once per type (a repr of a
+        # generic type is not free, and this runs on every rejected array)
+        texts = (f"Structuring {tp!r} @ index ", f"While structuring {tp!r}")
 
         def structure(value: Any, _: Any) -> Any:
             if type(value) is not list and type(value) is not tuple:
@@ -124,34 +127,46 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
             except Exception as exc:
                 # go on from the item that failed: the ones before it are
                 # structured (their validators ran) and are not structured again
-                _failed(value, out, hook, item, tp, exc)
-            return build(out)
+                _failed(value, out, hook, item, tp, exc, texts)
+            # the list built is the result (no copy of it for a list field)
+            return out if build is list else build(out)
 
         return structure
 
     return factory
 
 
-def _failed(value: Any, out: list[Any], hook: Any, item: Any, tp: Any, first: Exception) -> None:
+def _failed(
+    value: Any,
+    out: list[Any],
+    hook: Any,
+    item: Any,
+    tp: Any,
+    first: Exception,
+    texts: tuple[str, str],
+) -> None:
     """Raise cattrs' error for an array whose item ``len(out)`` raised ``first``.
 
     The items after it are structured too (once each), so that every failing
-    item is in the one error, with cattrs' notes.
+    item is in the one error, with cattrs' notes. ``texts``: the start of each
+    item's note and the error's message.
     """
-
-    def noted(exc: Exception, index: int) -> Exception:
-        note = IterableValidationNote(f"Structuring {tp!r} @ index {index}", index, item)
-        exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
-        return exc
-
+    prefix, message = texts
     start = len(out)
-    errors = [noted(first, start)]
+    errors = [_noted(first, prefix, start, item)]
     for index in range(start + 1, len(value)):
         try:
             hook(value[index], item)
         except Exception as exc:
-            errors.append(noted(exc, index))
-    raise IterableValidationError(f"While structuring {tp!r}", errors, tp)
+            errors.append(_noted(exc, prefix, index, item))
+    raise IterableValidationError(message, errors, tp)
+
+
+def _noted(exc: Exception, prefix: str, index: int, item: Any) -> Exception:
+    """``exc`` with cattrs' note for the array item at ``index``."""
+    note = IterableValidationNote(f"{prefix}{index}", index, item)
+    exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
+    return exc
 
 
 def _fixed_tuple_hook(
