@@ -8,7 +8,7 @@ parser its arguments go through. Adapters are registered by plugins through the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
@@ -267,9 +267,19 @@ class Compiled:
     :param accepted: every top-level argument name, in the order the model
         should read them; ``None``: the core takes them from ``schema``.
     :param required: the required top-level names; ``None``: from ``schema``.
+    :param key: a hashable value that says "this compiled form is the same as
+        any other with an equal key": every ``Compiled`` an adapter of this
+        type returns with an equal key has an equal ``schema``, ``accepted``
+        and ``required``. Tools over one key then share what the core builds
+        from the schema once (the step that restores nulls). So the key holds
+        everything the schema depends on: the source (a class, not an
+        instance that may change), the policy, the adapter's own settings,
+        and it is given only while no plugin maps fields (``answers`` of the
+        field-schema hook is ``False``). ``None`` (the default): nothing is
+        shared, which is always correct.
     """
 
-    __slots__ = ("accepted", "parser", "required", "schema")
+    __slots__ = ("accepted", "key", "parser", "required", "schema")
 
     def __init__(
         self,
@@ -278,11 +288,13 @@ class Compiled:
         *,
         accepted: Sequence[str] | None = None,
         required: Sequence[str] | None = None,
+        key: Hashable | None = None,
     ) -> None:
         self.schema = schema
         self.parser = parser
         self.accepted = None if accepted is None else tuple(accepted)
         self.required = None if required is None else tuple(required)
+        self.key = key
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

@@ -95,8 +95,10 @@ class MarshmallowAdapter:
 
         A class's compiled form is kept (per policy, for the last 256
         classes) while no plugin maps fields: the tools of one class then
-        share one schema instance and parser, and each gets its own copy of
-        the JSON Schema. An instance is compiled each time (it may be
+        share one schema instance and parser, each gets its own copy of the
+        JSON Schema, and the compiled form has a ``key`` (the class and the
+        policy) so the core shares the steps it builds from that schema too.
+        An instance is compiled each time (it may be
         configured or changed in ways a class is not).
         """
         policy = check_policy(unknown_arguments)
@@ -118,6 +120,9 @@ class MarshmallowAdapter:
             found.parser if parser else None,
             accepted=found.accepted,
             required=found.required,
+            # the class and the policy decide the schema: the core shares
+            # what it builds from it between the tools of one class
+            key=key,
         )
 
     def _compile(

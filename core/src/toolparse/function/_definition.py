@@ -8,7 +8,7 @@ the schema, the parser and the accepted and required names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..adapter import Adapter, accepted_names, install_hint, required_names
@@ -84,9 +84,15 @@ def field_errors(
 
 
 class Declaration:
-    """What a Function's arguments are, resolved once: schema, parser, names."""
+    """What a Function's arguments are, resolved once: schema, parser, names.
 
-    __slots__ = ("accepted", "adapter", "parser", "pm", "required", "schema")
+    ``key``: a key that fully determines ``schema`` (the adapter's
+    :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
+    the bound names), so Functions of one compiled form share what is built
+    from the schema; ``None``: nothing is shared.
+    """
+
+    __slots__ = ("accepted", "adapter", "key", "parser", "pm", "required", "schema")
 
     def __init__(
         self,
@@ -96,7 +102,9 @@ class Declaration:
         required: tuple[str, ...],
         adapter: Adapter | None,
         pm: PluginManager | None,
+        key: tuple[Hashable, ...] | None = None,
     ) -> None:
+        self.key = key
         self.schema = schema
         self.parser = parser
         self.accepted = accepted
@@ -124,6 +132,7 @@ def declare(
     parser: Callable[..., Any] | None = None
     accepted: tuple[str, ...] | None = None
     required: tuple[str, ...] | None = None
+    key: tuple[Hashable, ...] | None = None
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
@@ -137,6 +146,7 @@ def declare(
             chosen, compiled = found
             schema, parser = compiled.schema, compiled.parser
             accepted, required = compiled.accepted, compiled.required
+            key = _key_of(chosen, compiled.key, unknown_arguments)
     if errors:
         subject = f"tool {name!r}"
         if any(msg.startswith("no installed adapter") for _, msg in errors):
@@ -178,7 +188,21 @@ def declare(
             accepted = tuple(
                 accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
             )
-    return Declaration(schema, parser, accepted, required, chosen, pm)
+    return Declaration(schema, parser, accepted, required, chosen, pm, key)
+
+
+def _key_of(adapter: Adapter, key: object, policy: str) -> tuple[Hashable, ...] | None:
+    """The declaration's key from an adapter's ``Compiled.key`` (``None``: none, or unusable)."""
+    if key is None:
+        return None
+    try:
+        hash(key)
+    except Exception:  # an adapter's mistake costs the sharing, not the tool
+        return None
+    # the promise holds for the adapter's own type; the policy changes the
+    # schema too (see declare), and so do bound names (see without_bound).
+    # Five items: never equal to a FunctionParam declaration's key.
+    return ("adapter", type(adapter), key, policy, frozenset())
 
 
 def without_bound(found: Declaration, bound: frozenset[str]) -> None:
@@ -199,6 +223,8 @@ def without_bound(found: Declaration, bound: frozenset[str]) -> None:
         if not schema["required"]:
             del schema["required"]
     found.schema = schema
+    if found.key is not None:
+        found.key = (*found.key[:4], bound)
     found.accepted = tuple(n for n in found.accepted if n not in bound)
     found.required = tuple(n for n in found.required if n not in bound)
 

@@ -220,12 +220,19 @@ class Function:
             ),
         ):
             set_(self, field, value)
-        self._compile(body_arity, parser_arity, found.parser)
+        self._compile(body_arity, parser_arity, found.parser, found.key)
 
     def _compile(
-        self, body_arity: int, parser_arity: int, adapter_parser: Callable[..., Any] | None
+        self,
+        body_arity: int,
+        parser_arity: int,
+        adapter_parser: Callable[..., Any] | None,
+        declared: Hashable | None = None,
     ) -> None:
-        """Choose the steps a call goes through, and compile them into the plan."""
+        """Choose the steps a call goes through, and compile them into the plan.
+
+        ``declared``: the key of an adapter's compiled form (see ``Declaration``).
+        """
         parser = self.parse_args if self.parse_args is not None else adapter_parser
         if parser is adapter_parser and parser is not None:
             parser_arity = _arity(parser, "parser", [])
@@ -257,7 +264,9 @@ class Function:
             body_async=body_async,
             check_parameters=self._parameters_check(parser, shape),
             quick_tests=quick_tests(self.parameters, self._accepted) if parser is None else (),
-            schema_key=None if shape is None else (shape, self.unknown_arguments, self._accepted),
+            schema_key=declared
+            if shape is None
+            else (shape, self.unknown_arguments, self._accepted),
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
