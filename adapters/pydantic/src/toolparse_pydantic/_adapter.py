@@ -19,6 +19,9 @@ __all__ = ["PydanticAdapter"]
 
 Kind = Literal["model", "v1", "type", "adapter"]
 
+#: the classes whose compiled form is kept (per policy); past them the oldest goes
+_KEPT = 256
+
 
 def _loaded(module: str, name: str) -> Any:
     """``module.name`` when ``module`` is already imported, else ``None`` (imports nothing)."""
@@ -49,6 +52,27 @@ def kind_of(source: object) -> Kind | None:
     return None
 
 
+def copied(value: Any) -> Any:
+    """A copy of a JSON Schema's containers (its leaves are immutable JSON values)."""
+    if type(value) is dict:
+        return {key: copied(sub) for key, sub in value.items()}
+    if type(value) is list:
+        return [copied(sub) for sub in value]
+    return value
+
+
+def _compile(source: Any, kind: Kind, policy: str, parser: bool) -> Compiled:
+    """Compile ``source`` (of ``kind``) under ``policy``: the schema, and the parser if asked."""
+    from ._parser import make_parser
+    from ._schema import build
+
+    schema = build(source, kind, reject=policy == "reject")
+    accepted = tuple(schema.get("properties") or ())
+    required = [name for name in schema.get("required", ()) if isinstance(name, str)]
+    made = make_parser(source, kind, policy, accepted) if parser else None
+    return Compiled(schema, made, accepted=accepted, required=required)
+
+
 def _pydantic_dataclass(source: object) -> bool:
     """Whether ``source`` was made by ``pydantic.dataclasses.dataclass``."""
     return hasattr(source, "__dataclass_fields__") and hasattr(source, "__pydantic_fields__")
@@ -65,6 +89,10 @@ class PydanticAdapter:
     """
 
     name = "pydantic"
+
+    def __init__(self) -> None:
+        #: (class, policy) -> what compiling it gave, oldest first (bounded)
+        self._compiled: dict[tuple[type, str], Compiled] = {}
 
     def accepts(self, source: object) -> bool:
         """Whether ``source`` is pydantic's own: a model, a pydantic dataclass or a ``TypeAdapter``.
@@ -91,20 +119,35 @@ class PydanticAdapter:
         every level for one validation) or at the top level (older versions
         and ``pydantic.v1`` models). pydantic writes the whole schema itself,
         so ``field_schema`` is not consulted.
-        """
-        from ._parser import make_parser
-        from ._schema import build
 
+        A class's compiled form (a pydantic 2 model, dataclass or
+        ``TypedDict``) is kept per policy, for the last 256 classes: another
+        tool of it gets its own copy of the schema and shares the parser
+        (pydantic's validator and the reasons it remembers). A ``TypeAdapter``
+        and a ``pydantic.v1`` model (whose forward references can still
+        change) are compiled each time.
+        """
         policy = check_policy(unknown_arguments)
         kind = kind_of(source)
         if kind is None:
             name = getattr(source, "__qualname__", None) or repr(source)
             raise ValueError(f"{name} is not a pydantic model or a type pydantic validates")
-        schema = build(source, kind, reject=policy == "reject")
-        accepted = tuple(schema.get("properties") or ())
-        required = [name for name in schema.get("required", ()) if isinstance(name, str)]
-        made = make_parser(source, kind, policy, accepted) if parser else None
-        return Compiled(schema, made, accepted=accepted, required=required)
+        if kind not in ("model", "type"):
+            return _compile(source, kind, policy, parser)
+        key = (source, policy)
+        found = self._compiled.get(key)
+        if found is None:
+            found = _compile(source, kind, policy, True)
+            if getattr(source, "__pydantic_complete__", True):  # a model rebuilt later differs
+                if len(self._compiled) >= _KEPT:
+                    self._compiled.pop(next(iter(self._compiled), key), None)
+                self._compiled[key] = found
+        return Compiled(
+            copied(found.schema),
+            found.parser if parser else None,
+            accepted=found.accepted,
+            required=found.required,
+        )
 
     def json_schema(
         self, source: Any, *, unknown_arguments: UnknownArguments = "report"

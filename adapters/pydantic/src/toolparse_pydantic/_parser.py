@@ -79,6 +79,9 @@ def _make(
     to_problems: Callable[[Any, Any], tuple[list[Any], int]],
     accepted: tuple[str, ...],
 ) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
+    # the accepted call's two look-ups as the closure's own (no global look-up)
+    new, ok = _new, Ok
+
     def parse(arguments: dict[str, Any]) -> Ok[Any] | Error:
         try:
             value = validate(arguments)
@@ -87,6 +90,6 @@ def _make(
             return invalid_arguments(
                 found, arguments=arguments, accepted=accepted, cause=exc, more=more
             )
-        return _new(Ok, (value, None))
+        return new(ok, (value, None))
 
     return parse

@@ -1,0 +1,102 @@
+"""A class's compiled form is kept: another tool of it copies the schema and shares the parser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, TypeAdapter, create_model
+
+import toolparse as tp
+from toolparse_pydantic import _adapter
+from toolparse_pydantic._adapter import PydanticAdapter
+
+
+class Order(BaseModel):
+    sku: str
+    quantity: int = 1
+    tags: list[str] = []
+
+
+def test_tools_of_one_model_get_equal_schemas_of_their_own() -> None:
+    adapter = PydanticAdapter()
+    first = adapter.compile(Order)
+    second = adapter.compile(Order)
+    assert first.schema == second.schema
+    assert first.parser is second.parser  # pydantic's validator, shared
+    # each schema is its own, down to the nested containers
+    second.schema["properties"]["tags"]["default"].append("x")
+    second.schema["required"].append("tags")
+    assert first.schema["properties"]["tags"]["default"] == []
+    assert adapter.compile(Order).schema == first.schema
+    assert first.schema["required"] == ["sku"]
+
+
+def test_the_kept_form_is_per_policy() -> None:
+    adapter = PydanticAdapter()
+    report = adapter.compile(Order)
+    reject = adapter.compile(Order, unknown_arguments="reject")
+    assert "additionalProperties" not in report.schema
+    assert reject.schema["additionalProperties"] is False
+    assert adapter.compile(Order).schema == report.schema
+    assert adapter.compile(Order, unknown_arguments="reject").schema == reject.schema
+    assert adapter.json_schema(Order) == report.schema
+    assert adapter.compile(Order, parser=False).parser is None
+
+
+def test_functions_of_one_model_read_alike_and_stay_apart() -> None:
+    one = tp.Function("one", lambda order: order.sku, args_schema=Order)
+    two = tp.Function("two", lambda order: order.quantity, args_schema=Order)
+    assert one.json_schema() == two.json_schema()
+    assert one.json_schema() is not two.json_schema()
+    assert one.execute({"sku": "A"}) == tp.Ok("A")
+    assert two.execute({"sku": "A", "quantity": "3"}) == tp.Ok("3")
+    wrong = {"quantity": "x"}
+    assert one.execute(wrong).message == two.execute(wrong).message
+
+
+def test_a_type_adapter_is_compiled_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    adapter = PydanticAdapter()
+    ready = TypeAdapter(Order)
+    built: list[Any] = []
+    real = _adapter._compile
+
+    def counting(*args: Any) -> Any:
+        built.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(_adapter, "_compile", counting)
+    adapter.compile(ready)
+    adapter.compile(ready)
+    adapter.compile(Order)
+    adapter.compile(Order)
+    assert built == [ready, ready, Order]
+
+
+def test_a_model_that_fails_to_compile_is_not_kept() -> None:
+    class Early(BaseModel):
+        later: Later  # type: ignore[name-defined]
+
+    adapter = PydanticAdapter()
+    with pytest.raises(Exception, match="not fully defined"):
+        adapter.compile(Early)
+
+    class Later(BaseModel):
+        value: int
+
+    Early.model_rebuild(_types_namespace={"Later": Later})
+    compiled = adapter.compile(Early)
+    assert compiled.parser is not None
+    assert compiled.parser({"later": {"value": "2"}}) == tp.Ok(Early(later=Later(value=2)))
+
+
+def test_at_most_256_classes_are_kept() -> None:
+    adapter = PydanticAdapter()
+    models = [create_model(f"M{i}", x=(int, ...)) for i in range(300)]
+    for model in models:
+        adapter.compile(model)
+    assert len(adapter._compiled) == 256
+    # the newest are kept, and the oldest compile again as they did
+    assert (models[-1], "report") in adapter._compiled
+    assert (models[0], "report") not in adapter._compiled
+    assert adapter.compile(models[0]).schema == adapter.compile(models[-1]).schema
