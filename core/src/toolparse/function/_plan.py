@@ -191,7 +191,7 @@ def compile_plan(
     }
     for i, test in enumerate(quick_tests):
         namespace[f"_k{i}"] = test.name
-        namespace[f"_t{i}"] = test.passes
+        namespace[f"_t{i}"] = test.operand
     codes = entry_points(
         (
             restore is not None,
@@ -206,7 +206,7 @@ def compile_plan(
             body_arity == 2,
             parser_async,
             body_async,
-            ",".join(t.kind for t in quick_tests) if check_parameters is not None else "",
+            ",".join(t.code for t in quick_tests) if check_parameters is not None else "",
         )
     )
     plan = Plan()

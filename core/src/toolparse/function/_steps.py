@@ -64,18 +64,20 @@ _CHECK = """
         value = parsed[0]
 """
 
-# the same where the accepted names are known. Every accepted name sent and no
-# other: one comparison says it all; so does one with the names of the last
-# call that passed (an optional name left out, an extra name the model keeps
-# sending). Else the required names and only names that pass: the accepted
-# ones, and under "report" those remembered as resembling none of them (the
-# names that pass only grow, so a set of names that passed once always does).
-# A keys view compares with a set in place (``issubset`` of a dict would first
-# copy its keys into a new set).
+# the same where the accepted names are known. The names of the last call that
+# passed (at first the accepted names) or every accepted name sent and no
+# other: one comparison says it all. The last call's names come first: a model
+# tends to send the same names again (an optional name left out, an extra name
+# it keeps sending). Else the required names and only names that pass: the
+# accepted ones, and under "report" those remembered as resembling none of
+# them (the names that pass only grow, so a set of names that passed once
+# always does). A keys view compares with a set in place (``issubset`` of a
+# dict would first copy its keys into a new set); one view serves every test.
 _CHECK_NAMED = """
-    if args.keys() == accepted or args.keys() == last[0]:
+    keys = args.keys()
+    if keys == last[0] or keys == accepted:
         value = Arguments(args)
-    elif args.keys() >= required and passes.issuperset(args):
+    elif keys >= required and passes.issuperset(args):
         last[0] = frozenset(args)
         value = Arguments(args)
     else:
@@ -98,9 +100,13 @@ _PARAMETERS = """
 
 # before that check, a quick test of the declared values: when each is absent
 # or of the exact type the check keeps as it is (a string among a string enum),
-# the check would pass and is not called; any other value goes to the check
-_QUICK_PARAMETERS = """
-    get = value.get
+# the check would pass and is not called; any other value goes to the check.
+# The test reads ``args``: the body's arguments hold the same value for every
+# accepted name (under "ignore" only the other names are dropped), and a plain
+# dict is the quicker read. The required names were sent (the check before
+# says so), so they are read by subscript; ``{get}`` binds ``get`` when an
+# optional one needs it.
+_QUICK_PARAMETERS = """{get}
     if not ({quick}):
         checked_value = check_parameters(value)
         if checked_value is not None:
@@ -109,12 +115,20 @@ _QUICK_PARAMETERS = """
             value = checked_value
 """
 
-#: one parameter's quick test by its kind (``{i}``: its place in the declaration)
+#: one parameter's quick test by its code (see ``QuickTest.code``; ``{i}``: its
+#: place in the declaration). ``type1``: one type, ``_t{i}`` is that type.
 _QUICK = {
-    "type": "type(get(_k{i}, _absent)) in _t{i}",
-    "choice": "((v := get(_k{i}, _absent)) is _absent or (type(v) is str and v in _t{i}))",
-    "absent": "get(_k{i}, _absent) is _absent",
+    "type1": "type(args[_k{i}]) is _t{i}",
+    "type": "type(args[_k{i}]) in _t{i}",
+    "type?": "type(get(_k{i}, _absent)) in _t{i}",
+    "choice": "(type(v := args[_k{i}]) is str and v in _t{i})",
+    "choice?": "((v := get(_k{i}, _absent)) is _absent or (type(v) is str and v in _t{i}))",
+    "absent?": "_k{i} not in args",
+    "absent": "False",  # sent (it is required), so never passed: the check decides
 }
+
+_GET = """
+    get = args.get"""
 
 
 class _Absent:
@@ -140,6 +154,20 @@ class QuickTest:
         self.name = name
         self.passes = passes | {_Absent} if kind == "type" and optional else passes
         self.optional = optional
+
+    @property
+    def code(self) -> str:
+        """The test's piece of the plan (a key of ``_QUICK``)."""
+        if self.optional:
+            return f"{self.kind}?"
+        if self.kind == "type" and len(self.passes) == 1:
+            return "type1"
+        return self.kind
+
+    @property
+    def operand(self) -> Any:
+        """What the test's piece compares with (``_t{i}``): for ``type1`` the one type."""
+        return next(iter(self.passes)) if self.code == "type1" else self.passes
 
 
 # a parser with the policy around it: arguments with names the policy may add
@@ -256,10 +284,10 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         if not has_parser:
             steps.append(_CHECK_NAMED if named else _CHECK.format(fits="args.keys() >= required"))
             if quick:
-                test = " and ".join(
-                    _QUICK[kind].format(i=i) for i, kind in enumerate(quick.split(","))
-                )
-                steps.append(_QUICK_PARAMETERS.format(quick=test))
+                codes = quick.split(",")
+                test = " and ".join(_QUICK[code].format(i=i) for i, code in enumerate(codes))
+                get = _GET if any(code.endswith("?") for code in codes) else ""
+                steps.append(_QUICK_PARAMETERS.format(quick=test, get=get))
             elif check_parameters:
                 steps.append(_PARAMETERS)
             return steps
