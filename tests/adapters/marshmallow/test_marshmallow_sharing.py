@@ -1,4 +1,4 @@
-"""Tools of one schema class share the steps the core builds from its schema."""
+"""Tools of one schema class share the steps the core builds from its schema; lone texts."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 import toolparse as tp
 from toolparse.function import _plan as plan_module
 from toolparse_marshmallow import MarshmallowAdapter
+from toolparse_marshmallow._errors import _explained, problems
+from toolparse_marshmallow._reasons import Reasons
+from toolparse_marshmallow._schema import convert
 
 
 class Shipment(Schema):
@@ -125,3 +128,62 @@ def test_a_shared_step_restores_as_an_unshared_one(
     alone = tp.Function("a", _echo, args_schema=Shipment())
     assert _restore(alone) is not _restore(shared)
     assert shared.parse_arguments(dict(args)) == alone.parse_arguments(dict(args))
+
+
+# -- one failure text for a field: read with one lookup, meaning what the walk says --
+
+
+class Checked(Schema):
+    count = fields.Integer(validate=[validate.Range(min=1, max=9), validate.Range(max=5)])
+    code = fields.String(
+        validate=[validate.Regexp("^[a-z]+$"), validate.Regexp("^.{2}$"), validate.Length(max=3)]
+    )
+    color = fields.String(validate=validate.OneOf(["red", "blue"]))
+    mail = fields.Email()
+    when = fields.Date()
+    own = fields.String(validate=validate.Length(min=2, error="too short, friend."))
+    tags = fields.List(fields.String(), validate=validate.Length(min=1))
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-20, 20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
+    st.lists(st.integers(0, 3), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+def _texts(reasons: Reasons) -> list[str]:
+    return [*reasons.fixed, *(said for said, _ in reasons.checks if said is not None)]
+
+
+_CONVERTED = convert(Checked(), policy="report", field_schema=None)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(data=st.data(), value=_VALUES)
+def test_a_lone_text_means_what_the_general_walk_says(data: st.DataObject, value: Any) -> None:
+    shape = _CONVERTED.shape
+    key = data.draw(st.sampled_from(sorted(shape.reasons)))
+    reasons = shape.reasons[key]
+    text = data.draw(st.sampled_from([*_texts(reasons), "Some text of a custom validator."]))
+    found, more = problems(
+        {key: [text]},
+        shape,
+        {key: value},
+        required_messages=_CONVERTED.required_messages,
+        unknown_messages=_CONVERTED.unknown_messages,
+    )
+    # the general walk, as a field with several texts goes through it
+    assert found == _explained([text], reasons, (key,), value)
+    assert more == 0
+
+
+def test_a_shared_text_alone_is_kept_as_written() -> None:
+    reasons = _CONVERTED.shape.reasons["code"]
+    shared = list(reasons.shared)
+    assert shared  # the two Regexp raise one default text
+    assert all(reasons.single[text] is None for text in shared)

@@ -26,7 +26,7 @@ from toolparse.adapter import (
 
 from ._keywords import NO_JSON, flatten, json_value, json_values, regexp_pattern
 
-__all__ = ["Check", "Explain", "Path", "checks", "received"]
+__all__ = ["ECHOED", "Check", "Explain", "Path", "checks", "received"]
 
 Path = tuple[str | int, ...]
 #: what one failure text stands for: the reason itself, or a function of where
@@ -38,12 +38,12 @@ Explain = str | Callable[[Path, Any], "str | list[ArgumentProblem] | None"]
 Check = tuple[str | None, Explain | None]
 
 #: the received values a problem echoes (a mapping is not echoed)
-_ECHOED = (str, int, float, bool, type(None), list, tuple)
+ECHOED = (str, int, float, bool, type(None), list, tuple)
 
 
 def received(value: Any) -> Any:
     """``value`` as a problem echoes it (``NOT_GIVEN``: not echoed)."""
-    return value if isinstance(value, _ECHOED) else NOT_GIVEN
+    return value if isinstance(value, ECHOED) else NOT_GIVEN
 
 
 def _is_number(value: Any) -> bool:

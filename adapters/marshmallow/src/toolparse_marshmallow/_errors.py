@@ -15,6 +15,7 @@ from typing import Any
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import MAX_PROBLEMS, REQUIRED
 
+from ._checks import ECHOED as _ECHOED
 from ._checks import Explain, Path, received
 from ._reasons import REQUIRED_TEXT, Reasons
 from ._shape import ListShape, MapShape, ObjectShape, PluckShape, Shape, TupleShape
@@ -101,6 +102,7 @@ def _object(
     else:
         keys = list(messages)  # unknown keys come after the fields, as ranked
     sent = value if type(value) is dict else None
+    out = ctx.out
     for key in keys:
         sub = messages[key]
         if key == _SCHEMA:
@@ -111,6 +113,29 @@ def _object(
             continue
         here = (*path, key)
         got = sent.get(key, _ABSENT) if sent is not None else _child(value, key)
+        if type(sub) is list and len(sub) == 1 and type(sub[0]) is str:
+            # one text for a field, the commonest failure: what _texts_at and
+            # _explain work out for it, with one lookup of its meaning
+            text = sub[0]
+            if got is _ABSENT:
+                if text in ctx.required:
+                    reason = REQUIRED if text == REQUIRED_TEXT else _plain(text)
+                    out.append(ArgumentProblem(here, reason, kind="missing"))
+                    continue
+            elif text not in ctx.unknown:
+                reasons = shape.reasons.get(key)
+                explain = None if reasons is None else reasons.single.get(text)
+                found = (
+                    explain if explain is None or isinstance(explain, str) else explain(here, got)
+                )
+                echoed = got if isinstance(got, _ECHOED) else _ABSENT
+                if found is None:
+                    out.append(ArgumentProblem(here, _plain(text), echoed))
+                elif isinstance(found, str):
+                    out.append(ArgumentProblem(here, found, echoed))
+                else:
+                    out.extend(found)
+                continue
         if type(sub) is list and _all_text(sub):
             _texts_at(sub, shape.reasons.get(key), here, got, ctx)
             continue

@@ -48,7 +48,7 @@ class Reasons:
     next validator that raises it.
     """
 
-    __slots__ = ("checks", "fixed", "shared")
+    __slots__ = ("checks", "fixed", "shared", "single")
 
     def __init__(
         self,
@@ -70,6 +70,20 @@ class Reasons:
         for text, meant in meanings.items():
             if len(meant) > 1:
                 self.shared[text] = sum(1 for said, _ in checks if said == text)
+        #: what a text means when it is the field's only failure (the common
+        #: case, read with one lookup): what the error walk works out for a
+        #: text alone, worked out once; a text not here is kept as written
+        self.single: dict[str, Explain | None] = {}
+        for text in (*fixed, *(said for said, _ in checks if said is not None)):
+            if text not in self.single:
+                self.single[text] = self._alone(text)
+
+    def _alone(self, text: str) -> Explain | None:
+        explain = self.fixed.get(text)
+        if explain is None and text not in self.shared:
+            # the first validator that raises it (a shared text: none can say)
+            explain = next((how for said, how in self.checks if said == text), None)
+        return explain
 
 
 def _json_kind(value: Any) -> str | None:
