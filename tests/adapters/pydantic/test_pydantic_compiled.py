@@ -100,3 +100,10 @@ def test_at_most_256_classes_are_kept() -> None:
     assert (models[-1], "report") in adapter._compiled
     assert (models[0], "report") not in adapter._compiled
     assert adapter.compile(models[0]).schema == adapter.compile(models[-1]).schema
+
+
+def test_a_kept_class_says_so_with_its_key_and_a_type_adapter_does_not() -> None:
+    adapter = PydanticAdapter()
+    assert adapter.compile(Order).key == (Order, "report")
+    assert adapter.compile(Order, unknown_arguments="reject").key == (Order, "reject")
+    assert adapter.compile(TypeAdapter(Order)).key is None

@@ -123,7 +123,9 @@ class PydanticAdapter:
         A class's compiled form (a pydantic 2 model, dataclass or
         ``TypedDict``) is kept per policy, for the last 256 classes: another
         tool of it gets its own copy of the schema and shares the parser
-        (pydantic's validator and the reasons it remembers). A ``TypeAdapter``
+        (pydantic's validator and the reasons it remembers), and the compiled
+        form has a ``key`` (the class and the policy), so the core shares the
+        steps it builds from the schema too. A ``TypeAdapter``
         and a ``pydantic.v1`` model (whose forward references can still
         change) are compiled each time.
         """
@@ -138,15 +140,22 @@ class PydanticAdapter:
         found = self._compiled.get(key)
         if found is None:
             found = _compile(source, kind, policy, True)
-            if getattr(source, "__pydantic_complete__", True):  # a model rebuilt later differs
-                if len(self._compiled) >= _KEPT:
-                    self._compiled.pop(next(iter(self._compiled), key), None)
-                self._compiled[key] = found
+            if not getattr(source, "__pydantic_complete__", True):
+                # a model completed later has another schema: nothing kept, no key
+                found.parser = found.parser if parser else None
+                return found
+            if len(self._compiled) >= _KEPT:
+                self._compiled.pop(next(iter(self._compiled), key), None)
+            self._compiled[key] = found
         return Compiled(
             copied(found.schema),
             found.parser if parser else None,
             accepted=found.accepted,
             required=found.required,
+            # the class and the policy decide the schema (pydantic writes it
+            # all, no plugin's field schema is asked): the core shares what
+            # it builds from it between the tools of one class
+            key=key,
         )
 
     def json_schema(
