@@ -1,0 +1,255 @@
+"""Unknown top-level names travel as one entry, not one problem each.
+
+The built-in adapter hands the names it was sent and does not accept to
+``invalid_arguments(unrecognized=...)``; the policy adds its own names to that
+entry. The model reads the same message as when every name was its own
+problem, the count past the shown names stays exact, and
+``InvalidArguments.problems`` still lists every name (built when read).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, TypedDict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolparse as tp
+from toolparse import messages, problems
+from toolparse.adapter import Compiled
+
+ACCEPTED = ["name", "count", "price"]
+
+
+@dataclasses.dataclass
+class Order:
+    name: str
+    count: int
+    price: float = 0.0
+
+
+class OrderDict(TypedDict):
+    name: str
+    count: int
+    price: float
+
+
+@dataclasses.dataclass
+class Line:
+    sku: str
+    qty: int
+
+
+@dataclasses.dataclass
+class Basket:
+    lines: list[Line]
+
+
+def _body(arguments: Any) -> str:
+    return "ok"
+
+
+def _per_name(arguments: dict[str, Any], found: list[tp.ArgumentProblem]) -> tp.Error:
+    """The rendering of the same call with one problem per unknown name (the old way)."""
+    names = [k for k in arguments if k not in ACCEPTED]
+    return tp.invalid_arguments(
+        [*found, *map(tp.ArgumentProblem.unrecognized, names)],
+        arguments=arguments,
+        accepted=ACCEPTED,
+    )
+
+
+def _problems(result: object) -> tuple[tp.ArgumentProblem, ...]:
+    assert isinstance(result, tp.Error)
+    exc = result.exception
+    assert isinstance(exc, tp.InvalidArguments)
+    return exc.problems
+
+
+@pytest.mark.parametrize("source", [Order, OrderDict], ids=["dataclass", "TypedDict"])
+def test_fifty_thousand_unknown_names_are_counted_exactly(source: type) -> None:
+    fn = tp.Function("order", _body, args_schema=source)
+    extra = {f"zz{i}_q": 0 for i in range(50_000)}
+    arguments = {"name": "a", "count": 1, "price": 1.0, **extra}
+    result = fn.execute(arguments)
+    assert isinstance(result, tp.Error)
+    assert len(result.message) <= messages.MAX_MESSAGE_CHARS
+    line = next(t for t in result.message.splitlines() if t.startswith("Unrecognized parameters:"))
+    shown = line.removeprefix("Unrecognized parameters: ").split(", ... and ")[0].split(", ")
+    assert shown == sorted(extra)[: len(shown)]
+    more = re.search(r"\.\.\. and (\d+) more", line)
+    assert more is not None
+    assert len(shown) + int(more.group(1)) == 50_000
+    # the same message as one problem per name would give
+    assert result.message == _per_name(arguments, []).message
+    # every name is still on the problems, once, when read
+    found = _problems(result)
+    assert [p.path[0] for p in found] == list(extra)
+    assert {p.kind for p in found} == {"unrecognized"}
+
+
+@pytest.mark.parametrize("source", [Order, OrderDict], ids=["dataclass", "TypedDict"])
+def test_unknown_names_build_no_problem_each_until_read(
+    source: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = 0
+    init = problems.ArgumentProblem.__init__
+
+    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
+        nonlocal built
+        built += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
+    fn = tp.Function("order", _body, args_schema=source)
+    # near typos of a missing name: the did-you-mean search runs, bounded
+    arguments: dict[str, Any] = {"count": "x", **{f"nam{i}": 0 for i in range(20_000)}}
+    result = fn.execute(arguments)
+    assert isinstance(result, tp.Error)
+    assert built <= 3  # the missing name and the wrong count, not one per name
+    assert "Missing parameters: name" in result.message
+    assert "... and " in result.message
+    assert len(_problems(result)) == 2 + 20_000 + (0 if source is Order else 1)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    names=st.lists(
+        st.text(alphabet="acemnoprtuz_", min_size=1, max_size=8).filter(
+            lambda n: n not in ACCEPTED
+        ),
+        unique=True,
+        max_size=40,
+    ),
+    count=st.sampled_from([1, "x", None]),
+    price_sent=st.booleans(),
+)
+def test_the_message_and_problems_are_those_of_one_problem_per_name(
+    names: list[str], count: Any, price_sent: bool
+) -> None:
+    arguments: dict[str, Any] = {"name": "a", "count": count, **dict.fromkeys(names, 0)}
+    if price_sent:
+        arguments["price"] = 2.0
+    for source in (Order, OrderDict):
+        for policy in ("report", "reject"):
+            fn = tp.Function("order", _body, args_schema=source, unknown_arguments=policy)
+            result = fn.execute(arguments)
+            if count == 1 and not names and (price_sent or source is Order):
+                assert result == tp.Ok("ok")
+                continue
+            found = [p for p in _problems(result) if p.kind != "unrecognized" or len(p.path) != 1]
+            expected = _per_name(arguments, found)
+            assert result.message == expected.message
+            assert _problems(result) == _problems(expected)
+
+
+def test_invalid_arguments_takes_the_names_as_one_entry() -> None:
+    arguments = {"name": "a", "nmae": 1, "zzz": 2, "count": "x"}
+    wrong = tp.ArgumentProblem(("count",), "must be an integer", "x")
+    one = tp.invalid_arguments(
+        [wrong], arguments=arguments, accepted=ACCEPTED, unrecognized=["zzz", "nmae"]
+    )
+    each = tp.invalid_arguments(
+        [wrong, tp.ArgumentProblem.unrecognized("zzz"), tp.ArgumentProblem.unrecognized("nmae")],
+        arguments=arguments,
+        accepted=ACCEPTED,
+    )
+    assert one.message == each.message
+    assert "Unrecognized parameters: nmae, zzz" in one.message
+    assert _problems(one) == _problems(each)
+
+
+def test_a_name_both_in_the_entry_and_among_the_problems_is_one_name() -> None:
+    arguments = {"name": "a", "count": 1, "zzz": 2}
+    result = tp.invalid_arguments(
+        [tp.ArgumentProblem.unrecognized("zzz")],
+        arguments=arguments,
+        accepted=ACCEPTED,
+        unrecognized=["zzz", "zzz"],
+    )
+    assert "Unrecognized parameters: zzz\n" in result.message
+    assert _problems(result) == (tp.ArgumentProblem.unrecognized("zzz"),)
+
+
+def test_the_policy_adds_the_names_an_adapter_left_out_of_its_entry() -> None:
+    # an adapter that names only some of the unknown names: the policy names the rest
+    def parser(arguments: dict[str, Any]) -> tp.ParseResult:
+        return tp.invalid_arguments(
+            [tp.ArgumentProblem(("count",), "must be an integer", arguments.get("count"))],
+            arguments=arguments,
+            accepted=ACCEPTED,
+            unrecognized=["zeta"],
+        )
+
+    class Partial:
+        name = "partial-test"
+
+        def accepts(self, source: object) -> bool:
+            return source == "partial-source"
+
+        def compile(self, source: Any, **options: Any) -> Compiled:
+            schema = {"type": "object", "properties": {n: {} for n in ACCEPTED}}
+            return Compiled(schema, parser, accepted=ACCEPTED)
+
+    fn = tp.Function("t", _body, args_schema="partial-source", adapter=Partial())
+    arguments = {"name": "a", "count": "x", "zeta": 1, "alpha": 2, "nmae": 3}
+    result = fn.execute(arguments)
+    assert isinstance(result, tp.Error)
+    assert "Unrecognized parameters: alpha, nmae, zeta" in result.message
+    names = [p.path[0] for p in _problems(result) if p.kind == "unrecognized"]
+    assert names == ["zeta", "alpha", "nmae"]  # the adapter's, then the policy's sorted
+
+
+def test_a_key_that_is_not_text_keeps_a_line_of_its_own() -> None:
+    fn = tp.Function("order", _body, args_schema=Order)
+    result = fn.execute({"name": "a", "count": 1, None: 1, "zzz": 2})
+    assert isinstance(result, tp.Error)
+    assert "\nNone: Unrecognized parameter\n" in result.message
+    assert "Unrecognized parameters: zzz" in result.message
+    assert [p.path for p in _problems(result)] == [(None,), ("zzz",)]
+
+
+def test_many_wrong_objects_are_counted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = 0
+    init = problems.ArgumentProblem.__init__
+
+    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
+        nonlocal built
+        built += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
+    fn = tp.Function("basket", _body, args_schema=Basket)
+    # two wrong fields and one unknown name per object: 15,000 problems
+    result = fn.execute({"lines": [{"sku": 1, "qty": "x", "extra": 0}] * 5_000})
+    assert isinstance(result, tp.Error)
+    assert result.message.count("\nlines[") == messages.MAX_PROBLEM_LINES
+    assert f"... and {15_000 - messages.MAX_PROBLEM_LINES} more" in result.message
+    assert "lines[0].sku: must be a string (received 1)" in result.message
+    assert 'lines[0].qty: must be an integer (received "x")' in result.message
+    assert built <= tp.adapter.MAX_PROBLEMS
+    exc = _problems(result)
+    assert len(exc) == tp.adapter.MAX_PROBLEMS
+
+
+@dataclasses.dataclass
+class Wide:
+    a: list[int]
+    b: list[int]
+
+
+@dataclasses.dataclass
+class Outer:
+    inner: Wide
+
+
+def test_a_nested_object_with_more_problems_than_kept_counts_them_all() -> None:
+    fn = tp.Function("outer", _body, args_schema=Outer)
+    bad = ["x"] * 800
+    result = fn.execute({"inner": {"a": bad, "b": bad}})
+    assert isinstance(result, tp.Error)
+    assert f"... and {1_600 - messages.MAX_PROBLEM_LINES} more" in result.message
+    assert len(_problems(result)) == tp.adapter.MAX_PROBLEMS
