@@ -99,11 +99,16 @@ def text_depth_over(data: bytes, limit: int) -> int:
     if b"\\" in data:
         # a backslash pair is one escaped backslash; then \" is a quote inside a string
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    # the strings of structure alone: two quotes side by side delimit no bracket
-    # (removing a pair keeps every later quote's parity: opening or closing)
-    kept = data.translate(_BRACKETS, _NOT_STRUCTURE).replace(b'""', b"")
-    if b'"' in kept:
-        kept = _STRING.sub(b"", kept)  # strings that hold brackets
+    found = data.translate(_BRACKETS, _NOT_STRUCTURE)
+    if len(found) // 2 <= limit:
+        # each level takes two brackets of structure (more are only strings')
+        return 0
+    kept = _structure(found) if b'"' in found else found
+    # each level past the first is first reached by two opening brackets in a
+    # row, at a place of its own: "[[" (counted without overlap, so twice)
+    # bounds the depth, with no pass per pair as the peeling below takes
+    if 1 + 2 * kept.count(b"[[") <= limit:
+        return 0
     done = 0
     while kept:
         if done + len(kept) // 2 <= limit:  # what is left cannot go deeper than that
@@ -118,6 +123,33 @@ def text_depth_over(data: bytes, limit: int) -> int:
         if done > limit:
             return done
     return 0
+
+
+# the brackets at odd places of the kept bytes, marked: "[" as "(", "]" as ")"
+_MARK_ODD = bytes.maketrans(b"[]", b"()")
+_UNMARK = bytes.maketrans(b"()", b"[]")
+
+
+def _structure(kept: bytes) -> bytes | bytearray:
+    """The brackets of structure, from JSON's brackets and quotes (no escape left).
+
+    Every quote delimits a string, so a bracket is outside the strings when an
+    even number of quotes comes before it. The ``k``-th bracket at place ``p``
+    has ``p - k`` quotes before it: when every bracket's place has the parity
+    of its rank, no string holds a bracket and the brackets are the structure.
+    That is read with a few passes of the bytes' own methods (the places
+    marked, the quotes dropped, each half of what is left checked), instead of
+    taking out every pair of quotes one by one.
+    """
+    marked = bytearray(kept)
+    marked[1::2] = kept[1::2].translate(_MARK_ODD)
+    ranked = marked.translate(None, b'"')
+    if not ranked[::2].translate(None, b"[]") and not ranked[1::2].translate(None, b"()"):
+        return ranked.translate(_UNMARK)
+    # a string holds a bracket: two quotes side by side delimit none (removing
+    # a pair keeps every later quote's parity), then the strings left go
+    kept = kept.replace(b'""', b"")
+    return _STRING.sub(b"", kept) if b'"' in kept else kept
 
 
 def _text_depth(text: str) -> int:

@@ -1,0 +1,86 @@
+"""The brackets of structure read from JSON text: the quick reading agrees with cutting out every string."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolparse as tp
+from toolparse.arguments import _BRACKETS, _NOT_STRUCTURE, _structure, depth_over, text_depth_over
+
+_BOUNDED = settings(max_examples=80, deadline=None, derandomize=True)
+
+# strings as a model writes them: brackets, quotes and escapes inside, or none
+_TEXT = st.text(alphabet='[]{}"\\ab,:\n\u00e9\U0001f600', max_size=10) | st.sampled_from(
+    ["", "plain", "a]b", "[[", "}}", '"', "\\", '\\"]', "x[y]z"]
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_TEXT, inner, max_size=5),
+    max_leaves=15,
+)
+
+
+def _kept(text: str) -> bytes:
+    data = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    return data.translate(_BRACKETS, _NOT_STRUCTURE)
+
+
+def _by_cutting_strings(kept: bytes) -> bytes:
+    # every quote delimits a string: cut each one out, brackets and all
+    return re.sub(rb'"[^"]*"', b"", kept)
+
+
+@_BOUNDED
+@given(st.dictionaries(_TEXT, _JSON, max_size=5))
+def test_the_structure_is_what_cutting_out_every_string_leaves(value: dict[str, Any]) -> None:
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False, indent=1)):
+        kept = _kept(text)
+        assert bytes(_structure(kept)) == _by_cutting_strings(kept)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": "]", "b": [1]},  # a closing bracket in a string, one level short
+        {"a": "[[[[", "b": {}},  # opening brackets in a string
+        {"k[": ["x]", {"y": "{"}]},  # in keys and values, at odd and even places
+        {"a": ["", "", "]"], "b": '"]"'},  # empty strings, a quote escaped beside a bracket
+    ],
+)
+def test_a_string_that_holds_brackets_is_not_structure(value: dict[str, Any]) -> None:
+    kept = _kept(json.dumps(value))
+    assert bytes(_structure(kept)) == _by_cutting_strings(kept)
+    data = json.dumps(value).encode()
+    for limit in (1, 2, 3):
+        assert text_depth_over(data, limit) == depth_over(value, limit)
+
+
+def test_many_flat_records_are_within_the_limit_and_a_deep_one_among_them_is_not() -> None:
+    fn = tp.Function("order", lambda a: "ok")
+    records = [{"sku": f"A-{i}", "note": "[x]" if i % 7 else "", "n": i} for i in range(3000)]
+    assert fn.execute(json.dumps({"items": records})) == tp.Ok("ok")
+    deep: Any = "end"
+    for _ in range(300):
+        deep = [deep]
+    text = json.dumps({"items": [*records, deep]})
+    assert fn.execute(text) == tp.Error(
+        "The arguments for tool order are nested too deeply (depth 257; the limit is 256)."
+    )
+
+
+@_BOUNDED
+@given(depth=st.integers(1, 40), width=st.integers(0, 60), limit=st.integers(1, 45))
+def test_the_bound_on_levels_never_hides_a_deep_value(depth: int, width: int, limit: int) -> None:
+    # a chain beside flat siblings: what the two-brackets-in-a-row bound reads
+    chain: Any = 0
+    for i in range(depth - 1):
+        chain = [chain, "]"] if i % 2 else {"k": chain, "s": "[["}
+    value = {"chain": chain, "flat": [{"a": 1}] * width}
+    data = json.dumps(value).encode()
+    assert text_depth_over(data, limit) == depth_over(value, limit)
