@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._null_look import changes_of
-from ._null_plan import plan_of
+from ._null_plan import _Obj, plan_of
 from ._schemas import MAX_DEPTH, free_form, merge_all_of, nullable, resolve_ref
 
 __all__ = [
     "MAX_DEPTH",
+    "deep_names",
     "free_form",
     "merge_all_of",
     "null_restorer",
@@ -56,3 +57,33 @@ def null_restorer(schema: Mapping[str, Any]) -> Callable[[Any], Any] | None:
         return plan.apply(arguments, 0) if changes(arguments, 0) else arguments
 
     return restore
+
+
+#: root keywords that make the root's plan more than its own properties (merged,
+#: referenced, branched or not an object): the names are then asked one by one
+_NOT_PLAIN = ("allOf", "$ref", "anyOf", "oneOf", "items", "prefixItems")
+
+
+def deep_names(schema: Mapping[str, Any]) -> frozenset[Any] | None:
+    """The top-level properties under which the step may change something further down.
+
+    A name is here when the step may drop a null or decode a text inside its
+    value (its own null for "absent" aside): what asking :func:`null_restorer`
+    about a schema of that one property, made required, says, read from one
+    plan of the whole schema instead of one plan per name. ``None``: the root
+    is not a plain object schema (``allOf``, ``$ref``, branches, several
+    types), so one plan cannot say it; ask per name.
+    """
+    props = schema.get("properties")
+    kind = schema.get("type", "object")
+    if not isinstance(props, Mapping) or kind != "object" or any(k in schema for k in _NOT_PLAIN):
+        return None
+    plan = plan_of(schema)
+    if plan is None:
+        return frozenset()
+    if not isinstance(plan, _Obj):
+        return None
+    if plan.extra is not None:  # every name's schema keeps the extra keys' plan
+        return frozenset(props)
+    # (a name that is no string cannot be required: the per-name ask says yes)
+    return frozenset(name for name in props if name in plan.props or not isinstance(name, str))

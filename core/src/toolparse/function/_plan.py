@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from types import FunctionType
 from typing import Any
 
-from .._nulls import null_restorer
+from .._nulls import deep_names, null_restorer
 from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
 from ..problems import InvalidArguments, pending
@@ -62,11 +62,13 @@ def _watch(
     props = schema.get("properties")
     if not isinstance(props, Mapping):
         return None
-    deep = frozenset(
-        name
-        for name, prop in props.items()
-        if null_restorer({**schema, "properties": {name: prop}, "required": [name]}) is not None
-    )
+    deep = deep_names(schema)  # one plan for every name, where the root is a plain object
+    if deep is None:
+        deep = frozenset(
+            name
+            for name, prop in props.items()
+            if null_restorer({**schema, "properties": {name: prop}, "required": [name]}) is not None
+        )
     own = frozenset(name for name in props if isinstance(name, str) and not restore({name: None}))
     return own | deep, deep
 
