@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+import warnings
 from typing import Any
 
 import pytest
@@ -294,3 +295,73 @@ def test_a_search_outside_a_call_gets_its_timeout_only() -> None:
     start = time.monotonic()
     assert not compiled.validator.is_valid({"s": SLOW})
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literal"),
+    [("^x{e<=1}$", "x{e<=1}"), ("a{s}", "a{s}"), ("^{}$", "{}"), (r"^\N{DIGIT ONE}{2}$", "11")],
+)
+def test_a_brace_re_reads_as_a_literal_is_one_for_the_bounded_search_too(
+    pattern: str, literal: str
+) -> None:
+    # the regex library would read "{e<=1}" as fuzzy matching ("xy" would match)
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
+    fn = tp.Function("t", lambda a: "ok", args_schema=JsonSchema(schema, fast=False))
+    assert fn.execute({"s": literal}) == tp.Ok("ok")
+    assert isinstance(fn.execute({"s": "xy"}), tp.Error)
+    assert bool(re.search(pattern, literal))
+    assert not re.search(pattern, "xy")
+
+
+def test_every_pattern_re_compiles_is_searched_as_re_searches_it() -> None:
+    import random
+
+    import regex  # type: ignore[import-untyped]
+
+    rng = random.Random(7)
+    alphabet = list("ab()[]{}?*+|^$\\-:,012dsweiN<=>")
+    texts = [
+        "".join(rng.choice("ab{}0123,sde<=:-") for _ in range(rng.randint(0, 6))) for _ in range(30)
+    ]
+    checked = 0
+    for _ in range(4000):
+        pattern = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = re.compile(pattern)
+                found = regex.compile(_patterns.regex_source(pattern))
+        except re.error:
+            continue
+        checked += 1
+        for text in texts:
+            a, b = expected.search(text), found.search(text)
+            assert (a and a.span()) == (b and b.span()), (pattern, text)
+    assert checked > 1500
+
+
+def test_a_pattern_the_bounded_search_cannot_take_is_refused_at_definition() -> None:
+    # re reads "#[" as a comment in verbose mode; the brace after it is left as
+    # written, and the regex library cannot compile it: never searched unbounded
+    pattern = "(?x)#[\n{s}"
+    re.compile(pattern)
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
+    with pytest.raises(tp.FunctionDefinitionError) as info:
+        tp.Function("t", lambda a: "ok", args_schema=schema)
+    assert "properties.s.pattern: " in str(info.value)
+    assert "cannot be searched under a time bound" in str(info.value)
+    closed = {"type": "object", "patternProperties": {pattern: {}}}
+    with pytest.raises(tp.FunctionDefinitionError, match="patternProperties: "):
+        tp.Function("t", lambda a: "ok", args_schema=closed)
+
+
+def test_patterns_are_found_where_the_schema_has_them_and_nowhere_else() -> None:
+    schema = {
+        "properties": {"pattern": {"pattern": "^a"}, "p": {"items": {"pattern": "b"}}},
+        "patternProperties": {"^x": {"propertyNames": {"pattern": "c"}}},
+        "$defs": {"pattern": {"pattern": "d"}},
+        "const": {"pattern": "not a schema"},
+        "default": {"pattern": "nor this"},
+    }
+    found = sorted(pattern for _, pattern in _patterns.schema_patterns(schema))
+    assert found == ["^a", "^x", "b", "c", "d"]

@@ -16,10 +16,10 @@ from ._defaults import Plan, apply, plan
 from ._errors import KEPT, kept_problems
 from ._fast import FastUnavailable, FastValidator
 from ._formats import format_checker
-from ._patterns import Matcher, bounded
+from ._patterns import Matcher, PatternRefused, bounded, schema_patterns
 from ._refs import is_recursive
 from ._rs_problems import RsProblems, explainable
-from ._schema import Definition, check, without_false_subschemas
+from ._schema import Definition, check, path_text, without_false_subschemas
 from ._source import JsonSchema
 
 __all__ = ["CompiledSchema"]
@@ -67,6 +67,13 @@ class CompiledSchema:
     def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
         schema, apply_defaults, fast, self.matcher = _options(source)
         definition = self.definition = check(schema, object_only=object_only)
+        # every pattern compiled now: one that cannot be searched under the
+        # time bound is refused here, never searched without it
+        for where, pattern in schema_patterns(definition.schema):
+            try:
+                self.matcher.prepare(pattern)
+            except PatternRefused as exc:
+                raise FunctionDefinitionError([(path_text(where), str(exc))]) from None
         # the library's validator, its pattern keywords bounded in time
         cls = bounded(definition.dialect.validator)
         checker = format_checker(definition.dialect.validator)

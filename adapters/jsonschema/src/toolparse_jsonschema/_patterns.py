@@ -31,9 +31,12 @@ __all__ = [
     "MAX_REGEX_LENGTH",
     "Matcher",
     "OutOfTime",
+    "PatternRefused",
     "bounded",
     "is_regex",
     "out_of_time_reason",
+    "regex_source",
+    "schema_patterns",
 ]
 
 #: seconds one pattern search may take
@@ -89,6 +92,11 @@ class Matcher:
         """Close the call's budget (searches outside a call get only their timeout)."""
         _local.matcher = None
 
+    def prepare(self, pattern: str) -> None:
+        """Compile ``pattern`` now (at definition); :class:`PatternRefused` if it cannot be bounded."""
+        if pattern not in self._compiled:
+            self._compiled[pattern] = _compile(pattern)
+
     def search(self, pattern: str, text: str) -> bool | None:
         """Whether ``pattern`` is found in ``text``; ``None``: not found out in time."""
         search = self._compiled.get(pattern)
@@ -113,15 +121,98 @@ class Matcher:
             return None
 
 
+#: a ``{`` that Python's ``re`` reads as a repeat: ``{2}``, ``{1,3}``, ``{,3}``, ``{2,}``
+_REPEAT = re.compile(r"\{\d*(?:,\d*)?\}")
+
+
+def regex_source(pattern: str) -> str:
+    """``pattern`` written so that the ``regex`` library reads it as Python's ``re`` does.
+
+    ``re`` reads a ``{`` that starts no repeat as a literal brace; ``regex``
+    reads some of those as fuzzy-matching constraints (``a{e<=1}``, ``{s}``),
+    which either fail to compile or match something else. Those braces are
+    escaped; nothing else changes.
+    """
+    if "{" not in pattern:
+        return pattern
+    out: list[str] = []
+    i, end, in_class = 0, len(pattern), False
+    while i < end:
+        ch = pattern[i]
+        if ch == "\\":
+            # an escape is copied whole (``\N{DIGIT ONE}`` with its name)
+            stop = pattern.find("}", i) + 1 if pattern.startswith("N{", i + 1) else i + 2
+            out.append(pattern[i : stop or end])
+            i = stop or end
+        elif in_class:
+            in_class = ch != "]"
+            out.append(ch)
+            i += 1
+        elif ch == "[":
+            # a "]" right after "[" or "[^" is a member, not the end
+            start = i + 1 + (pattern.startswith("^", i + 1))
+            stop = start + (pattern.startswith("]", start))
+            out.append(pattern[i:stop])
+            i, in_class = stop, True
+        elif ch == "{":
+            repeat = _REPEAT.match(pattern, i)
+            if repeat is None or repeat.end() == i + 2:  # "{}" is a brace and a brace
+                out.append("\\{")
+                i += 1
+            else:
+                out.append(repeat.group())
+                i = repeat.end()
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class PatternRefused(Exception):
+    """A pattern the ``regex`` library cannot compile (``re`` would run it without a bound)."""
+
+
 def _compile(pattern: str) -> Callable[..., Any]:
     try:
-        search: Callable[..., Any] = regex.compile(pattern).search
-    except regex.error:
-        # valid for `re` (the metaschema checked it) but not for `regex`: the
-        # library's own engine, without a bound (documented)
-        compiled = re.compile(pattern)
-        return lambda text, timeout: compiled.search(text)
+        search: Callable[..., Any] = regex.compile(regex_source(pattern)).search
+    except regex.error as exc:
+        # valid for `re` (the metaschema checked it) but not for `regex`: no
+        # search of it could be bounded, so the schema is refused
+        raise PatternRefused(
+            f"{pattern[:80]!r} cannot be searched under a time bound: the regex library, "
+            f"which toolparse bounds pattern searches with, cannot compile it ({exc}); "
+            "Python's re could, but with no bound on its time"
+        ) from exc
     return search
+
+
+#: keywords whose values are data, never subschemas
+_DATA = frozenset(("const", "default", "enum", "examples"))
+#: keywords whose value maps names to subschemas (a key there is a name, not a keyword)
+_NAMES = frozenset(("properties", "$defs", "definitions", "dependentSchemas", "dependencies"))
+
+
+def schema_patterns(schema: Any) -> Iterator[tuple[list[str | int], str]]:
+    """Every pattern of ``schema`` with its place: ``pattern`` values, ``patternProperties`` keys."""
+    todo: list[tuple[Any, list[str | int], bool]] = [(schema, [], False)]
+    while todo:
+        node, path, names = todo.pop()
+        if isinstance(node, list):
+            todo.extend((item, [*path, i], False) for i, item in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if names:  # a name's value is a subschema
+                todo.append((value, [*path, key], False))
+            elif key == "pattern" and isinstance(value, str):
+                yield [*path, key], value
+            elif key == "patternProperties" and isinstance(value, dict):
+                for pattern, sub in value.items():
+                    yield [*path, key], pattern
+                    todo.append((sub, [*path, key, pattern], False))
+            elif key not in _DATA and isinstance(value, (dict, list)):
+                todo.append((value, [*path, key], key in _NAMES))
 
 
 def _matcher() -> Matcher:

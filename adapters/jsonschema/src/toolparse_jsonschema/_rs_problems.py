@@ -120,9 +120,9 @@ def explainable(schema: Any) -> bool:
             todo.extend((item, False) for item in node)
         elif isinstance(node, dict):
             for key, value in node.items():
-                if key in _UNSUPPORTED_SCHEMA or (key in ("$id", "id") and not top):
-                    if isinstance(value, str):
-                        return False
+                unsupported = key in _UNSUPPORTED_SCHEMA or (key in ("$id", "id") and not top)
+                if unsupported and isinstance(value, str):
+                    return False
                 if key in ("const", "enum", "default", "examples"):
                     continue  # data, not subschemas
                 if isinstance(value, (dict, list)):
@@ -178,16 +178,17 @@ class RsProblems:
         node: Any = self._schema
         parent: Any = None
         for part in place:
-            if isinstance(node, dict) and isinstance(part, str) and part in node:
-                parent, node = node, node[part]
-            elif isinstance(node, list) and type(part) is int and 0 <= part < len(node):
-                parent, node = node, node[part]
-            else:
+            by_name = isinstance(node, dict) and isinstance(part, str) and part in node
+            by_index = isinstance(node, list) and type(part) is int and 0 <= part < len(node)
+            if not (by_name or by_index):
                 return None
+            parent, node = node, node[part]
         if not place:
             return None
         last = place[-1]
-        if node is False:
+        if node is False and last != "const":  # (a const false is data, not a schema)
+            if last == "additionalProperties" and isinstance(parent, dict):
+                return (_CLOSED, parent, None)
             if last == "items" and isinstance(parent, dict):
                 if not self._draft2020:
                     return None  # draft 7 words it per item, at the array
@@ -217,8 +218,6 @@ class RsProblems:
             return (_REQUIRED, value, None)
         if keyword in ("dependentRequired", "dependencies") and isinstance(value, dict):
             return (_DEPENDENT, value, None)
-        if keyword == "additionalProperties" and value is False:
-            return (_CLOSED, parent, None)
         return None
 
     # -- one call ------------------------------------------------------------------------

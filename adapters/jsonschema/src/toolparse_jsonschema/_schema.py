@@ -274,9 +274,10 @@ def _lookup(resolver: Resolver[Any], ref: str) -> str | None:
     return None
 
 
-#: keywords whose values (a mapping or a list) are subschemas the library
-#: descends into with a path of their own
-_DESCENDING = ("properties", "patternProperties", "prefixItems", "items")
+#: keywords whose values are subschemas the library descends into with a path
+#: of their own: by name (a mapping of names to subschemas) or by index (a list)
+_BY_NAME = ("properties", "patternProperties")
+_BY_INDEX = ("prefixItems", "items")
 
 
 def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict[str, Any]:
@@ -294,13 +295,16 @@ def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict
         resource = todo.pop()
         contents = resource.contents
         if isinstance(contents, dict):
-            for keyword in _DESCENDING:
+            for keyword in _BY_NAME:
                 value = contents.get(keyword)
                 if isinstance(value, dict):
                     for key, sub in value.items():
                         if sub is False:
                             value[key] = {"not": {}}
-                elif isinstance(value, list):
+            for keyword in _BY_INDEX:
+                # (an "items" mapping is one subschema, its keys keywords, not names)
+                value = contents.get(keyword)
+                if isinstance(value, list):
                     for i, sub in enumerate(value):
                         if sub is False:
                             value[i] = {"not": {}}
