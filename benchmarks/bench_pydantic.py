@@ -137,7 +137,7 @@ def _pydantic_ai_rows(fn: tp.Function) -> list[Row]:
 def _mapping_row() -> Row:
     from pydantic import create_model
 
-    from toolparse_pydantic._errors import Mapper
+    from toolparse_pydantic._mapper import Mapper
 
     wide = create_model("Wide300", **{f"field_{i}": (int, ...) for i in range(300)})  # type: ignore[call-overload]
     bad = {f"field_{i}": "x" for i in range(300)}

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 import toolparse as tp
-from toolparse_pydantic._errors import SHOWN, Mapper
+from toolparse_pydantic._mapper import SHOWN, Mapper
 
 
 class Sub(BaseModel):
@@ -173,3 +173,27 @@ def test_the_context_of_many_errors_is_read_only_until_their_reasons_are_remembe
     assert small.reads == [True]
     assert [p.reason for p in found] == [f"must be greater than {i}" for i in range(3)]
     assert more == 0
+
+
+def test_a_second_error_at_one_key_past_the_lines_shown_is_counted_only_if_it_reads_otherwise() -> (
+    None
+):
+    # pydantic reports one error per place, but a validator can raise a
+    # ValidationError of its own with several at one key: counted as built
+    sent = {f"k{i}": "x" for i in range(30)}
+    errors: list[dict[str, Any]] = [
+        {"type": "int_parsing", "loc": (f"k{i}",), "msg": "m", "input": "x"} for i in range(30)
+    ]
+    errors += [
+        {"type": "int_parsing", "loc": ("k25",), "msg": "m", "input": "x"},  # a repeat
+        {"type": "bool_parsing", "loc": ("k25",), "msg": "m", "input": "x"},  # reads otherwise
+        {"type": "int_parsing", "loc": ("k3",), "msg": "m", "input": "x"},  # repeats a shown one
+        {"type": "string_type", "loc": ("k3",), "msg": "m", "input": "x"},  # reads otherwise
+    ]
+    found, more = Mapper().map(errors, sent)
+    every, _ = Mapper(shown=10**9).map(errors, sent)
+    accepted = list(sent)
+    ours = tp.invalid_arguments(found, arguments=sent, accepted=accepted, more=more)
+    full = tp.invalid_arguments(every, arguments=sent, accepted=accepted)
+    assert ours.message == full.message
+    assert "... and 12 more" in ours.message.splitlines()

@@ -13,7 +13,7 @@ from pydantic_core import PydanticCustomError
 import toolparse as tp
 from toolparse import NOT_GIVEN
 from toolparse.adapter import one_of_reason
-from toolparse_pydantic import _errors, _reasons
+from toolparse_pydantic import _errors, _mapper, _reasons
 
 from .models_v1 import LegacyItem
 from .test_pydantic_voice import lines
@@ -115,7 +115,7 @@ def test_an_email_error_reads_as_the_email_format() -> None:
         "msg": "value is not a valid email address: An email address must have an @-sign.",
         "input": "ana",
     }
-    (problem,) = _errors.problems([error], {"email": "ana"})
+    (problem,) = _mapper.problems([error], {"email": "ana"})
     assert (problem.path, problem.reason, problem.received) == (
         ("email",),
         "must be an email address",
@@ -131,13 +131,13 @@ def test_an_unhashable_context_value_is_still_worded() -> None:
         "input": 0,
         "ctx": {"gt": [1]},
     }
-    (problem,) = _errors.problems([error], {"n": 0})
+    (problem,) = _mapper.problems([error], {"n": 0})
     assert problem.reason == "must be greater than [1]"
 
 
 def test_the_whole_object_and_nested_objects_are_not_echoed() -> None:
     error = {"type": "model_type", "loc": ("inner",), "msg": "x", "input": {"a": 1}}
-    (problem,) = _errors.problems([error], {"inner": {"a": 1}})
+    (problem,) = _mapper.problems([error], {"inner": {"a": 1}})
     assert problem.reason == "must be an object"
     assert problem.received is NOT_GIVEN
 
@@ -166,7 +166,7 @@ def test_literal_choices_come_back_exactly(values: list[Any]) -> None:
         adapter.validate_python(wrong)
     (error,) = caught.value.errors(include_url=False)
     assert error["type"] == "literal_error"
-    (problem,) = _errors.problems([error], {"v": wrong})
+    (problem,) = _mapper.problems([error], {"v": wrong})
     assert problem.reason == one_of_reason(values)
 
 

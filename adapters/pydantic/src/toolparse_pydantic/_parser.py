@@ -15,6 +15,7 @@ from toolparse import Error, Ok, invalid_arguments
 from toolparse.adapter import new_outcome as _new
 
 from . import _errors
+from ._mapper import Mapper
 
 if TYPE_CHECKING:
     from ._adapter import Kind
@@ -46,7 +47,7 @@ def make_parser(
     if policy == "reject" and VALIDATE_EXTRA:
         validate = partial(validate, extra="forbid")
     # one Mapper per tool: it remembers the reasons that need pydantic's context
-    return _make(validate, ValidationError, _errors.Mapper(), accepted)
+    return _make(validate, ValidationError, Mapper(), accepted)
 
 
 def serialize(value: object, base: type) -> str | None:
