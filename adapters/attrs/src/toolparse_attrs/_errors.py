@@ -17,9 +17,11 @@ from typing import Any
 
 import attrs
 from cattrs.errors import (
+    AttributeValidationNote,
     ClassValidationError,
     ForbiddenExtraKeysError,
     IterableValidationError,
+    IterableValidationNote,
 )
 
 from toolparse import NOT_GIVEN, ArgumentProblem
@@ -117,8 +119,16 @@ class ErrorReader:
         failed: set[str] = set()
         init_errors = [] if init_error is None else [init_error]
         if exc is not None:
-            with_notes, without = exc.group_exceptions()
-            for sub, note in with_notes:
+            # cattrs' group_exceptions() in the loop itself (no lists of pairs):
+            # the parts with an attribute's note in order, then the others
+            without: list[BaseException] = []
+            for sub in exc.exceptions:
+                for note in getattr(sub, "__notes__", ()):
+                    if note.__class__ is AttributeValidationNote:
+                        break
+                else:
+                    without.append(sub)
+                    continue
                 found = by_name.get(note.name)
                 key = found.key if found is not None else note.name
                 failed.add(note.name)
@@ -172,8 +182,14 @@ class ErrorReader:
         tp: Any,
         out: _Found,
     ) -> None:
-        with_notes, without = exc.group_exceptions()
-        for sub, note in with_notes:
+        without: list[BaseException] = []
+        for sub in exc.exceptions:
+            for note in getattr(sub, "__notes__", ()):
+                if note.__class__ is IterableValidationNote:
+                    break
+            else:
+                without.append(sub)
+                continue
             if len(out) >= KEPT:
                 out.more += _leaves(sub)
                 continue
@@ -193,7 +209,10 @@ class ErrorReader:
                     and 0 <= index < len(raw)
                 ):
                     item = raw[index]
-                self._walk(sub, (*path, index), item, note.type, out)
+                if type(sub) is ClassValidationError:  # an object in an array, as in _walk
+                    self._class(sub.cl, (*path, index), item, out, sub)
+                else:
+                    self._walk(sub, (*path, index), item, note.type, out)
         for sub in without:
             out.append(_leaf(sub, path, raw, tp))
 
