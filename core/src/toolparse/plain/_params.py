@@ -147,12 +147,9 @@ def params_checker(
             ArgumentProblem(tuple(reversed(path)), reason, received, kind)
             for path, reason, received, kind in failed.problems
         ]
-        problems.extend(
-            ArgumentProblem.unrecognized(key)
-            for key in arguments
-            if isinstance(key, str) and key not in accepted_set
-        )
-        return render_problems(problems, arguments, accepted, None, failed.more)
+        # the unknown names as one entry (a call may send tens of thousands)
+        names = [k for k in arguments if isinstance(k, str) and k not in accepted_set]
+        return render_problems(problems, arguments, accepted, None, failed.more, names)
 
     def _pruned(arguments: Mapping[str, Any]) -> Arguments | None:
         changed: Arguments | None = None
