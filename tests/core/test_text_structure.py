@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-from toolparse.arguments import _BRACKETS, _NOT_STRUCTURE, _structure, depth_over, text_depth_over
+from toolparse.arguments import (
+    _BRACKETS,
+    _NOT_STRUCTURE,
+    _PIECE,
+    _found,
+    _structure,
+    depth_over,
+    text_depth_over,
+)
 
 _BOUNDED = settings(max_examples=80, deadline=None, derandomize=True)
 
@@ -84,3 +92,17 @@ def test_the_bound_on_levels_never_hides_a_deep_value(depth: int, width: int, li
     value = {"chain": chain, "flat": [{"a": 1}] * width}
     data = json.dumps(value).encode()
     assert text_depth_over(data, limit) == depth_over(value, limit)
+
+
+@pytest.mark.parametrize("at", [_PIECE - 2, _PIECE - 1, _PIECE, 4 * _PIECE - 1])
+def test_a_long_text_is_read_in_pieces_as_one(at: int) -> None:
+    # escapes, quotes and brackets on either side of where one piece ends
+    pad = "x" * at
+    value = {"pad": pad, "s": 'a\\"[b', "t": "\\\\", "deep": [[[["]", "é\ud800"]]]], "n": [1] * 50}
+    text = json.dumps(value, ensure_ascii=False)
+    data = text.encode("utf-8", "surrogatepass")
+    assert _found(text) == _found(data) == _kept(text)
+    for limit in (3, 4, 5, 6, 256):
+        assert (
+            text_depth_over(text, limit) == text_depth_over(data, limit) == depth_over(value, limit)
+        )

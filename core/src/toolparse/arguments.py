@@ -89,17 +89,14 @@ _PASSES = 8
 _SCAN_FROM = 64
 
 
-def text_depth_over(data: bytes, limit: int) -> int:
+def text_depth_over(data: str | bytes, limit: int) -> int:
     """A depth over ``limit`` reached by the valid JSON text ``data``, or 0 when within it.
 
     What :func:`depth_over` says of the decoded value, without walking it
     (which costs about half of decoding): a few passes of the bytes' own
     methods, then one pass per level over what is left of the brackets.
     """
-    if b"\\" in data:
-        # a backslash pair is one escaped backslash; then \" is a quote inside a string
-        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    found = data.translate(_BRACKETS, _NOT_STRUCTURE)
+    found = _found(data)
     if len(found) // 2 <= limit:
         # each level takes two brackets of structure (more are only strings')
         return 0
@@ -123,6 +120,40 @@ def text_depth_over(data: bytes, limit: int) -> int:
         if done > limit:
             return done
     return 0
+
+
+#: the characters encoded and read at once: a piece small enough to be read
+#: in memory already at hand (a whole megabyte's copy costs more than its reading)
+_PIECE = 1 << 14
+
+
+def _found(text: str | bytes) -> bytes:
+    """The brackets (``{}`` as ``[]``) and quotes of JSON text, escapes taken out."""
+    if isinstance(text, str):
+        if "\\" in text:
+            # a backslash pair is one escaped backslash; then \" is a quote inside a string
+            text = text.replace("\\\\", "").replace('\\"', "")
+        if len(text) <= _PIECE:
+            return text.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_STRUCTURE)
+        return b"".join(
+            [
+                text[i : i + _PIECE]
+                .encode("utf-8", "surrogatepass")
+                .translate(_BRACKETS, _NOT_STRUCTURE)
+                for i in range(0, len(text), _PIECE)
+            ]
+        )
+    if b"\\" in text:
+        text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if len(text) <= 4 * _PIECE:
+        return text.translate(_BRACKETS, _NOT_STRUCTURE)
+    piece = 4 * _PIECE
+    return b"".join(
+        [
+            text[i : i + piece].translate(_BRACKETS, _NOT_STRUCTURE)
+            for i in range(0, len(text), piece)
+        ]
+    )
 
 
 # the brackets at odd places of the kept bytes, marked: "[" as "(", "]" as ")"
@@ -224,9 +255,7 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
         limit = limits.max_depth
         # a short text: so few brackets cannot nest too deeply; a long one is read
         if len(text) > _SCAN_FROM * limit or text.count("{") + text.count("[") > limit:
-            if data is None:
-                data = text.encode("utf-8", "surrogatepass")
-            deep = text_depth_over(data, limit)
+            deep = text_depth_over(text if data is None else data, limit)
             if deep:
                 return Error(messages.too_deep(tool, deep, limit))
     elif isinstance(arguments, Mapping):
