@@ -144,6 +144,8 @@ class Mapper:
             text = FIXED.get(kind)
             if text is not None and top and len(loc) == 1 and loc[0] in arguments:
                 out.append(_top(err, text))  # the common case: a wrong value at the top level
+            elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
+                out.append(ArgumentProblem(loc, REQUIRED, NOT_GIVEN, "missing"))  # the next one
             else:
                 union = self._add(out, err, kind, text, i, arguments, exc, detailed, union)
         return out
