@@ -209,15 +209,12 @@ class CompiledSchema:
         rs = self.rs_problems
         if rs is None or self.fast is None:
             return self.explain(arguments)
-        errors: list[Any] = []
         try:
             found = self.fast.iter_errors(arguments)
-            for error in found:
-                errors.append(error)
-                if len(errors) > KEPT:
-                    # thousands: the pure path builds the first ones, these count
-                    total = len(errors) + sum(1 for _ in found)
-                    return self.explain(arguments, total=total)
+            errors = list(itertools.islice(found, KEPT + 1))
+            if len(errors) > KEPT:
+                # thousands: the pure path builds the first ones, these count
+                return self.explain(arguments, total=len(errors) + sum(1 for _ in found))
         except Exception:  # a value jsonschema-rs cannot take after all
             return self.explain(arguments)
         problems = rs.problems(arguments, errors) if errors else None

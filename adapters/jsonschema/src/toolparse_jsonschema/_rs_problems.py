@@ -100,6 +100,8 @@ _UNSUPPORTED_SCHEMA = frozenset({"$dynamicRef", "$recursiveRef", "$dynamicAnchor
 Entry = tuple[int, Any, Any]
 
 _path = operator.attrgetter("path")
+#: values that are never a mapping (spares the ABC check for most echoes)
+_SCALARS = frozenset((str, int, float, bool, type(None), list))
 
 
 def explainable(schema: Any) -> bool:
@@ -242,9 +244,16 @@ class RsProblems:
                     return None
                 how, what, extra = entry
                 path = tuple(error.instance_path)
-                if how == _PLAIN:
-                    value = _at(arguments, path)
-                    if not extra and (type(value) is dict or isinstance(value, Mapping)):
+                if how == _PLAIN:  # the commonest: inlined
+                    value = arguments
+                    for part in path:
+                        value = value[part]
+                    kind = type(value)
+                    if (
+                        not extra
+                        and kind not in _SCALARS
+                        and (kind is dict or isinstance(value, Mapping))
+                    ):
                         value = NOT_GIVEN
                     found.append(ArgumentProblem(path, what, value))
                     continue
@@ -260,7 +269,7 @@ class RsProblems:
                         found.append(ArgumentProblem(path, what, value))
                     elif how == _REQUIRED:
                         found.extend(
-                            ArgumentProblem.missing((*path, name))
+                            ArgumentProblem((*path, name), REQUIRED, NOT_GIVEN, "missing")
                             for name in what
                             if name not in value
                         )
@@ -314,6 +323,8 @@ def _ordered(found: list[ArgumentProblem]) -> list[ArgumentProblem] | None:
     """
     if len(found) > KEPT:
         return None
+    if len(found) == 1:
+        return found
     reasons: dict[tuple[Any, ...], tuple[str, str]] = {}
     for problem in found:
         said = (problem.reason, problem.kind)
