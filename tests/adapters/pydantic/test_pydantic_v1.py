@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import jsonschema
+from pydantic import BaseModel, v1
 
 import toolparse as tp
 from toolparse_pydantic._adapter import PydanticAdapter
@@ -106,3 +108,42 @@ def test_serialize_and_keywords() -> None:
     result = fn.execute({"name": "a"})
     assert isinstance(result, tp.Ok)
     assert json.loads(result.value) == {"name": "a", "size": 1}
+
+
+class Late(v1.BaseModel):
+    wait: datetime.timedelta
+    day: datetime.date
+    count: int
+    note: str = ""
+
+
+class Later(BaseModel):
+    wait: datetime.timedelta
+    day: datetime.date
+    count: int
+    note: str = ""
+
+
+def test_a_date_or_duration_too_big_for_python_reads_as_under_pydantic_2() -> None:
+    # pydantic.v1 lets an OverflowError out of these; pydantic 2 says they are no duration
+    for sent in (
+        {"wait": 86400000000000.0, "day": "2024-01-31", "count": "x"},
+        {"wait": "P99999999999D", "day": "not a date", "note": "n"},
+        {"wait": 86400000000000.0, "day": "2024-01-31", "count": 1},
+    ):
+        old = function(Late).execute(sent)
+        assert isinstance(old.exception, tp.InvalidArguments), old
+        assert old.message == function(Later).execute(sent).message
+
+
+def test_an_overflow_past_what_the_fields_say_stays_the_exception_it_is() -> None:
+    class Huge(v1.BaseModel):
+        value: int
+
+        @v1.validator("value")
+        def _grow(cls, value: int) -> int:
+            raise OverflowError("too big")
+
+    result = function(Huge).execute({"value": 1})
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, OverflowError)

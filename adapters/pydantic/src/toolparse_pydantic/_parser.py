@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import inspect
 from collections.abc import Callable
 from functools import partial
@@ -11,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError
 
-from toolparse import Error, Ok, invalid_arguments
+from toolparse import ArgumentProblem, Error, Ok, invalid_arguments
 from toolparse.adapter import new_outcome as _new
 
 from . import _errors
 from ._mapper import Mapper
+from ._reasons import FIXED_V1
 
 if TYPE_CHECKING:
     from ._adapter import Kind
@@ -35,7 +37,14 @@ def make_parser(
         # already imported by whoever defined the model
         from pydantic.v1 import ValidationError as V1ValidationError
 
-        return _make(source.parse_obj, V1ValidationError, _v1_problems, accepted)
+        def v1_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
+            if isinstance(exc, OverflowError):
+                return _v1_overflow(source, exc, arguments)
+            return _v1_problems(exc, arguments)
+
+        # pydantic.v1 lets an OverflowError out of a date or duration too big
+        # for Python's types (86400000000000.0 seconds): a wrong value too
+        return _make(source.parse_obj, (V1ValidationError, OverflowError), v1_problems, accepted)
     validate: Any  # pydantic-core's validate_python, or TypeAdapter's
     if kind == "model":
         if not getattr(source, "__pydantic_complete__", True):
@@ -74,9 +83,52 @@ def _v1_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
     return _errors.problems_v1(errors, arguments), more
 
 
+#: the ``pydantic.v1`` error type of each type whose parsing can overflow
+_V1_OVERFLOWS = {
+    datetime.timedelta: "value_error.duration",
+    datetime.datetime: "value_error.datetime",
+    datetime.date: "value_error.date",
+    datetime.time: "value_error.time",
+}
+
+
+def _v1_overflow(model: Any, exc: OverflowError, arguments: Any) -> tuple[list[Any], int]:
+    """The problems of a ``pydantic.v1`` call that overflowed: the field(s) it came from, and the rest.
+
+    Each top-level date, time or duration field is validated alone to find the
+    value(s) too big; the rest of the call is validated without them. An
+    overflow elsewhere (deeper, or another type) stays the exception it is.
+    """
+    from pydantic.v1 import ValidationError as V1ValidationError
+
+    found: list[Any] = []
+    for field in model.__fields__.values():
+        kind = _V1_OVERFLOWS.get(field.type_)
+        if kind is None or field.alias not in arguments:
+            continue
+        value = arguments[field.alias]
+        try:
+            field.validate(value, {}, loc=field.alias, cls=model)
+        except OverflowError:
+            found.append(ArgumentProblem((field.alias,), FIXED_V1[kind], value))
+    if not found:
+        raise exc
+    names = {p.path[0] for p in found}
+    try:
+        model.parse_obj({k: v for k, v in arguments.items() if k not in names})
+    except V1ValidationError as rest:
+        others, more = _v1_problems(rest, arguments)
+        # the names left out to validate the rest were sent: not missing
+        found += [p for p in others if not (p.kind == "missing" and p.path[0] in names)]
+        return found, more
+    except OverflowError:
+        raise exc from None
+    return found, 0
+
+
 def _make(
     validate: Callable[[Any], Any],
-    error_type: type[Exception],
+    error_type: type[Exception] | tuple[type[Exception], ...],
     to_problems: Callable[[Any, Any], tuple[list[Any], int]],
     accepted: tuple[str, ...],
 ) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
