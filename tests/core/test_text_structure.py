@@ -94,7 +94,7 @@ def test_the_bound_on_levels_never_hides_a_deep_value(depth: int, width: int, li
     assert text_depth_over(data, limit) == depth_over(value, limit)
 
 
-@pytest.mark.parametrize("at", [_PIECE - 2, _PIECE - 1, _PIECE, 4 * _PIECE - 1])
+@pytest.mark.parametrize("at", [_PIECE - 1, 2 * _PIECE - 30, 2 * _PIECE, 3 * _PIECE - 1])
 def test_a_long_text_is_read_in_pieces_as_one(at: int) -> None:
     # escapes, quotes and brackets on either side of where one piece ends
     pad = "x" * at

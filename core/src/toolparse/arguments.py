@@ -122,9 +122,10 @@ def text_depth_over(data: str | bytes, limit: int) -> int:
     return 0
 
 
-#: the characters encoded and read at once: a piece small enough to be read
-#: in memory already at hand (a whole megabyte's copy costs more than its reading)
-_PIECE = 1 << 14
+#: the characters of a long text encoded and read at once: a piece small
+#: enough to be read in memory already at hand (a copy of a whole megabyte
+#: costs more than its reading); a text of two pieces or less is read whole
+_PIECE = 1 << 16
 
 
 def _found(text: str | bytes) -> bytes:
@@ -133,7 +134,7 @@ def _found(text: str | bytes) -> bytes:
         if "\\" in text:
             # a backslash pair is one escaped backslash; then \" is a quote inside a string
             text = text.replace("\\\\", "").replace('\\"', "")
-        if len(text) <= _PIECE:
+        if len(text) <= 2 * _PIECE:
             return text.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_STRUCTURE)
         return b"".join(
             [
@@ -145,13 +146,12 @@ def _found(text: str | bytes) -> bytes:
         )
     if b"\\" in text:
         text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
-    if len(text) <= 4 * _PIECE:
+    if len(text) <= 2 * _PIECE:
         return text.translate(_BRACKETS, _NOT_STRUCTURE)
-    piece = 4 * _PIECE
     return b"".join(
         [
-            text[i : i + piece].translate(_BRACKETS, _NOT_STRUCTURE)
-            for i in range(0, len(text), piece)
+            text[i : i + _PIECE].translate(_BRACKETS, _NOT_STRUCTURE)
+            for i in range(0, len(text), _PIECE)
         ]
     )
 
