@@ -268,11 +268,11 @@ class RsProblems:
                     if how == _NO_MORE_ITEMS:
                         found.append(ArgumentProblem(path, what, value))
                     elif how == _REQUIRED:
-                        found.extend(
-                            ArgumentProblem((*path, name), REQUIRED, NOT_GIVEN, "missing")
-                            for name in what
-                            if name not in value
-                        )
+                        for name in what:
+                            if name not in value:
+                                found.append(
+                                    ArgumentProblem((*path, name), REQUIRED, NOT_GIVEN, "missing")
+                                )
                     elif how == _DEPENDENT:
                         found.extend(
                             ArgumentProblem.missing(
@@ -325,12 +325,12 @@ def _ordered(found: list[ArgumentProblem]) -> list[ArgumentProblem] | None:
         return None
     if len(found) == 1:
         return found
-    reasons: dict[tuple[Any, ...], tuple[str, str]] = {}
-    for problem in found:
-        said = (problem.reason, problem.kind)
-        before = reasons.setdefault(problem.path, said)
-        if before != said:
-            return None
+    if len({p.path for p in found}) < len(found):  # rare: a path twice
+        reasons: dict[tuple[Any, ...], tuple[str, str]] = {}
+        for problem in found:
+            said = (problem.reason, problem.kind)
+            if reasons.setdefault(problem.path, said) != said:
+                return None
     try:
         # plain tuple order is the pure path's order wherever it never compares
         # an index with a name (and far cheaper than its sort key)
