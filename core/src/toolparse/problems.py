@@ -16,6 +16,8 @@ from . import messages
 from .adapter import REQUIRED
 from .contract import Error
 
+_new = tuple.__new__
+
 __all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
 
 
@@ -263,7 +265,13 @@ def render_problems(
             unknown.append(str(path[0]))
         else:
             others.append(problem)
-    lines = _Lines(others, more)
+    # a screenful or less: the lines themselves (the renderer reads a list
+    # quicker); past it only the shown ones are rendered, the rest counted
+    lines: Sequence[str] = (
+        [p.line() for p in others]
+        if not more and len(others) <= messages.MAX_PROBLEM_LINES
+        else _Lines(others, more)
+    )
     if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
@@ -283,7 +291,7 @@ def render_problems(
     exc = InvalidArguments(text, kept, arguments, accepted, more=more, unrecognized=unrecognized)
     if cause is not None:
         exc.__cause__ = cause
-    return Error(text, exc)
+    return _new(Error, (text, exc))  # Error(text, exc) without its own __new__ frame
 
 
 #: The arguments of the one parser call whose problems a Function renders
