@@ -143,7 +143,11 @@ class Mapper:
             loc = err["loc"]
             text = FIXED.get(kind)
             if text is not None and top and len(loc) == 1 and loc[0] in arguments:
-                out.append(_top(err, text))  # the common case: a wrong value at the top level
+                # the common case: a wrong value at the top level (_top, without its call)
+                value = err.get("input", NOT_GIVEN)
+                if type(value) not in _LEAVES and isinstance(value, Mapping):
+                    value = NOT_GIVEN
+                out.append(ArgumentProblem(loc, text, value))
             elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
                 out.append(ArgumentProblem(loc, REQUIRED, NOT_GIVEN, "missing"))  # the next one
             else:
