@@ -99,6 +99,10 @@ _UNSUPPORTED_SCHEMA = frozenset({"$dynamicRef", "$recursiveRef", "$dynamicAnchor
 
 Entry = tuple[int, Any, Any]
 
+#: the places kept worked out (a schema's keyword places; the bound only says
+#: that no call can grow the table past it)
+_MAX_PLACES = 4096
+
 _path = operator.attrgetter("path")
 #: values that are never a mapping (spares the ABC check for most echoes)
 _SCALARS = frozenset((str, int, float, bool, type(None), list))
@@ -239,7 +243,9 @@ class RsProblems:
                 place = tuple(error.schema_path)
                 entry = entries.get(place, NOT_GIVEN)
                 if entry is NOT_GIVEN:
-                    entry = entries[place] = self._entry(place)
+                    entry = self._entry(place)
+                    if len(entries) < _MAX_PLACES:
+                        entries[place] = entry
                 if entry is None:
                     return None
                 how, what, extra = entry
