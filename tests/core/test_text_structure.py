@@ -15,13 +15,15 @@ from toolparse.arguments import (
     _BRACKETS,
     _NOT_STRUCTURE,
     _PIECE,
+    DEFAULT_LIMITS,
     _found,
     _structure,
+    decode,
     depth_over,
     text_depth_over,
 )
 
-_BOUNDED = settings(max_examples=80, deadline=None, derandomize=True)
+_BOUNDED = settings(max_examples=50, deadline=None, derandomize=True)
 
 # strings as a model writes them: brackets, quotes and escapes inside, or none
 _TEXT = st.text(alphabet='[]{}"\\ab,:\n\u00e9\U0001f600', max_size=10) | st.sampled_from(
@@ -30,7 +32,7 @@ _TEXT = st.text(alphabet='[]{}"\\ab,:\n\u00e9\U0001f600', max_size=10) | st.samp
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_TEXT, inner, max_size=5),
-    max_leaves=15,
+    max_leaves=12,
 )
 
 
@@ -106,3 +108,46 @@ def test_a_long_text_is_read_in_pieces_as_one(at: int) -> None:
         assert (
             text_depth_over(text, limit) == text_depth_over(data, limit) == depth_over(value, limit)
         )
+
+
+def _as_json_loads_reads_it(text: str) -> object:
+    # what decode promises: json.loads' value, or its own reason in the shared words
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        return tp.Error(
+            f"The arguments for tool t are not valid JSON ({reason}). "
+            "Send the arguments as one JSON object."
+        ).message
+    return value
+
+
+@_BOUNDED
+@given(
+    st.text(alphabet='{}[]":,\ufeff \n0123456789aetrulsfn\\\ud800', max_size=24)
+    | st.dictionaries(_TEXT, _JSON, max_size=3).map(json.dumps)
+)
+def test_a_text_decodes_as_json_loads_reads_it(text: str) -> None:
+    got = decode(text, "t", DEFAULT_LIMITS)
+    if not text.strip():
+        assert got == {}
+        return
+    expected = _as_json_loads_reads_it(text)
+    if isinstance(expected, str):
+        assert isinstance(got, tp.Error)
+        assert got.message == expected
+    elif isinstance(expected, dict):
+        assert got == expected
+    else:
+        assert isinstance(got, tp.Error)
+        assert "must be a JSON object" in got.message
+
+
+def test_a_byte_order_mark_reads_as_json_loads_says() -> None:
+    got = decode('\ufeff{"a": 1}', "t", DEFAULT_LIMITS)
+    assert isinstance(got, tp.Error)
+    assert got.message == (
+        "The arguments for tool t are not valid JSON (Unexpected UTF-8 BOM (decode using "
+        "utf-8-sig) at line 1 column 1). Send the arguments as one JSON object."
+    )

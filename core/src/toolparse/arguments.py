@@ -205,6 +205,10 @@ def _text_depth(text: str) -> int:
     return deepest
 
 
+#: the decoder ``json.loads`` uses when given no options (the same defaults)
+_DECODER = json.JSONDecoder()
+
+
 def _max_digits() -> int:
     limit = sys.get_int_max_str_digits()
     return limit if limit else 4300
@@ -238,7 +242,9 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
         if not text.strip():
             return {}
         try:
-            value = json.loads(text)
+            # json.loads itself, less its checks of what it was given: a text
+            # that starts with a byte-order mark goes through it for its message
+            value = _DECODER.decode(text) if text[0] != "\ufeff" else json.loads(text)
         except RecursionError:
             return Error(messages.too_deep(tool, _text_depth(text), limits.max_depth))
         except ValueError as exc:
