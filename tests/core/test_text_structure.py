@@ -151,3 +151,15 @@ def test_a_byte_order_mark_reads_as_json_loads_says() -> None:
         "The arguments for tool t are not valid JSON (Unexpected UTF-8 BOM (decode using "
         "utf-8-sig) at line 1 column 1). Send the arguments as one JSON object."
     )
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 10])
+def test_the_shortest_text_one_level_too_deep_is_measured(limit: int) -> None:
+    # an object, one name and its lists: 2 * limit + 5 characters, past the
+    # length (two characters a level) under which a text is not even counted
+    fn = tp.Function("t", lambda a: "ok", limits=tp.Limits(max_depth=limit))
+    deep = '{"":' + "[" * limit + "]" * limit + "}"
+    assert fn.execute(deep) == tp.Error(
+        f"The arguments for tool t are nested too deeply (depth {limit + 1}; the limit is {limit})."
+    )
+    assert fn.execute('{"":' + "[" * (limit - 1) + "0" + "]" * (limit - 1) + "}") == tp.Ok("ok")

@@ -259,8 +259,12 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
         if not isinstance(value, dict):
             return Error(messages.not_an_object(tool, value))
         limit = limits.max_depth
-        # a short text: so few brackets cannot nest too deeply; a long one is read
-        if len(text) > _SCAN_FROM * limit or text.count("{") + text.count("[") > limit:
+        # a short text: so few brackets cannot nest too deeply (a level takes two
+        # characters, so most calls are not even counted); a long one is read
+        chars = len(text)
+        if chars > 2 * limit + 1 and (
+            chars > _SCAN_FROM * limit or text.count("{") + text.count("[") > limit
+        ):
             deep = text_depth_over(text if data is None else data, limit)
             if deep:
                 return Error(messages.too_deep(tool, deep, limit))
