@@ -276,9 +276,7 @@ class RsProblems:
                     elif how == _REQUIRED:
                         for name in what:
                             if name not in value:
-                                found.append(
-                                    ArgumentProblem((*path, name), REQUIRED, NOT_GIVEN, "missing")
-                                )
+                                found.append(ArgumentProblem.missing((*path, name)))
                     elif how == _DEPENDENT:
                         found.extend(
                             ArgumentProblem.missing(
