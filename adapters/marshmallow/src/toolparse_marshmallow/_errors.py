@@ -9,7 +9,7 @@ value it sent there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
@@ -97,14 +97,15 @@ def _object(
     (marshmallow 3 reports the fields in no stable order.) This is the walk's
     common case, so it reads a field's texts without a detour.
     """
+    entries: Iterable[tuple[Any, Any]]
     if len(messages) > 1 and (not shape.in_order or _SCHEMA in messages):
-        keys = sorted(messages, key=shape.rank)
+        entries = [(key, messages[key]) for key in sorted(messages, key=shape.rank)]
     else:
-        keys = list(messages)  # unknown keys come after the fields, as ranked
+        entries = messages.items()  # unknown keys come after the fields, as ranked
     sent = value if type(value) is dict else None
     out = ctx.out
-    for key in keys:
-        sub = messages[key]
+    required, unknown, meanings = ctx.required, ctx.unknown, shape.reasons
+    for key, sub in entries:
         if key == _SCHEMA:
             _walk(sub, shape, shape.own, path, value, ctx)
             continue
@@ -118,12 +119,12 @@ def _object(
             # _explain work out for it, with one lookup of its meaning
             text = sub[0]
             if got is _ABSENT:
-                if text in ctx.required:
+                if text in required:
                     reason = REQUIRED if text == REQUIRED_TEXT else _plain(text)
                     out.append(ArgumentProblem(here, reason, kind="missing"))
                     continue
-            elif text not in ctx.unknown:
-                reasons = shape.reasons.get(key)
+            elif text not in unknown:
+                reasons = meanings.get(key)
                 explain = None if reasons is None else reasons.single.get(text)
                 found = (
                     explain if explain is None or isinstance(explain, str) else explain(here, got)
