@@ -2,13 +2,18 @@
 
     uv run --frozen --no-sync python benchmarks/run.py marshmallow
 
+Every row is a ratio of thread CPU time in interleaved rounds (``ratio_rounds``),
+with its spread.
+
 - valid arguments: ``fn.execute(args)`` with ``args_schema=InvoiceSchema``
   (a ``@post_load`` building a dataclass) against a reused
   ``InvoiceSchema().load(args)`` plus a direct call of the body (target <= 1.1x);
 - the same under ``unknown_arguments="reject"`` (which also checks the keys of
   nested objects) against ``load(args, unknown=RAISE)``;
 - invalid arguments (three problems): ``fn.execute(bad)``, message included,
-  against a bare ``load`` failure (target <= 1.3x);
+  against a bare ``load`` failure and its ``.messages`` (target <= 1.3x); and
+  that failure followed by rendering the same problems (built beforehand), the
+  floor that the message the model reads puts under the row;
 - defining a tool: another tool of a class already compiled (the adapter keeps
   a class's compiled form) against ``InvoiceSchema()`` (target <= 3x), and the
   first tool of a class (a fresh adapter: instantiation, conversion, parser).
@@ -22,7 +27,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
 import toolparse as tp
-from harness import Row, interleaved, ratio_rounds
+from harness import Row, ratio_rounds
 from toolparse_marshmallow import MarshmallowAdapter
 
 
@@ -93,14 +98,35 @@ def run() -> list[Row]:
             return exc.messages
 
     rows = []
-    tp_us, raw_us = interleaved(lambda: fn.execute(VALID), raw_valid)
-    rows.append(Row("marshmallow execute (valid)", tp_us, raw_us, "schema.load + call", 1.1))
-    tp_us, raw_us = interleaved(lambda: strict.execute(VALID), raw_strict)
-    rows.append(
-        Row("marshmallow execute (valid, reject)", tp_us, raw_us, "load(unknown=RAISE) + call")
-    )
+    r = ratio_rounds(lambda: fn.execute(VALID), raw_valid)
+    rows.append(r.row("marshmallow execute (valid)", "schema.load + call", 1.1))
+    r = ratio_rounds(lambda: strict.execute(VALID), raw_strict)
+    rows.append(r.row("marshmallow execute (valid, reject)", "load(unknown=RAISE) + call"))
     r = ratio_rounds(lambda: fn.execute(INVALID), raw_invalid)
     rows.append(r.row("marshmallow execute (3 problems)", "load failure + .messages", 1.3))
+    # the floor under the promise of the message: load's failure, then rendering
+    # the same three problems (built beforehand: no walk of .messages at all)
+    rejected = fn.execute(INVALID)
+    assert isinstance(rejected, tp.Error)
+    exc = rejected.exception
+    assert isinstance(exc, tp.InvalidArguments)
+    built, accepted = list(exc.problems), exc.accepted
+
+    def load_and_render() -> object:
+        try:
+            return body(schema.load(INVALID))
+        except ValidationError as error:
+            return tp.invalid_arguments(built, arguments=INVALID, accepted=accepted, cause=error)
+
+    floor = load_and_render()
+    assert isinstance(floor, tp.Error)
+    assert floor.message == rejected.message
+    r = ratio_rounds(load_and_render, raw_invalid)
+    rows.append(
+        r.row(
+            "marshmallow 3 problems floor: load failure + the message", "load failure + .messages"
+        )
+    )
     r = ratio_rounds(lambda: tp.Function("invoice", body, args_schema=InvoiceSchema), InvoiceSchema)
     rows.append(r.row("define: marshmallow args_schema", "InvoiceSchema()", 3.0))
     r = ratio_rounds(
