@@ -212,11 +212,12 @@ class CompiledSchema:
         try:
             found = self.fast.iter_errors(arguments)
             errors = list(itertools.islice(found, KEPT + 1))
-            if len(errors) > KEPT:
-                # thousands: the pure path builds the first ones, these count
-                return self.explain(arguments, total=len(errors) + sum(1 for _ in found))
+            total = len(errors) + sum(1 for _ in found) if len(errors) > KEPT else None
         except Exception:  # a value jsonschema-rs cannot take after all
             return self.explain(arguments)
+        if total is not None:
+            # thousands: the pure path builds the first ones, this count stands
+            return self.explain(arguments, total=total)
         problems = rs.problems(arguments, errors) if errors else None
         if not problems:
             return self.explain(arguments)
