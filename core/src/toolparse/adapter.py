@@ -277,9 +277,18 @@ class Compiled:
         and it is given only while no plugin maps fields (``answers`` of the
         field-schema hook is ``False``). ``None`` (the default): nothing is
         shared, which is always correct.
+    :param nulls_after_reject: the parser checks ``schema`` itself: it rejects
+        every ``null`` the schema does not admit, and every string where the
+        schema requires an object. The core's step that restores what an
+        export changed (a ``null`` meant as "absent", an object sent as JSON
+        text) then runs only for a null at the top level before the parser,
+        and deeper only once the parser rejects a call (the restored call is
+        parsed again, and that verdict is the answer): an accepted call pays
+        no look into its nested values. ``False`` (the default): the step runs
+        before the parser, which is always correct.
     """
 
-    __slots__ = ("accepted", "key", "parser", "required", "schema")
+    __slots__ = ("accepted", "key", "nulls_after_reject", "parser", "required", "schema")
 
     def __init__(
         self,
@@ -289,12 +298,14 @@ class Compiled:
         accepted: Sequence[str] | None = None,
         required: Sequence[str] | None = None,
         key: Hashable | None = None,
+        nulls_after_reject: bool = False,
     ) -> None:
         self.schema = schema
         self.parser = parser
         self.accepted = None if accepted is None else tuple(accepted)
         self.required = None if required is None else tuple(required)
         self.key = key
+        self.nulls_after_reject = nulls_after_reject
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

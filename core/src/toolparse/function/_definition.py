@@ -89,10 +89,20 @@ class Declaration:
     ``key``: a key that fully determines ``schema`` (the adapter's
     :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
     the bound names), so Functions of one compiled form share what is built
-    from the schema; ``None``: nothing is shared.
+    from the schema; ``None``: nothing is shared. ``nulls_after_reject``: the
+    adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`.
     """
 
-    __slots__ = ("accepted", "adapter", "key", "parser", "pm", "required", "schema")
+    __slots__ = (
+        "accepted",
+        "adapter",
+        "key",
+        "nulls_after_reject",
+        "parser",
+        "pm",
+        "required",
+        "schema",
+    )
 
     def __init__(
         self,
@@ -103,8 +113,10 @@ class Declaration:
         adapter: Adapter | None,
         pm: PluginManager | None,
         key: tuple[Hashable, ...] | None = None,
+        nulls_after_reject: bool = False,
     ) -> None:
         self.key = key
+        self.nulls_after_reject = nulls_after_reject
         self.schema = schema
         self.parser = parser
         self.accepted = accepted
@@ -133,6 +145,7 @@ def declare(
     accepted: tuple[str, ...] | None = None
     required: tuple[str, ...] | None = None
     key: tuple[Hashable, ...] | None = None
+    after_reject = False
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
@@ -147,6 +160,7 @@ def declare(
             schema, parser = compiled.schema, compiled.parser
             accepted, required = compiled.accepted, compiled.required
             key = _key_of(chosen, compiled.key, unknown_arguments)
+            after_reject = getattr(compiled, "nulls_after_reject", False) is True
     if errors:
         subject = f"tool {name!r}"
         if any(msg.startswith("no installed adapter") for _, msg in errors):
@@ -188,7 +202,7 @@ def declare(
             accepted = tuple(
                 accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
             )
-    return Declaration(schema, parser, accepted, required, chosen, pm, key)
+    return Declaration(schema, parser, accepted, required, chosen, pm, key, after_reject)
 
 
 def _key_of(adapter: Adapter, key: object, policy: str) -> tuple[Hashable, ...] | None:

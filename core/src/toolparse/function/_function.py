@@ -220,7 +220,7 @@ class Function:
             ),
         ):
             set_(self, field, value)
-        self._compile(body_arity, parser_arity, found.parser, found.key)
+        self._compile(body_arity, parser_arity, found.parser, found.key, found.nulls_after_reject)
 
     def _compile(
         self,
@@ -228,10 +228,13 @@ class Function:
         parser_arity: int,
         adapter_parser: Callable[..., Any] | None,
         declared: Hashable | None = None,
+        nulls_after_reject: bool = False,
     ) -> None:
         """Choose the steps a call goes through, and compile them into the plan.
 
-        ``declared``: the key of an adapter's compiled form (see ``Declaration``).
+        ``declared``: the key of an adapter's compiled form (see ``Declaration``);
+        ``nulls_after_reject``: its parser checks the schema itself (only
+        while that parser is the one that runs).
         """
         parser = self.parse_args if self.parse_args is not None else adapter_parser
         if parser is adapter_parser and parser is not None:
@@ -267,6 +270,7 @@ class Function:
             schema_key=declared
             if shape is None
             else (shape, self.unknown_arguments, self._accepted),
+            nulls_after_reject=nulls_after_reject and parser is adapter_parser,
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)

@@ -141,6 +141,7 @@ def compile_plan(
     check_parameters: Callable[[Any], Any] | None = None,
     quick_tests: Sequence[QuickTest] = (),
     schema_key: Hashable | None = None,
+    nulls_after_reject: bool = False,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
 
@@ -153,6 +154,9 @@ def compile_plan(
     :param schema_key: a key that fully determines ``schema`` (a declaration
         the core turned into it), so that tools of one declaration share the
         steps built from it; ``None``: built for this schema alone.
+    :param nulls_after_reject: ``parser`` checks ``schema`` itself, so nulls
+        deeper than the top level are restored only when it rejects a call
+        (see :attr:`~toolparse.adapter.Compiled.nulls_after_reject`).
     """
     if schema_key is None:
         restore, watched = _nulls_step(schema)
@@ -209,6 +213,7 @@ def compile_plan(
             parser_async,
             body_async,
             ",".join(t.code for t in quick_tests) if check_parameters is not None else "",
+            nulls_after_reject,
         )
     )
     plan = Plan()

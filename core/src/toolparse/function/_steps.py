@@ -182,7 +182,7 @@ _PARSE_GUARDED = """
         else:
             with pending(args):
                 parsed = {call}
-                {awaiting}
+                {awaiting}{retry}
     except Exception as exc:
         return failed(exc, args, context)
     if within and type(parsed) is Ok:
@@ -200,7 +200,7 @@ _PARSE_GUARDED = """
 _PARSE = """
     try:
         parsed = {call}
-        {awaiting}
+        {awaiting}{retry}
     except Exception as exc:
         return failed(exc, args, context)
     if type(parsed) is not Ok:
@@ -208,6 +208,42 @@ _PARSE = """
     value = parsed[0]
     if value is None:
         value = args
+"""
+
+# restoring nulls after the parser, for an adapter whose parser checks the very
+# schema the step reads (``Compiled.nulls_after_reject``): the step only turns a
+# value that schema rejects into one it may accept, so a call the parser accepts
+# has nothing to restore, and the look is paid only by a rejected call. A
+# rejected call the step changes is parsed again, and that verdict is the answer.
+_RETRY_GUARDED = """
+        if type(parsed) is not Ok and (restored := restore(args)) is not args:
+            args = restored
+            within = accepted.issuperset(args)
+            if within:
+                parsed = {call}
+                {awaiting}
+            else:
+                with pending(args):
+                    parsed = {call}
+                    {awaiting}"""
+
+_RETRY = """
+        if type(parsed) is not Ok and (restored := restore(args)) is not args:
+            args = restored
+            parsed = {call}
+            {awaiting}"""
+
+# before such a parser, only a null at the top level is restored (one look at
+# the values): a strict export makes every optional property nullable, and a
+# model that leaves one out sends its null, which would cost a rejected parse
+_NULLS_TOP = """
+    if not watch.isdisjoint(args) and None in args.values():
+        args = restore(args)
+"""
+
+_NULLS_TOP_ALWAYS = """
+    if None in args.values():
+        args = restore(args)
 """
 
 _PARSED = """
@@ -253,7 +289,7 @@ def _function_code(header: str, pieces: list[str]) -> CodeType:
 
 #: which pieces a plan is made of (see ``_shape``): the entry points' code is
 #: compiled once per shape, and each Function only binds it to its namespace
-_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str]
+_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str, bool]
 
 
 @functools.lru_cache(maxsize=512)
@@ -272,12 +308,17 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         parser_async,
         body_async,
         quick,
+        after_reject,
     ) = shape
     context = ", context" if parser_context else ""
 
     def parsing(awaiting: str) -> list[str]:
         steps = [_DECODE]
-        if nulls:
+        # restoring after a rejection needs a parser that rejects
+        after = after_reject and nulls and has_parser
+        if after:
+            steps.append(_NULLS_TOP_ALWAYS if nulls_always else _NULLS_TOP)
+        elif nulls:
             steps.append(_NULLS_ALWAYS if nulls_always else _NULLS)
         if bound:
             steps.append(_BOUND)
@@ -293,8 +334,10 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
             return steps
         if guarded and ignore:
             steps.append(_DROP)
-        step = _PARSE_GUARDED if guarded else _PARSE
-        steps.append(step.format(call=f"parser(args{context})", awaiting=awaiting))
+        call = f"parser(args{context})"
+        step, retry = (_PARSE_GUARDED, _RETRY_GUARDED) if guarded else (_PARSE, _RETRY)
+        retry = retry.format(call=call, awaiting=awaiting) if after else ""
+        steps.append(step.format(call=call, awaiting=awaiting, retry=retry))
         return steps
 
     body_call = "function(value, context)" if body_context else "function(value)"
