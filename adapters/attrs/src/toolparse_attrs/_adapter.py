@@ -26,6 +26,8 @@ from ._source import AttrsSource
 if TYPE_CHECKING:
     import cattrs
 
+    from ._fields import Fields
+
 __all__ = ["AttrsAdapter"]
 
 
@@ -89,6 +91,28 @@ class AttrsAdapter:
             make_parser(converter, fields, cls, accepted) if parser else None,
             accepted=accepted,
             required=schema.get("required", ()),
+            nulls_after_reject=self._checks_its_schema(source, fields, field_schema),
+        )
+
+    @staticmethod
+    def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | None) -> bool:
+        """Whether the parser refuses every null and text the exported schema refuses.
+
+        So with toolparse's own converter: each of its strict hooks refuses a
+        ``null`` for a type whose schema does not admit one (and a string for
+        an object), so the core restores nested nulls only once a call is
+        rejected. Not with your converter (its hooks may be lenient), a plugin
+        that maps fields (its schema is not the type's), or any field with an
+        attrs converter or its own hook (either may take a ``null``).
+        """
+        if isinstance(source, AttrsSource) and source.converter is not None:
+            return False
+        if field_schema is not None and getattr(field_schema, "answers", True):
+            return False
+        return not any(
+            f.converter is not None or f.hook is not None
+            for info in fields.read
+            for f in info.fields
         )
 
     def _resolve(self, source: Any, policy: str) -> tuple[type, cattrs.BaseConverter]:

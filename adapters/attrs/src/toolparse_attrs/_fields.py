@@ -91,6 +91,11 @@ class Fields:
         self.converter = converter
         self._cache: dict[type, ClassInfo] = {}
 
+    @property
+    def read(self) -> typing.Iterable[ClassInfo]:
+        """The classes read so far (a class's own and its nested ones, once read)."""
+        return self._cache.values()
+
     def info(self, cls: type) -> ClassInfo:
         """The :class:`ClassInfo` of an attrs class or dataclass."""
         found = self._cache.get(cls)
