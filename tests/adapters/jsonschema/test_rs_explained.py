@@ -324,3 +324,54 @@ def test_the_suite_rejections_read_alike_on_both_paths() -> None:
                     worded_suite += compiled.rs_problems.problems(data, errors) is not None
     assert compared > 1000
     assert worded_suite > 900
+
+
+NULLABLE_LATER = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "where": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+            "required": ["city"],
+        },
+        "tags": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        },
+    },
+    "required": ["id"],
+}
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_nested_nulls_are_restored_once_the_schema_rejects_them(fast: bool) -> None:
+    seen: list[Any] = []
+    fn = tp.Function("t", seen.append, args_schema=JsonSchema(NULLABLE_LATER, fast=fast))
+    sent = {"id": 1, "where": {"city": "Oslo", "zip": None}, "tags": [{"n": None}], "x": None}
+    assert isinstance(fn.execute(sent), tp.Ok)
+    # a null for an optional property means absent (the unknown name's null is the body's)
+    assert seen[-1] == {"id": 1, "where": {"city": "Oslo"}, "tags": [{}], "x": None}
+    assert sent["where"] == {"city": "Oslo", "zip": None}  # the model's dict is left as sent
+    valid = {"id": 1, "where": {"city": "Oslo"}}
+    assert isinstance(fn.execute(valid), tp.Ok)
+    assert seen[-1] is valid  # accepted as sent: nothing looked into, nothing copied
+    rejected = fn.execute({"id": None, "where": {"city": None}})
+    assert isinstance(rejected, tp.Error)
+    # a required name's null is a value, wrong as any other
+    assert "id: must be an integer (received null)" in rejected.message
+    assert "where.city: must be a string (received null)" in rejected.message
+    # a rejection whose nested nulls are restored is parsed again: the rest stands
+    again = fn.execute({"id": "1", "where": {"city": "Oslo", "zip": None}})
+    assert isinstance(again, tp.Error)
+    assert again.message.splitlines()[2:-2] == ['id: must be an integer (received "1")']
+
+
+def test_the_adapter_asks_for_the_restore_only_after_a_rejection() -> None:
+    from toolparse_jsonschema import JsonSchemaAdapter
+
+    adapter = JsonSchemaAdapter()
+    compiled = adapter.compile(NULLABLE_LATER, unknown_arguments="report", parser=True)
+    assert compiled.nulls_after_reject is True
+    schema_only = adapter.compile(NULLABLE_LATER, unknown_arguments="report", parser=False)
+    assert schema_only.nulls_after_reject is False

@@ -74,6 +74,9 @@ class JsonSchemaAdapter:
             required=[n for n in required if isinstance(n, str)]
             if isinstance(required, list)
             else [],
+            # the validators check this very schema (on either path): a null it
+            # does not admit is rejected, so only a rejected call needs the restore
+            nulls_after_reject=parse is not None,
         )
 
     def json_schema(
