@@ -15,14 +15,13 @@ a number, ``3`` is not a string.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 from ..adapter import REQUIRED
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
-from ..problems import ArgumentProblem, invalid_arguments
 from ._delegated import delegated
+from ._joins import UNRECOGNIZED, Refused, joined, joined_capped, rejection
 from ._nodes import (
     AnyNode,
     ChoiceNode,
@@ -54,64 +53,9 @@ Converter = Callable[[Any], Any]
 
 _MISSING: Any = object()
 
-#: the reason of a top-level name that is not accepted
-_UNRECOGNIZED = "Unrecognized parameter"
-
 
 class _Never:
     """No JSON value has this type: the "no shortcut" marker for fast checks."""
-
-
-class _Refused:
-    """The top-level object's outcome when it was sent names it does not accept.
-
-    ``names``: those names, in the order sent (one entry, however many);
-    ``failed``: what else failed in the object, or ``None``.
-    """
-
-    __slots__ = ("failed", "names")
-
-    def __init__(self, failed: _Failed | None, names: list[Any]) -> None:
-        self.failed = failed
-        self.names = names
-
-
-# -- joining what children found ------------------------------------------------------
-# ``_scalars._merge`` and ``_merge_capped`` in one call each: a list of 50,000
-# wrong objects joins 100,000 failures, and the calls were most of its cost
-
-
-def _joined(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
-    """``more``'s problems moved below ``key`` and added to ``failed``."""
-    problems = more.problems
-    for problem in problems:
-        problem[0].append(key)
-    if failed is None:
-        return more
-    failed.problems.extend(problems)
-    failed.more += more.more
-    return failed
-
-
-def _joined_capped(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
-    """:func:`_joined` for a container's items: past :data:`KEPT` problems, only counted.
-
-    Once ``failed`` keeps as many as it may, a child's problems are counted
-    with no path moved (the same count the join and the cut would give).
-    """
-    if failed is None:
-        failed = _joined(None, more, key)
-    else:
-        kept = failed.problems
-        if len(kept) >= KEPT:
-            failed.more += len(more.problems) + more.more
-            return failed
-        failed = _joined(failed, more, key)
-    kept = failed.problems
-    if len(kept) > KEPT:
-        failed.more += len(kept) - KEPT
-        del kept[KEPT:]
-    return failed
 
 
 # -- the compiler ------------------------------------------------------------------
@@ -192,7 +136,7 @@ class _Compiler:
                     if failed is not None and len(failed.problems) >= KEPT:
                         failed.more += len(r.problems) + r.more  # full: counted only
                     else:
-                        failed = _joined_capped(failed, r, i)
+                        failed = joined_capped(failed, r, i)
                 else:
                     append(r)
             if failed is not None:
@@ -214,7 +158,7 @@ class _Compiler:
             for i, (convert, x) in enumerate(zip(items, value, strict=True)):
                 r = convert(x)
                 if type(r) is _Failed:
-                    failed = _joined(failed, r, i)
+                    failed = joined(failed, r, i)
                 else:
                     out.append(r)
             return failed if failed is not None else tuple(out)
@@ -236,7 +180,7 @@ class _Compiler:
                     continue
                 r = item(x)
                 if type(r) is _Failed:
-                    failed = _joined_capped(failed, r, k)
+                    failed = joined_capped(failed, r, k)
                 else:
                     out[k] = r
             return failed if failed is not None else out
@@ -253,10 +197,10 @@ class _Compiler:
         accepted = ", ".join(f.name for f in node.fields)
         # top-level names are listed on the message's own lines; nested ones
         # say what their object accepts, since no other line does
-        unknown_reason = _UNRECOGNIZED if top else f"is not accepted (accepted: {accepted})"
+        unknown_reason = UNRECOGNIZED if top else f"is not accepted (accepted: {accepted})"
         refuse_unknown = not self.drop_unknown
         # the top level's unknown names are one entry of the message's own line
-        # (see _Refused), not a problem each: a call may send tens of thousands
+        # (see ``Refused``), not a problem each: a call may send tens of thousands
         name_unknown = refuse_unknown and top
         refuse_unknown = refuse_unknown and not top
         make = node.cls if node.is_dataclass else None
@@ -275,7 +219,7 @@ class _Compiler:
                 x = value.get(name, _MISSING)
                 if x is _MISSING:
                     if required:
-                        failed = _joined(failed, _fail(REQUIRED, kind="missing"), name)
+                        failed = joined(failed, _fail(REQUIRED, kind="missing"), name)
                     continue
                 seen += 1
                 if type(x) is fast:
@@ -291,7 +235,7 @@ class _Compiler:
                     continue
                 r = convert(x)
                 if type(r) is _Failed:
-                    # _joined, written out: a list of wrong objects runs it per field
+                    # joined(), written out: a list of wrong objects runs it per field
                     for problem in r.problems:
                         problem[0].append(name)
                     if failed is None:
@@ -303,11 +247,11 @@ class _Compiler:
                     out[name] = r
             if seen != len(value):
                 if name_unknown:
-                    return _Refused(failed, [key for key in value if key not in names])
+                    return Refused(failed, [key for key in value if key not in names])
                 if refuse_unknown:
                     for key in value:
                         if key not in names:
-                            failed = _joined_capped(
+                            failed = joined_capped(
                                 failed, _fail(unknown_reason, kind="unrecognized"), key
                             )
             if failed is not None:
@@ -444,30 +388,8 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
         except RecursionError:
             result = _fail("is nested too deeply")
         found = type(result)
-        if found is not _Failed and found is not _Refused:
+        if found is not _Failed and found is not Refused:
             return _new(Ok, (result, None))
-        names: list[Any] = []
-        if found is _Refused:
-            names = result.names
-            result = result.failed
-            if not all(map(isinstance, names, repeat(str))):
-                # a key that is not text (a mapping from Python code) is no name
-                # of the names line: every unknown key is then a problem of its
-                # own, in the order sent (a rare call; the renderer sorts them)
-                for key in names:
-                    result = _joined(result, _fail(_UNRECOGNIZED, kind="unrecognized"), key)
-                names = []
-        problems = (
-            [
-                ArgumentProblem(tuple(reversed(path)), reason, received, kind)
-                for path, reason, received, kind in result.problems
-            ]
-            if result is not None
-            else []
-        )
-        more = result.more if result is not None else 0
-        return invalid_arguments(
-            problems, arguments=arguments, accepted=accepted, more=more, unrecognized=names
-        )
+        return rejection(result, arguments, accepted)
 
     return parse
