@@ -10,6 +10,7 @@ descriptions and schemas reach the code as values, never as text.
 from __future__ import annotations
 
 import functools
+import textwrap
 from types import CodeType
 from typing import Any
 
@@ -172,17 +173,20 @@ class QuickTest:
 
 # a parser with the policy around it: arguments with names the policy may add
 # are parsed with the adapter's rendering held back, so they join its problems
-# before the one rendering (in settle)
+# before the one rendering (in settle). ``{parsing}`` is the parser's call (one
+# piece, placed at its indentation by ``_at``), ``{retry}`` the step below.
+_CALL_GUARDED = """
+if within:
+    parsed = {call}
+    {awaiting}
+else:
+    with pending(args):
+        parsed = {call}
+        {awaiting}"""
+
 _PARSE_GUARDED = """
     within = accepted.issuperset(args)
-    try:
-        if within:
-            parsed = {call}
-            {awaiting}
-        else:
-            with pending(args):
-                parsed = {call}
-                {awaiting}{retry}
+    try:{parsing}{retry}
     except Exception as exc:
         return failed(exc, args, context)
     if within and type(parsed) is Ok:
@@ -197,10 +201,12 @@ _PARSE_GUARDED = """
 """
 
 # a parser no policy wraps (yours, or an adapter's for names that are unknown)
+_CALL = """
+parsed = {call}
+{awaiting}"""
+
 _PARSE = """
-    try:
-        parsed = {call}
-        {awaiting}{retry}
+    try:{parsing}{retry}
     except Exception as exc:
         return failed(exc, args, context)
     if type(parsed) is not Ok:
@@ -214,24 +220,20 @@ _PARSE = """
 # schema the step reads (``Compiled.nulls_after_reject``): the step only turns a
 # value that schema rejects into one it may accept, so a call the parser accepts
 # has nothing to restore, and the look is paid only by a rejected call. A
-# rejected call the step changes is parsed again, and that verdict is the answer.
-_RETRY_GUARDED = """
-        if type(parsed) is not Ok and (restored := restore(args)) is not args:
-            args = restored
-            within = accepted.issuperset(args)
-            if within:
-                parsed = {call}
-                {awaiting}
-            else:
-                with pending(args):
-                    parsed = {call}
-                    {awaiting}"""
-
+# rejected call the step changes is parsed again (the same call piece), and that
+# verdict is the answer.
 _RETRY = """
-        if type(parsed) is not Ok and (restored := restore(args)) is not args:
-            args = restored
-            parsed = {call}
-            {awaiting}"""
+if type(parsed) is not Ok and (restored := restore(args)) is not args:
+    args = restored"""
+
+_RETRY_WITHIN = """
+    within = accepted.issuperset(args)"""
+
+
+def _at(piece: str, spaces: int) -> str:
+    """``piece`` placed ``spaces`` deep (its lines are written from column 0)."""
+    return textwrap.indent(piece, " " * spaces)
+
 
 # before such a parser, only a null at the top level is restored (one look at
 # the values): a strict export makes every optional property nullable, and a
@@ -334,10 +336,12 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
             return steps
         if guarded and ignore:
             steps.append(_DROP)
-        call = f"parser(args{context})"
-        step, retry = (_PARSE_GUARDED, _RETRY_GUARDED) if guarded else (_PARSE, _RETRY)
-        retry = retry.format(call=call, awaiting=awaiting) if after else ""
-        steps.append(step.format(call=call, awaiting=awaiting, retry=retry))
+        step, piece = (_PARSE_GUARDED, _CALL_GUARDED) if guarded else (_PARSE, _CALL)
+        call = piece.format(call=f"parser(args{context})", awaiting=awaiting)
+        retry = ""
+        if after:
+            retry = _at(_RETRY + (_RETRY_WITHIN if guarded else "") + _at(call, 4), 8)
+        steps.append(step.format(parsing=_at(call, 8), retry=retry))
         return steps
 
     body_call = "function(value, context)" if body_context else "function(value)"
