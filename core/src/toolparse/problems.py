@@ -127,6 +127,10 @@ class InvalidArguments(ValueError):
     as an ``"unrecognized"`` problem after the others.
     """
 
+    # one is built per rejected call: slots and ``args`` set in place (not
+    # through ValueError's constructor) halve what building it costs
+    __slots__ = ("_every", "_problems", "_unrecognized", "accepted", "arguments", "message", "more")
+
     def __init__(
         self,
         message: str,
@@ -137,7 +141,7 @@ class InvalidArguments(ValueError):
         more: int = 0,
         unrecognized: Sequence[str] = (),
     ) -> None:
-        super().__init__(message)
+        self.args = (message,)
         self.message = message
         self._problems = tuple(problems)
         #: names sent and not accepted, one entry for them all: a call with
@@ -150,6 +154,18 @@ class InvalidArguments(ValueError):
         self.accepted = tuple(accepted)
         self.more = more
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # what the constructor takes (the default would pass ``args`` alone)
+        # and the state a slot holds: a copy or a pickle is the same rejection
+        state = (
+            self.message,
+            self._problems,
+            self.arguments,
+            self.accepted,
+            {"more": self.more, "unrecognized": self._unrecognized},
+        )
+        return (_rebuilt, (type(self), state), self.__dict__ or None)
+
     @property
     def problems(self) -> tuple[ArgumentProblem, ...]:
         """Every problem found, one per unrecognized name too (built when first read)."""
@@ -161,6 +177,12 @@ class InvalidArguments(ValueError):
             names = [n for n in dict.fromkeys(self._unrecognized) if n not in seen]
             every = self._every = (*self._problems, *map(ArgumentProblem.unrecognized, names))
         return every
+
+
+def _rebuilt(cls: type[InvalidArguments], state: tuple[Any, ...]) -> InvalidArguments:
+    """An :class:`InvalidArguments` again, from what its ``__reduce__`` kept."""
+    message, problems, arguments, accepted, options = state
+    return cls(message, problems, arguments, accepted, **options)
 
 
 def invalid_arguments(
