@@ -93,7 +93,8 @@ def test_did_you_mean_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         calls += 1
         return original(name, candidate)
 
-    monkeypatch.setattr(messages, "similarity", counted)
+    # patched where the search looks it up (messages re-exports it)
+    monkeypatch.setattr("toolparse._suggestions.similarity", counted)
     accepted = [f"field_{i}" for i in range(1_000)]
     sent = {f"zz_{i}_q": 1 for i in range(50_000)}
     found = messages.suggestions(sent, accepted, sent)

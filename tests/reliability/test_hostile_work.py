@@ -113,7 +113,8 @@ def test_many_near_typo_keys_compare_a_bounded_number_of_names(
         compared += 1
         return similarity(name, candidate)
 
-    monkeypatch.setattr(messages, "similarity", counted)
+    # patched where the search looks it up (messages re-exports it)
+    monkeypatch.setattr("toolparse._suggestions.similarity", counted)
     # each resembles a parameter: every tool has at least two, so an unbounded
     # search would compare at least 8,000 pairs
     name = next(iter(arguments))

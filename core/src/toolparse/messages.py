@@ -4,19 +4,41 @@ The texts are fixed by the project's message contract: they name what was wrong
 and what is accepted, state every problem at once, and carry nothing the model
 cannot act on. Adapters never format text of their own: they hand structured
 problems to :func:`toolparse.invalid_arguments`, which renders them here.
+
+The parts the messages are made of live in private modules and are re-exported
+here under their own names (imported once, so a rejected call reaches them
+with no extra step): the "did you mean" search, the names lists, an echoed
+value, an exception's text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._exception_text import _ADDRESS_REPR
+from ._exception_text import _ADDRESS_REPR as _ADDRESS_REPR
 from ._exception_text import MAX_EXCEPTION_CHARS as MAX_EXCEPTION_CHARS
 from ._exception_text import exception as exception
 from ._exception_text import frame_text as frame_text
 from ._exception_text import safe_text as safe_text
+from ._names import MAX_NAMES as MAX_NAMES
+from ._names import _annotated_text as _annotated_text
+from ._names import argument_keys as argument_keys
+from ._names import names_text as names_text
+from ._names import unrecognized_names as unrecognized_names
+from ._suggestions import _SWAP_SCORE as _SWAP_SCORE
+from ._suggestions import MAX_CANDIDATES as MAX_CANDIDATES
+from ._suggestions import _closest as _closest
+from ._suggestions import _jaro as _jaro
+from ._suggestions import _one_swap as _one_swap
+from ._suggestions import did_you_mean as did_you_mean
+from ._suggestions import nearest as nearest
+from ._suggestions import similarity as similarity
+from ._suggestions import suggestions as suggestions
+from ._value_text import MAX_VALUE_CHARS as MAX_VALUE_CHARS
+from ._value_text import path_text as path_text
+from ._value_text import value_text as value_text
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -29,7 +51,6 @@ __all__ = [
 
 MAX_MESSAGE_CHARS = 2000
 MAX_PROBLEM_LINES = 20
-MAX_VALUE_CHARS = 40
 
 _MISSING_HEAD = "Missing required parameters for this tool."
 _UNRECOGNIZED_HEAD = "Unrecognized parameters for this tool."
@@ -37,138 +58,6 @@ _NAMES_TAIL = "Ensure you're passing the correct parameter names as defined in t
 _INVALID_HEAD = "Invalid arguments for this tool."
 _INVALID_TAIL = "Fix these arguments and call the tool again."
 UNEXPECTED_RESPONSE = "An unexpected response was returned from the tool."
-
-
-# -- "did you mean" ----------------------------------------------------------
-
-
-def _jaro(a: str, b: str) -> float:
-    """Standard Jaro similarity (not Jaro-Winkler)."""
-    if a == b:
-        return 1.0
-    la, lb = len(a), len(b)
-    if not la or not lb:
-        return 0.0
-    window = max(0, max(la, lb) // 2 - 1)
-    a_hit = [False] * la
-    b_hit = [False] * lb
-    matches = 0
-    for i, ch in enumerate(a):
-        lo, hi = max(0, i - window), min(i + window + 1, lb)
-        for j in range(lo, hi):
-            if not b_hit[j] and b[j] == ch:
-                a_hit[i] = b_hit[j] = True
-                matches += 1
-                break
-    if not matches:
-        return 0.0
-    transpositions = 0
-    j = 0
-    for i in range(la):
-        if a_hit[i]:
-            while not b_hit[j]:
-                j += 1
-            if a[i] != b[j]:
-                transpositions += 1
-            j += 1
-    m = float(matches)
-    return (m / la + m / lb + (m - transpositions / 2) / m) / 3
-
-
-_SWAP_SCORE = 0.75
-
-
-def _one_swap(a: str, b: str) -> bool:
-    """Whether ``a`` becomes ``b`` by swapping one pair of adjacent letters."""
-    if len(a) != len(b) or len(a) < 2:
-        return False
-    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return (
-        len(diffs) == 2
-        and diffs[1] == diffs[0] + 1
-        and a[diffs[0]] == b[diffs[1]]
-        and a[diffs[1]] == b[diffs[0]]
-    )
-
-
-def similarity(name: str, candidate: str) -> float:
-    """Score how likely ``name`` is a misspelling of ``candidate`` (0.0 to 1.0).
-
-    Equal (case-insensitively) scores 1.0; when the shorter is at least 3
-    characters and one contains the other, ``0.7 + 0.3 * shorter/longer``;
-    otherwise the Jaro similarity when it is above 0.7, else 0. Two names that
-    differ by one swap of adjacent letters (``kye``/``key``) score at least
-    0.75: Jaro's matching window is too narrow to see a swap in a short name.
-    """
-    a, b = name.lower(), candidate.lower()
-    if a == b:
-        return 1.0
-    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
-    if len(shorter) >= 3 and shorter in longer:
-        return 0.7 + 0.3 * len(shorter) / len(longer)
-    if len(shorter) * 10 < len(longer):
-        # Jaro is at most (s/l + 2) / 3, under 0.7 here: skip its
-        # quadratic-in-length work (a long key against short names)
-        return 0.0
-    score = _jaro(a, b)
-    score = score if score > 0.7 else 0.0
-    if _one_swap(a, b):
-        return max(score, _SWAP_SCORE)
-    return score
-
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """Return the best-scoring candidate for ``name``, or ``None``.
-
-    A tie goes to the first candidate, so pass candidates in declaration order.
-    """
-    best: str | None = None
-    best_score = 0.0
-    for candidate in candidates:
-        score = similarity(name, candidate)
-        if score > best_score:
-            best, best_score = candidate, score
-    return best
-
-
-def suggestions(
-    unrecognized: Iterable[str], accepted: Sequence[str], sent: Iterable[str]
-) -> dict[str, str | None]:
-    """Map each unrecognized name to its suggestion among names not yet sent.
-
-    The work is bounded whatever was sent: only the names a message can show
-    (the first :data:`MAX_NAMES` in sorted order) get a suggestion, searched
-    among at most :data:`MAX_CANDIDATES` names (those closest in length).
-    """
-    sent_set = set(sent)
-    candidates = [name for name in accepted if name not in sent_set]
-    names = sorted(unrecognized)
-    found: dict[str, str | None] = dict.fromkeys(names)
-    for name in names[:MAX_NAMES]:
-        found[name] = did_you_mean(name, nearest(name, candidates))
-    return found
-
-
-def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
-    """At most :data:`MAX_CANDIDATES` of ``candidates``, those closest to ``name`` in length.
-
-    Their order is kept (a tie in :func:`did_you_mean` goes to the first).
-    """
-    if len(candidates) <= MAX_CANDIDATES:
-        return candidates
-    size = len(name)
-    near = set(sorted(candidates, key=lambda c: abs(len(c) - size))[:MAX_CANDIDATES])
-    return [c for c in candidates if c in near]
-
-
-def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
-    """Sorted ``(name, hint)`` pairs as a names list: only the shown ones are worded."""
-    shown = [
-        name if hint is None else f'{name} (did you mean "{hint}"?)' for name, hint in items[:limit]
-    ]
-    if len(items) <= limit:
-        return ", ".join(shown)
-    return f"{', '.join(shown)}, ... and {len(items) - limit} more"
 
 
 #: the names a names line shows, tried in turn until the whole message fits
@@ -186,19 +75,6 @@ def _fitted(build: Callable[[int], str]) -> str:
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
     return cap(text)
-
-
-def argument_keys(arguments: Mapping[Any, Any]) -> list[str]:
-    """The argument names as strings (non-string keys are not names)."""
-    return [key for key in arguments if isinstance(key, str)]
-
-
-def unrecognized_names(arguments: Mapping[Any, Any], accepted: Sequence[str]) -> list[str]:
-    """Sorted names that are not accepted; empty when ``accepted`` is unknown."""
-    if not accepted:
-        return []
-    accepted_set = set(accepted)
-    return sorted(k for k in argument_keys(arguments) if k not in accepted_set)
 
 
 # -- required-key check (no parser) ------------------------------------------
@@ -281,13 +157,6 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
     return _fitted(build)
 
 
-# -- names -------------------------------------------------------------------
-
-MAX_NAMES = 30
-#: the most accepted names one unrecognized name is compared with
-MAX_CANDIDATES = 200
-
-
 # -- a set of tools (definition errors) ------------------------------------------
 
 
@@ -305,21 +174,6 @@ def alias_clash(first: str, second: str, provider: str, alias: str) -> str:
 
 
 # -- the call itself -------------------------------------------------------------
-
-
-def names_text(names: Sequence[str], limit: int = MAX_NAMES) -> str:
-    """Names joined with ``", "``: at most ``limit``, then ``... and N more``."""
-    if len(names) <= limit:
-        return ", ".join(names)
-    return f"{', '.join(names[:limit])}, ... and {len(names) - limit} more"
-
-
-def _closest(name: str, available: Sequence[str]) -> list[str]:
-    """Tool names to list: sorted when few, else the closest to ``name`` first."""
-    if len(available) <= MAX_NAMES:
-        return sorted(available)
-    low = name.lower()
-    return sorted(available, key=lambda c: (-similarity(name, c), -_jaro(low, c.lower()), c))
 
 
 def cap(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
@@ -415,74 +269,6 @@ def no_worker(tool: str, limit: int) -> str:
 
 
 # -- rendering adapter problems ------------------------------------------------
-
-
-def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
-    """An echoed value: JSON, cut to ``limit`` characters (40 by default) with ``...``.
-
-    Adapters use it for values they quote in a reason, too, so every echoed
-    value reads the same way.
-    """
-    if isinstance(value, str):
-        # most echoed values are short plain strings: no need for the encoder
-        if (
-            len(value) <= limit - 2
-            and value.isprintable()
-            and '"' not in value
-            and "\\" not in value
-        ):
-            return f'"{value}"'
-        text = ""
-    elif value is None or type(value) is bool:
-        text = "null" if value is None else "true" if value else "false"
-    elif type(value) is int:
-        try:
-            text = str(value)
-        except ValueError:  # past Python's limit on integer text
-            text = "<an integer of thousands of digits>"
-    elif type(value) is float:
-        # what the encoder writes for a float, without the encoder
-        if value - value == 0:
-            text = float.__repr__(value)
-        else:
-            text = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
-    else:
-        text = ""
-    if not text:
-        try:
-            text = json.dumps(value, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError, RecursionError):
-            try:
-                text = repr(value)
-            except RecursionError:  # a value nested past the stack: say what it is
-                text = f"<a deeply nested {type(value).__name__}>"
-            except Exception:  # a broken __repr__, an integer past the text limit
-                text = f"<a {type(value).__name__} value>"
-        # a repr inside the JSON (an object, not data) keeps no address
-        text = _ADDRESS_REPR.sub(r"<\1>", text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def path_text(path: Sequence[str | int]) -> str:
-    """``a.b[0].c``; ``(arguments)`` for the whole object."""
-    if len(path) == 1:
-        # most problems are on a top-level name
-        part = path[0]
-        if type(part) is str:
-            return part
-    elif not path:
-        return "(arguments)"
-    out: list[str] = []
-    for part in path:
-        if type(part) is str:
-            out.append(f".{part}" if out else part)
-        elif isinstance(part, int):
-            out.append(f"[{part}]")
-        else:
-            # a mapping's key need not be text (None, a tuple): shown, never raised on
-            text = part if isinstance(part, str) else safe_text(repr(part), MAX_VALUE_CHARS)
-            out.append(f".{text}" if out else text)
-    return "".join(out)
 
 
 def invalid(
