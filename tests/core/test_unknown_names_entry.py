@@ -16,9 +16,10 @@ from typing import Any, TypedDict
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import Built
 
 import toolparse as tp
-from toolparse import messages, problems
+from toolparse import messages
 from toolparse.adapter import Compiled
 
 ACCEPTED = ["name", "count", "price"]
@@ -93,23 +94,14 @@ def test_fifty_thousand_unknown_names_are_counted_exactly(source: type) -> None:
 
 @pytest.mark.parametrize("source", [Order, OrderDict], ids=["dataclass", "TypedDict"])
 def test_unknown_names_build_no_problem_each_until_read(
-    source: type, monkeypatch: pytest.MonkeyPatch
+    source: type, problems_built: Built
 ) -> None:
-    built = 0
-    init = problems.ArgumentProblem.__init__
-
-    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
-        nonlocal built
-        built += 1
-        init(self, *args, **kwargs)
-
-    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
     fn = tp.Function("order", _body, args_schema=source)
     # near typos of a missing name: the did-you-mean search runs, bounded
     arguments: dict[str, Any] = {"count": "x", **{f"nam{i}": 0 for i in range(20_000)}}
     result = fn.execute(arguments)
     assert isinstance(result, tp.Error)
-    assert built <= 3  # the missing name and the wrong count, not one per name
+    assert problems_built.count <= 3  # the missing name and the wrong count, not one per name
     assert "Missing parameters: name" in result.message
     assert "... and " in result.message
     assert len(_problems(result)) == 2 + 20_000 + (0 if source is Order else 1)
@@ -212,16 +204,7 @@ def test_a_key_that_is_not_text_keeps_a_line_of_its_own() -> None:
     assert [p.path for p in _problems(result)] == [(None,), ("zzz",)]
 
 
-def test_many_wrong_objects_are_counted_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = 0
-    init = problems.ArgumentProblem.__init__
-
-    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
-        nonlocal built
-        built += 1
-        init(self, *args, **kwargs)
-
-    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
+def test_many_wrong_objects_are_counted_exactly(problems_built: Built) -> None:
     fn = tp.Function("basket", _body, args_schema=Basket)
     # two wrong fields and one unknown name per object: 15,000 problems
     result = fn.execute({"lines": [{"sku": 1, "qty": "x", "extra": 0}] * 5_000})
@@ -230,7 +213,8 @@ def test_many_wrong_objects_are_counted_exactly(monkeypatch: pytest.MonkeyPatch)
     assert f"... and {15_000 - messages.MAX_PROBLEM_LINES} more" in result.message
     assert "lines[0].sku: must be a string (received 1)" in result.message
     assert 'lines[0].qty: must be an integer (received "x")' in result.message
-    assert built <= tp.adapter.MAX_PROBLEMS
+    # the count is real (the shown problems were built) and bounded
+    assert messages.MAX_PROBLEM_LINES <= problems_built.count <= tp.adapter.MAX_PROBLEMS
     exc = _problems(result)
     assert len(exc) == tp.adapter.MAX_PROBLEMS
 

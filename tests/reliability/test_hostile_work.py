@@ -12,6 +12,7 @@ import re
 from typing import Any, TypedDict
 
 import pytest
+from tests.conftest import Built
 from tests.reliability.adapter_tools import VALID, tools
 
 import toolparse as tp
@@ -132,20 +133,11 @@ KEPT = MAX_PROBLEMS
 
 @pytest.mark.parametrize(("fn", "arguments"), CASES, ids=[fn.name for fn, _ in CASES])
 def test_many_wrong_items_stop_building_problems_past_the_bound(
-    fn: tp.Function, arguments: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    fn: tp.Function, arguments: dict[str, Any], problems_built: Built
 ) -> None:
-    built = 0
-    init = problems.ArgumentProblem.__init__
-
-    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
-        nonlocal built
-        built += 1
-        init(self, *args, **kwargs)
-
-    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
     result = fn.execute(arguments)
     assert isinstance(result, tp.Error)
-    assert built <= KEPT + messages.MAX_PROBLEM_LINES
+    assert problems_built.count <= KEPT + messages.MAX_PROBLEM_LINES
     more = re.search(r"\.\.\. and (\d+) more", result.message)
     assert more, result.message
     assert int(more.group(1)) >= WRONG - messages.MAX_PROBLEM_LINES
@@ -157,21 +149,12 @@ UNKNOWN = 50_000
 
 @pytest.mark.parametrize("fn", [c[0] for c in CASES], ids=[c[0].name for c in CASES])
 def test_unknown_top_level_names_are_one_entry_counted_exactly(
-    fn: tp.Function, monkeypatch: pytest.MonkeyPatch
+    fn: tp.Function, problems_built: Built
 ) -> None:
     # every path names each unknown name; the built-in adapter and the policy
     # carry them as one entry, so no path builds a problem per name
     arguments = dict(next(a for f, a in CASES if f is fn))
     sent = {f"zz{i}_q": 0 for i in range(UNKNOWN)}
-    built = 0
-    init = problems.ArgumentProblem.__init__
-
-    def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
-        nonlocal built
-        built += 1
-        init(self, *args, **kwargs)
-
-    monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
     result = fn.execute({**arguments, **sent})
     assert isinstance(result, tp.Error)
     assert len(result.message) <= messages.MAX_MESSAGE_CHARS
@@ -182,4 +165,4 @@ def test_unknown_top_level_names_are_one_entry_counted_exactly(
     assert len(shown) + int(more.group(1)) == UNKNOWN
     if fn.name in ("params", "basket", "bag"):
         # the core's own paths (no parser, the built-in adapter)
-        assert built <= KEPT + messages.MAX_PROBLEM_LINES
+        assert problems_built.count <= KEPT + messages.MAX_PROBLEM_LINES
