@@ -13,10 +13,14 @@ from contextvars import ContextVar
 from typing import Any, Final, Literal, overload
 
 from . import messages
+from ._value_text import path_text as _path_text
+from ._value_text import value_text as _value_text
 from .adapter import REQUIRED
 from .contract import Error
 
 _new = tuple.__new__
+_INVALID_HEAD = messages._INVALID_HEAD
+_INVALID_TAIL = messages._INVALID_TAIL
 
 __all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
 
@@ -85,10 +89,13 @@ class ArgumentProblem:
         reason = self.reason
         if not reason.isprintable():  # a validator's own text may hold newlines or tabs
             reason = _one_line(reason)
-        text = f"{messages.path_text(self.path)}: {reason}"
-        if self.received is not NOT_GIVEN:
-            text += f" (received {messages.value_text(self.received)})"
-        return text
+        path = self.path
+        # most problems are on a top-level name: its path text is the name
+        where = path[0] if len(path) == 1 and type(path[0]) is str else _path_text(path)
+        received = self.received
+        if received is NOT_GIVEN:
+            return f"{where}: {reason}"
+        return f"{where}: {reason} (received {_value_text(received)})"
 
     def _key(self) -> tuple[Any, ...]:
         return (self.path, self.reason, self.kind, repr(self.received))
@@ -265,6 +272,19 @@ def render_problems(
 ) -> Error:
     """The one rendering of a rejected call's problems (see :func:`invalid_arguments`)."""
     arguments = arguments or {}
+    if type(problems) is list and len(problems) == 1 and not more and not unrecognized:
+        # the most common rejection, one wrong value: nothing to drop as a
+        # repeat, no names lines, the text built here (as ``invalid`` would)
+        problem = problems[0]
+        if problem.kind == "invalid":
+            line = problem.line()
+            text = f"{_INVALID_HEAD}\n\n{line}\n\n{_INVALID_TAIL}"
+            if len(text) > messages.MAX_MESSAGE_CHARS:
+                text = messages.fitted_invalid([line], [], {}, accepted)
+            exc = InvalidArguments(text, problems, arguments, accepted)
+            if cause is not None:
+                exc.__cause__ = cause
+            return _new(Error, (text, exc))
     # one pass: drop repeats (as _dedupe does) and sort the top-level names out
     seen: set[tuple[Any, ...]] = set()
     kept: list[ArgumentProblem] = []

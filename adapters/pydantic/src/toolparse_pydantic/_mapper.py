@@ -111,9 +111,22 @@ class Mapper:
 
     def __call__(self, exc: Any, arguments: Any) -> tuple[list[ArgumentProblem], int]:
         """The problems of ``exc`` (a ``ValidationError``), and how many more were only counted."""
-        if exc.error_count() <= self._shown:
+        count = exc.error_count()
+        if count <= self._shown:
             # all shown: read with the context at once (for a few errors it costs little)
-            return self._every(exc.errors(include_url=False, include_context=True), arguments), 0
+            errors = exc.errors(include_url=False, include_context=True)
+            if count == 1 and type(arguments) is dict:
+                # the most common rejection, one wrong value at the top level:
+                # the first case of _every, without its loop
+                err = errors[0]
+                loc = err["loc"]
+                text = FIXED.get(err["type"])
+                if text is not None and len(loc) == 1 and loc[0] in arguments:
+                    value = err.get("input", NOT_GIVEN)
+                    if type(value) not in _LEAVES and isinstance(value, Mapping):
+                        value = NOT_GIVEN
+                    return [ArgumentProblem(loc, text, value)], 0
+            return self._every(errors, arguments), 0
         return self._many(exc.errors(include_url=False, include_context=False), arguments, exc)
 
     def map(
