@@ -27,7 +27,7 @@ from ._callables import _run_sync, isawaitable
 from ._outcome import Outcomes, redacted, text_of
 from ._policy import Policy
 from ._shared import Keyed
-from ._steps import ABSENT, QuickTest, entry_points
+from ._steps import ABSENT, SETTLED, QuickTest, entry_points
 
 __all__: list[str] = []
 
@@ -192,6 +192,7 @@ def compile_plan(
         "rescue": outcomes.rescue,
         "restore": restore,
         "settle": _settler(policy if guarded else None),
+        "settled": SETTLED,
         "watch": watched[0] if watched is not None else frozenset(),
         "_absent": ABSENT,
     }

@@ -14,7 +14,10 @@ import textwrap
 from types import CodeType
 from typing import Any
 
-__all__ = ["ABSENT", "QuickTest", "entry_points"]
+from ..contract import Error, Interrupt, Ok
+from ..results import ToolResult
+
+__all__ = ["ABSENT", "SETTLED", "QuickTest", "entry_points"]
 
 # -- the steps, each written once ---------------------------------------------------
 # ``args`` is the arguments dict so far; a parsing step leaves ``parsed`` (an
@@ -184,8 +187,7 @@ else:
         parsed = {call}
         {awaiting}"""
 
-_PARSE_GUARDED = """
-    within = accepted.issuperset(args)
+_PARSE_GUARDED = """{within}
     try:{parsing}{retry}
     except Exception as exc:
         return failed(exc, args, context)
@@ -226,8 +228,13 @@ _RETRY = """
 if type(parsed) is not Ok and (restored := restore(args)) is not args:
     args = restored"""
 
-_RETRY_WITHIN = """
+_WITHIN = """
     within = accepted.issuperset(args)"""
+
+# under "ignore" the names not accepted were dropped (``_DROP``) and restoring
+# nulls only drops names: every name left is accepted
+_WITHIN_IGNORED = """
+    within = True"""
 
 
 def _at(piece: str, spaces: int) -> str:
@@ -269,10 +276,16 @@ _BODY = """
         return rescue(exc, value, context)
     if type(out) is str:
         return _new(Ok, (out, None))
-    if isawaitable(out):
-        return {finish}
-    return outcome(out, context)
+    if type(out) in settled or not isawaitable(out):
+        return outcome(out, context)
+    return {finish}
 """
+
+#: the exact types a body commonly returns that are never awaitable: one set
+#: test spares them the awaitable test (an ABC check) before their outcome
+SETTLED: frozenset[type] = frozenset(
+    {dict, list, tuple, int, float, bool, type(None), Ok, Error, Interrupt, ToolResult}
+)
 
 _AWAITING = "if isawaitable(parsed): parsed = await parsed"
 
@@ -342,9 +355,11 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         step, piece = (_PARSE_GUARDED, _CALL_GUARDED) if guarded else (_PARSE, _CALL)
         call = piece.format(call=f"parser(args{context})", awaiting=awaiting)
         retry = ""
+        within = _WITHIN_IGNORED if ignore else _WITHIN
         if after:
-            retry = _at(_RETRY + (_RETRY_WITHIN if guarded else "") + _at(call, 4), 8)
-        steps.append(step.format(parsing=_at(call, 8), retry=retry))
+            again = (within if guarded else "") + _at(call, 4)
+            retry = _at(_RETRY + again, 8)
+        steps.append(step.format(parsing=_at(call, 8), retry=retry, within=within))
         return steps
 
     body_call = "function(value, context)" if body_context else "function(value)"
