@@ -70,14 +70,18 @@ def path_text(path: Sequence[str | int]) -> str:
             return part
     elif not path:
         return "(arguments)"
-    out: list[str] = []
+    # a few short parts: joined as they come (quicker than a list to join);
+    # ``None`` until the first part (an empty name is a part too)
+    out: str | None = None
     for part in path:
         if type(part) is str:
-            out.append(f".{part}" if out else part)
+            out = part if out is None else f"{out}.{part}"
         elif isinstance(part, int):
-            out.append(f"[{part}]")
+            out = f"[{part}]" if out is None else f"{out}[{part}]"
         else:
             # a mapping's key need not be text (None, a tuple): shown, never raised on
             text = part if isinstance(part, str) else safe_text(repr(part), MAX_VALUE_CHARS)
-            out.append(f".{text}" if out else text)
-    return "".join(out)
+            # (first, its own characters: formatting a text of a class of its
+            # own would read its ``__str__``, as a later part does)
+            out = str.__str__(text) if out is None else f"{out}.{text}"
+    return "" if out is None else out
