@@ -82,8 +82,11 @@ class CompiledSchema:
             explained, registry=_registry(definition, explained), format_checker=checker
         )
         properties = definition.schema.get("properties")
-        #: top-level names, sorted (the order the messages use for a raw schema)
-        self.accepted = sorted(properties) if isinstance(properties, dict) else []
+        #: top-level names, sorted (the order the messages use for a raw schema);
+        #: one tuple, so the renderer words its "Accepted parameters" line once
+        self.accepted: tuple[str, ...] = (
+            tuple(sorted(properties)) if isinstance(properties, dict) else ()
+        )
         self.fast: FastValidator | None = None
         if fast is not False:
             try:

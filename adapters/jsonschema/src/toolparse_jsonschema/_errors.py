@@ -198,7 +198,28 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
         return [
             ArgumentProblem((*path, name), "property name " + reason(keyword, value, schema), name)
         ]
-    return [ArgumentProblem(path, reason(keyword, value, schema), _received(error, keyword))]
+    return [ArgumentProblem(path, _place_reason(keyword, value, schema), _received(error, keyword))]
+
+
+#: reasons already worded, per schema place: (id of the place's schema,
+#: keyword) -> (that schema, the keyword's value, the reason). The entry holds
+#: both, so the ids name no other objects while it is kept; a rejected call
+#: mostly fails at places that failed before.
+_REASONS: dict[tuple[int, Any], tuple[Any, Any, str]] = {}
+_REMEMBERED_REASONS = 1024
+
+
+def _place_reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
+    """:func:`reason`, remembered for the schema place it came from."""
+    key = (id(schema), keyword)
+    known = _REASONS.get(key)
+    if known is not None and known[0] is schema and known[1] is value:
+        return known[2]
+    text = reason(keyword, value, schema)
+    if len(_REASONS) >= _REMEMBERED_REASONS:
+        _REASONS.clear()
+    _REASONS[key] = (schema, value, text)
+    return text
 
 
 def _extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
