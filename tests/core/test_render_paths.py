@@ -1,4 +1,4 @@
-"""A problem's place reads the same however the path text is joined."""
+"""A problem's place and line read by the rule, however their text is joined."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolparse.messages import MAX_VALUE_CHARS, path_text, safe_text
+import toolparse as tp
+from toolparse.messages import MAX_VALUE_CHARS, path_text, safe_text, value_text
 
 _BOUNDED = settings(max_examples=300, deadline=None, derandomize=True)
 
@@ -59,3 +60,28 @@ def test_an_empty_name_is_a_place_too() -> None:
     assert path_text((_Name("key"), _Name("key"))) == "key.shown-by-str"
     assert path_text((None, "a")) == "None.a"
     assert path_text(()) == "(arguments)"
+
+
+_value = (
+    st.text(max_size=45)
+    | st.sampled_from(['say "hi"', "a\\b", "tab\there", "x" * 38, "x" * 39, _Name("k")])
+    | st.integers()
+    | st.none()
+    | st.floats()
+)
+
+
+@_BOUNDED
+@given(
+    path=st.lists(_part, max_size=3),
+    reason=st.text(max_size=20).filter(str.isprintable),
+    received=st.just(tp.NOT_GIVEN) | _value,
+)
+def test_a_line_reads_as_its_place_reason_and_echoed_value(
+    path: list[object], reason: str, received: object
+) -> None:
+    line = tp.ArgumentProblem(path, reason, received).line()  # type: ignore[arg-type]
+    head = f"{_reference(path)}: {reason}"
+    assert line == (
+        head if received is tp.NOT_GIVEN else f"{head} (received {value_text(received)})"
+    )

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from typing import Any, Final, Literal, overload
 
 from . import messages
+from ._value_text import MAX_VALUE_CHARS as _MAX_VALUE_CHARS
 from ._value_text import path_text as _path_text
 from ._value_text import value_text as _value_text
 from .adapter import REQUIRED
@@ -21,6 +22,8 @@ from .contract import Error
 _new = tuple.__new__
 _INVALID_HEAD = messages._INVALID_HEAD
 _INVALID_TAIL = messages._INVALID_TAIL
+#: the longest string echoed whole, with its two quotes, in a value's characters
+_PLAIN_CHARS = _MAX_VALUE_CHARS - 2
 
 __all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
 
@@ -95,6 +98,16 @@ class ArgumentProblem:
         received = self.received
         if received is NOT_GIVEN:
             return f"{where}: {reason}"
+        if (
+            type(received) is str
+            and len(received) <= _PLAIN_CHARS
+            and received.isprintable()
+            and '"' not in received
+            and "\\" not in received
+        ):
+            # a short plain string, the most common value echoed: its JSON is
+            # itself in quotes (as value_text writes it, without the call)
+            return f'{where}: {reason} (received "{received}")'
         return f"{where}: {reason} (received {_value_text(received)})"
 
     def _key(self) -> tuple[Any, ...]:
