@@ -163,6 +163,9 @@ class Mapper:
                 out.append(ArgumentProblem(loc, text, value))
             elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
                 out.append(ArgumentProblem(loc, REQUIRED, NOT_GIVEN, "missing"))  # the next one
+            elif text is None:
+                # a reason of its own (a bound, a choice): what _add does first
+                out.append(self._other(err, kind, i, arguments, exc, detailed))
             else:
                 union = self._add(out, err, kind, text, i, arguments, exc, detailed, union)
         return out
