@@ -263,7 +263,10 @@ class CompiledSchema:
             if self.fast is None:
                 raise
             found, used, more = [], [], 0
-        cause: BaseException | None = best_match(used)
+        # (one error with no sub-errors is its own best match: the search is spared)
+        cause: BaseException | None = (
+            used[0] if len(used) == 1 and not used[0].context else best_match(used)
+        )
         if not found and self.fast is not None:
             # the fast path rejected what the pure one accepts: let it explain
             found, cause = self.fast.problems(arguments)

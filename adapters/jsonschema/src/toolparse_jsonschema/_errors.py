@@ -85,22 +85,31 @@ def kept_problems(
     # list: converting the list once per object keeps this linear
     seen_required: set[tuple[Any, ...]] = set()
     for error in errors:
-        names = _missing(error, seen_required)
-        if names is None:
-            continue  # a missing name already reported
+        instance = error.instance
+        if error.validator == "required" and _is_map(instance):
+            path = tuple(error.absolute_path)
+            key = (path, id(error.validator_value), id(instance))
+            if key in seen_required:
+                continue  # a missing name already reported
+            seen_required.add(key)
+            names = [n for n in error.validator_value if n not in instance]
+        else:
+            names = _NO_NAMES
         if len(found) >= KEPT:  # only counting now
             more += len(names) if names else 1
             continue
         used.append(error)
         room = KEPT - len(found)
         if names:  # thousands of names: the missing ones counted, not all built
-            path = tuple(error.absolute_path)
-            found.extend(ArgumentProblem.missing((*path, n)) for n in names[:room])
-            more += max(0, len(names) - room)
+            found.extend([ArgumentProblem.missing((*path, n)) for n in names[:room]])
+            if len(names) > room:
+                more += len(names) - room
         else:
             converted = _convert(error)
-            found.extend(converted[:room])
-            more += max(0, len(converted) - room)
+            if len(converted) > room:
+                more += len(converted) - room
+                converted = converted[:room]
+            found.extend(converted)
         if len(found) >= KEPT and total is not None:
             counted = total()
             if counted is not None:
@@ -118,15 +127,8 @@ def kept_problems(
 _path = operator.attrgetter("path")
 
 
-def _missing(error: ValidationError, seen: set[tuple[Any, ...]]) -> list[str] | None:
-    """A ``required`` error's missing names (``None``: reported already); ``[]`` otherwise."""
-    if error.validator != "required" or not _is_map(error.instance):
-        return []
-    key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
-    if key in seen:
-        return None
-    seen.add(key)
-    return [n for n in error.validator_value if n not in error.instance]
+#: an error that is not a ``required`` one on an object names no missing names
+_NO_NAMES: list[str] = []
 
 
 def _json(value: Any, limit: int = 60) -> str:

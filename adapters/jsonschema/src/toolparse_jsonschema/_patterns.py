@@ -63,6 +63,8 @@ class OutOfTime(ValidationError):  # type: ignore[misc]  # the library is untype
 
 
 _local = threading.local()
+#: a call's state in its thread: the matcher, its deadline, the searches that timed out
+_Call = tuple["Matcher", float, set[tuple[str, str]]]
 
 
 class Matcher:
@@ -84,13 +86,13 @@ class Matcher:
 
     def start(self) -> None:
         """Open the budget of one call, in this thread."""
-        _local.matcher = self
-        _local.deadline = time.monotonic() + self.budget
-        _local.late = set()
+        # one attribute for the call (matcher, deadline, timed-out searches):
+        # every search reads the thread's state once
+        _local.call = (self, time.monotonic() + self.budget, set())
 
     def stop(self) -> None:
         """Close the call's budget (searches outside a call get only their timeout)."""
-        _local.matcher = None
+        _local.call = None
 
     def prepare(self, pattern: str) -> None:
         """Compile ``pattern`` now (at definition); :class:`PatternRefused` if it cannot be bounded."""
@@ -104,15 +106,17 @@ class Matcher:
             search = self._compiled[pattern] = _compile(pattern)
         timeout = self.timeout
         late: set[tuple[str, str]] | None = None
-        if getattr(_local, "matcher", None) is self:
-            late = _local.late
+        call: _Call | None = getattr(_local, "call", None)
+        if call is not None and call[0] is self:
+            late = call[2]
             # several keywords search one name with one pattern: time out once
             if late and (pattern, text) in late:
                 return None
-            left = _local.deadline - time.monotonic()
+            left = call[1] - time.monotonic()
             if left <= 0:
                 return None
-            timeout = min(timeout, left)
+            if left < timeout:
+                timeout = left
         try:
             return search(text, timeout=timeout) is not None
         except TimeoutError:
@@ -216,8 +220,8 @@ def schema_patterns(schema: Any) -> Iterator[tuple[list[str | int], str]]:
 
 
 def _matcher() -> Matcher:
-    found: Matcher | None = getattr(_local, "matcher", None)
-    return found if found is not None else _DEFAULT
+    call: _Call | None = getattr(_local, "call", None)
+    return call[0] if call is not None else _DEFAULT
 
 
 _DEFAULT = Matcher()
