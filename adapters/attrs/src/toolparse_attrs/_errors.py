@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
+from attrs.validators import get_disabled as _validators_disabled
 from cattrs.errors import (
     AttributeValidationNote,
     ClassValidationError,
@@ -27,13 +28,13 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
 
-from ._checks import run
+from ._checks import problem, run
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
 from ._leaves import leaf as _leaf
 from ._leaves import model as _model
 from ._reasons import custom
-from ._resumption import InitFailure, init_failure, resume
+from ._resumption import InitFailure, combinator, init_failure, resume
 
 __all__ = ["ErrorReader"]
 
@@ -66,6 +67,8 @@ class ErrorReader:
     def __init__(self, fields: Fields) -> None:
         self.fields = fields
         self._hooks: dict[Any, Any] = {}
+        # the classes read so far, looked up in place (no call per rejected class)
+        self._infos = fields.cache
 
     def problems(
         self, exc: BaseException, arguments: Any, cls: type
@@ -114,7 +117,7 @@ class ErrorReader:
             out.append(ArgumentProblem(path, _NOT_AN_OBJECT, raw))
             return
         start = len(out)
-        info = self.fields.info(cls)
+        info = self._infos.get(cls) or self.fields.info(cls)
         by_name = info.by_name
         failed: set[str] = set()
         init_errors = [] if init_error is None else [init_error]
@@ -155,7 +158,7 @@ class ErrorReader:
         before = len(out)
         if info.checked and info.is_attrs:
             # attrs.validators.disabled(): __init__ ran none, and neither does this
-            validate = not attrs.validators.get_disabled()
+            validate = not _validators_disabled()
             failure = init_failure(init_errors[0], cls) if init_errors else None
             if failure is not None:
                 self._after_init(info, raw, path, failure, init_errors[0], out, validate)
@@ -243,29 +246,33 @@ class ErrorReader:
             return
         # validators run in field order: the ones before passed
         value = getattr(instance, failing.name)
-        resume(
-            failing.validator,
-            failure.frames,
-            error,
-            instance,
-            failing.field,
-            value,
-            where,
-            out,
-            sent=sent,
-        )
-        for f in info.fields[at + 1 :]:
-            if f.validator is not None:
-                run(
-                    f.validator,
-                    instance,
-                    f.field,
-                    getattr(instance, f.name),
-                    (*path, f.key),
-                    out,
-                    partial=False,
-                    sent=raw.get(f.key, NOT_GIVEN),
-                )
+        validator = failing.validator
+        if combinator(validator):
+            resume(
+                validator,
+                failure.frames,
+                error,
+                instance,
+                failing.field,
+                value,
+                where,
+                out,
+                sent=sent,
+            )
+        else:
+            # a validator with no parts: nothing to go on from within it, no frame to read
+            out.append(problem(validator, error, value, where, sent, False))
+        for f in info.validated_after[at]:
+            run(
+                f.validator,
+                instance,
+                f.field,
+                getattr(instance, f.name),
+                (*path, f.key),
+                out,
+                partial=False,
+                sent=raw.get(f.key, NOT_GIVEN),
+            )
 
     def _check(
         self,

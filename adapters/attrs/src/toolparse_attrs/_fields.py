@@ -67,6 +67,18 @@ class ClassInfo:
         return {f.name: i for i, f in enumerate(self.fields)}
 
     @functools.cached_property
+    def validated_after(self) -> tuple[tuple[FieldInfo, ...], ...]:
+        """For each place in :attr:`fields`, the fields after it that have a validator.
+
+        Worked out once per class: a rejected call whose ``__init__`` stopped at
+        a validator runs these, the ones attrs never reached.
+        """
+        fields = self.fields
+        return tuple(
+            tuple(f for f in fields[i + 1 :] if f.validator is not None) for i in range(len(fields))
+        )
+
+    @functools.cached_property
     def is_attrs(self) -> bool:
         """Whether the class is an attrs class (else a dataclass)."""
         return attrs.has(self.cls)
@@ -89,18 +101,19 @@ class Fields:
 
     def __init__(self, converter: cattrs.BaseConverter) -> None:
         self.converter = converter
-        self._cache: dict[type, ClassInfo] = {}
+        #: the classes read so far (:meth:`info` fills it), for lookups on the error path
+        self.cache: dict[type, ClassInfo] = {}
 
     @property
     def read(self) -> typing.Iterable[ClassInfo]:
         """The classes read so far (a class's own and its nested ones, once read)."""
-        return self._cache.values()
+        return self.cache.values()
 
     def info(self, cls: type) -> ClassInfo:
         """The :class:`ClassInfo` of an attrs class or dataclass."""
-        found = self._cache.get(cls)
+        found = self.cache.get(cls)
         if found is None:
-            found = self._cache[cls] = self._read(cls)
+            found = self.cache[cls] = self._read(cls)
         return found
 
     def _read(self, cls: type) -> ClassInfo:

@@ -15,7 +15,7 @@ import functools
 import linecache
 import re
 from collections.abc import Mapping
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
@@ -23,7 +23,7 @@ from toolparse import NOT_GIVEN, ArgumentProblem
 from ._checks import entries, members, problem, run, sent_part
 from ._reasons import kind
 
-__all__ = ["InitFailure", "init_failure", "resume"]
+__all__ = ["InitFailure", "combinator", "init_failure", "resume"]
 
 Path = tuple[str | int, ...]
 
@@ -40,26 +40,45 @@ class InitFailure:
     :ivar instance: the instance being built (its fields set up to the failure).
     :ivar stage: ``"validator"``, ``"converter"`` or ``"other"`` (post-init, ...).
     :ivar name: the attribute whose validator or converter raised.
-    :ivar frames: the frames below ``__init__``'s, outermost first.
+    :ivar below: the traceback entry below ``__init__``'s (:attr:`frames` reads it).
     :ivar structured: the structured values ``__init__`` was called with, by
         ``__init__`` argument name (``None``: not known).
     """
 
-    __slots__ = ("frames", "instance", "name", "stage", "structured")
+    __slots__ = ("below", "instance", "name", "stage", "structured")
 
     def __init__(
         self,
         instance: Any,
         stage: str,
         name: str,
-        frames: list[FrameType],
+        below: TracebackType | None,
         structured: Mapping[str, Any] | None,
     ) -> None:
         self.instance = instance
         self.stage = stage
         self.name = name
-        self.frames = frames
+        self.below = below
         self.structured = structured
+
+    @property
+    def frames(self) -> list[FrameType]:
+        """The frames below ``__init__``'s, outermost first.
+
+        Read on demand: only a combinator's resumption needs them, and a
+        validator with no parts (the commonest) raised from its own frame.
+        """
+        frames = []
+        below = self.below
+        while below is not None:
+            frames.append(below.tb_frame)
+            below = below.tb_next
+        return frames
+
+
+def combinator(validator: Any) -> bool:
+    """Whether ``validator`` is one of attrs' made of parts (its resumption reads frames)."""
+    return kind(validator) in _COMBINATORS
 
 
 def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
@@ -78,13 +97,8 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
     else:
         return None
     match = _init_line(code.co_filename, tb.tb_lineno)
-    frames = []
-    below = tb.tb_next
-    while below is not None:
-        frames.append(below.tb_frame)
-        below = below.tb_next
     if match is None:
-        return InitFailure(instance, "other", "", frames, None)
+        return InitFailure(instance, "other", "", tb.tb_next, None)
     stage, name = match
     structured = None
     if stage == "converter" and caller is not None:
@@ -92,7 +106,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
         # the converter that raised are read from there, not structured again
         found = caller.f_locals.get("res")
         structured = found if isinstance(found, dict) else None
-    return InitFailure(instance, stage, name, frames, structured)
+    return InitFailure(instance, stage, name, tb.tb_next, structured)
 
 
 @functools.lru_cache(maxsize=1024)
