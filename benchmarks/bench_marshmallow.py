@@ -13,7 +13,9 @@ with its spread.
 - invalid arguments (three problems): ``fn.execute(bad)``, message included,
   against a bare ``load`` failure and its ``.messages`` (target <= 1.3x); and
   that failure followed by rendering the same problems (built beforehand), the
-  floor that the message the model reads puts under the row;
+  floor that the message the model reads puts under the row; and the call
+  against that floor (what the walk of ``.messages`` and the plan add, side by
+  side, without ``load``'s own spread in between);
 - defining a tool: another tool of a class already compiled (the adapter keeps
   a class's compiled form) against ``InvoiceSchema()`` (target <= 3x), and the
   first tool of a class (a fresh adapter: instantiation, conversion, parser).
@@ -127,6 +129,9 @@ def run() -> list[Row]:
             "marshmallow 3 problems floor: load failure + the message", "load failure + .messages"
         )
     )
+    # what the tool adds on top of that floor: the walk of .messages and the plan
+    r = ratio_rounds(lambda: fn.execute(INVALID), load_and_render)
+    rows.append(r.row("marshmallow execute (3 problems) over its floor", "the floor row's call"))
     r = ratio_rounds(lambda: tp.Function("invoice", body, args_schema=InvoiceSchema), InvoiceSchema)
     rows.append(r.row("define: marshmallow args_schema", "InvoiceSchema()", 3.0))
     r = ratio_rounds(
