@@ -281,9 +281,10 @@ def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list
     list pairs each name whose check ran out of time with its pattern.
     """
     declared = schema.get("properties") or {}
-    patterns = list(schema.get("patternProperties") or {})
+    patterns = schema.get("patternProperties")
     if not patterns:
         return [name for name in instance if name not in declared], []
+    patterns = list(patterns)
     matcher = _matcher()
     found: list[str] = []
     late: list[str] = []
@@ -311,9 +312,10 @@ def _additional_properties(
     if not isinstance(instance, dict):
         return
     names, late = extras(instance, schema)
-    for pattern, name in zip(late[::2], late[1::2], strict=True):
-        yield OutOfTime(pattern, name=True, path=(name,))
-    if validator.is_type(extra, "object"):
+    if late:
+        for pattern, name in zip(late[::2], late[1::2], strict=True):
+            yield OutOfTime(pattern, name=True, path=(name,))
+    if isinstance(extra, dict):  # (the drafts' "object", see above)
         for name in names:
             yield from validator.descend(instance[name], extra, path=name)
     elif not extra and names:
