@@ -30,11 +30,11 @@ from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
 
 from ._checks import problem, run
 from ._converter import Rejected, get_structure_hook
-from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields
+from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields, convert, init_name
 from ._leaves import leaf as _leaf
 from ._leaves import model as _model
 from ._reasons import custom
-from ._resumption import InitFailure, combinator, init_failure, resume
+from ._resumption import InitFailure, combinator, init_failure, resume, structured_values
 
 __all__ = ["ErrorReader"]
 
@@ -164,7 +164,7 @@ class ErrorReader:
                 self._after_init(info, raw, path, failure, init_errors[0], out, validate)
             elif init_errors or not failed.issuperset(info.checked_names):
                 # __init__ never ran: its converters and validators run here, once
-                structured = _structured(exc) if exc is not None and failed else None
+                structured = structured_values(exc) if exc is not None and failed else None
                 self._check(info, raw, path, failed, out, structured, validate)
         if init_errors and len(out) == before:
             out.append(ArgumentProblem(path, custom(init_errors[0])))
@@ -310,7 +310,7 @@ class ErrorReader:
                 continue
             if f.converter is not None:
                 try:
-                    value = _convert(f, value, instance)
+                    value = convert(f, value, instance)
                 except Exception as exc:
                     out.append(
                         ArgumentProblem((*path, f.key), custom(exc), raw.get(f.key, NOT_GIVEN))
@@ -340,7 +340,7 @@ class ErrorReader:
         """The structured value of one field, or :data:`NO_DEFAULT` when there is none."""
         if f.key in raw:
             if structured is not None:
-                return structured.get(_init_name(f), NO_DEFAULT)
+                return structured.get(init_name(f), NO_DEFAULT)
             converter = self.fields.converter
             try:
                 if f.hook is not None:
@@ -369,37 +369,3 @@ def _any_key_error(errors: list[BaseException]) -> bool:
         if isinstance(error, KeyError):
             return True
     return False
-
-
-def _init_name(f: FieldInfo) -> str:
-    """The ``__init__`` argument a field is passed as (cattrs' key for it)."""
-    return getattr(f.field, "alias", None) or f.name.lstrip("_")
-
-
-def _structured(exc: ClassValidationError) -> Mapping[str, Any] | None:
-    """The values cattrs' generated hook structured before it raised ``exc``.
-
-    The hook keeps them in its ``res`` dict; reading them back means no field
-    (and no nested class's validators) is structured twice. ``None`` when
-    the hook is not cattrs' own.
-    """
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None or not tb.tb_frame.f_code.co_name.startswith("structure"):
-        return None
-    found = tb.tb_frame.f_locals.get("res")
-    return found if isinstance(found, dict) else None
-
-
-def _convert(f: FieldInfo, value: Any, instance: Any) -> Any:
-    converter = f.converter
-    # attrs >= 24.1 wraps converters that want the instance or the field
-    if type(converter).__name__ == "Converter" and hasattr(converter, "takes_self"):
-        args: list[Any] = [value]
-        if converter.takes_self:
-            args.append(instance)
-        if converter.takes_field:
-            args.append(f.field)
-        return converter.converter(*args)
-    return converter(value)

@@ -13,7 +13,7 @@ import cattrs
 
 from ._converter import get_structure_hook
 
-__all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields"]
+__all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields", "convert", "init_name"]
 
 
 class _NoDefault:
@@ -182,3 +182,22 @@ def _docstring(cls: type) -> str | None:
     if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
         return None
     return inspect.cleandoc(doc)
+
+
+def init_name(f: FieldInfo) -> str:
+    """The ``__init__`` argument a field is passed as (cattrs' key for it)."""
+    return getattr(f.field, "alias", None) or f.name.lstrip("_")
+
+
+def convert(f: FieldInfo, value: Any, instance: Any) -> Any:
+    """``value`` through the field's attrs converter, as attrs' ``__init__`` passes it."""
+    converter = f.converter
+    # attrs >= 24.1 wraps converters that want the instance or the field
+    if type(converter).__name__ == "Converter" and hasattr(converter, "takes_self"):
+        args: list[Any] = [value]
+        if converter.takes_self:
+            args.append(instance)
+        if converter.takes_field:
+            args.append(f.field)
+        return converter.converter(*args)
+    return converter(value)

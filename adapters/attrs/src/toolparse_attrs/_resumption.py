@@ -23,7 +23,7 @@ from toolparse import NOT_GIVEN, ArgumentProblem
 from ._checks import entries, members, problem, run, sent_part
 from ._reasons import kind
 
-__all__ = ["InitFailure", "combinator", "init_failure", "resume"]
+__all__ = ["InitFailure", "combinator", "init_failure", "resume", "structured_values"]
 
 Path = tuple[str | int, ...]
 
@@ -315,3 +315,19 @@ def _culprit(validator: Any, frames: list[FrameType]) -> Any:
         if type(found).__module__.startswith("attr") and callable(found):
             return found
     return validator
+
+
+def structured_values(exc: BaseException) -> Mapping[str, Any] | None:
+    """The values cattrs' generated hook structured before it raised ``exc``.
+
+    The hook keeps them in its ``res`` dict; reading them back means no field
+    (and no nested class's validators) is structured twice. ``None`` when
+    the hook is not cattrs' own.
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not tb.tb_frame.f_code.co_name.startswith("structure"):
+        return None
+    found = tb.tb_frame.f_locals.get("res")
+    return found if isinstance(found, dict) else None
