@@ -45,6 +45,21 @@ def _registry(definition: Definition, schema: dict[str, Any]) -> Any:
     return definition.registry.with_resource(definition.base_uri, resource).crawl()
 
 
+def _best_match(errors: list[Any]) -> Any:
+    """``best_match(errors)``, the relevance reckoned only where it can win.
+
+    The library ranks an error higher up in the instance (a shorter path)
+    first, so only those of the shortest path are compared; one error with no
+    sub-errors is its own best match.
+    """
+    if len(errors) > 1:
+        shortest = min(len(e.path) for e in errors)
+        errors = [e for e in errors if len(e.path) == shortest]
+    if len(errors) == 1 and not errors[0].context:
+        return errors[0]
+    return best_match(errors)
+
+
 class CompiledSchema:
     """A checked schema with its validators, built once per tool.
 
@@ -263,10 +278,7 @@ class CompiledSchema:
             if self.fast is None:
                 raise
             found, used, more = [], [], 0
-        # (one error with no sub-errors is its own best match: the search is spared)
-        cause: BaseException | None = (
-            used[0] if len(used) == 1 and not used[0].context else best_match(used)
-        )
+        cause: BaseException | None = _best_match(used)
         if not found and self.fast is not None:
             # the fast path rejected what the pure one accepts: let it explain
             found, cause = self.fast.problems(arguments)
