@@ -151,6 +151,21 @@ def _received(error: ValidationError, keyword: str) -> Any:
     return error.instance
 
 
+#: the keywords :func:`_convert` words in a way of their own (every other one
+#: is one problem worded by :func:`reason`)
+_OWN_CONVERSIONS = frozenset(
+    {
+        "required",
+        "dependentRequired",
+        "dependencies",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "anyOf",
+        "oneOf",
+    }
+)
+
+
 def _convert(error: ValidationError) -> list[ArgumentProblem]:
     path: Path = tuple(error.absolute_path)
     keyword = error.validator
@@ -169,6 +184,18 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
     value = error.validator_value
     instance = error.instance
     schema = error.schema if _is_map(error.schema) else {}
+    if keyword not in _OWN_CONVERSIONS:
+        # the commonest case (type, enum, minimum, ...): one problem, one reason
+        name = _property_name(error)
+        if name is None:
+            return [
+                ArgumentProblem(
+                    path, _place_reason(keyword, value, schema), _received(error, keyword)
+                )
+            ]
+        return [
+            ArgumentProblem((*path, name), "property name " + reason(keyword, value, schema), name)
+        ]
 
     if keyword == "required":
         if not _is_map(instance):
