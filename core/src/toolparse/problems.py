@@ -298,21 +298,21 @@ def render_problems(
             if cause is not None:
                 exc.__cause__ = cause
             return _new(Error, (text, exc))
-    # repeats are rare: one set says whether there are any (and _dedupe, as
-    # before, drops them); then one pass sorts the top-level names out
-    kept = problems if type(problems) is list else list(problems)
-    if len(kept) > 1 and len({(p.path, p.reason, p.kind) for p in kept}) < len(kept):
-        kept = _dedupe(kept)
+    # one pass: drop repeats (as _dedupe does) and sort the top-level names out
+    seen: set[tuple[Any, ...]] = set()
+    kept: list[ArgumentProblem] = []
     missing: list[str] = []
     unknown: list[str] = []
     others: list[ArgumentProblem] = []
-    for problem in kept:
-        kind = problem.kind
-        if kind == "invalid":
-            others.append(problem)
-            continue
+    for problem in problems:
         path = problem.path
-        if len(path) != 1 or not isinstance(path[0], str):
+        kind = problem.kind
+        key = (path, problem.reason, kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(problem)
+        if kind == "invalid" or len(path) != 1 or not isinstance(path[0], str):
             others.append(problem)
         elif kind == "missing":
             missing.append(str(path[0]))
