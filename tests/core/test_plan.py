@@ -11,8 +11,9 @@ import pytest
 
 import toolparse as tp
 import toolparse.function._plan as plan_module
+import toolparse.function._policy as policy_module
 import toolparse.function._steps as steps_module
-from toolparse import messages
+import toolparse.problems as problems_module
 from toolparse import plugins as plugins_module
 from toolparse.adapter import Compiled
 
@@ -32,15 +33,16 @@ def pm() -> tp.PluginManager:
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count calls of the one renderer of argument problems."""
+    """Count calls of the one renderer of argument problems (where each caller reads it)."""
     count: list[int] = []
-    original = messages.invalid
+    original = problems_module.render_problems
 
-    def counting(*args: Any, **kwargs: Any) -> str:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         count.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(messages, "invalid", counting)
+    monkeypatch.setattr(problems_module, "render_problems", counting)
+    monkeypatch.setattr(policy_module, "render_problems", counting)
     return count
 
 
