@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import threading
 from typing import Any
 
 import pytest
@@ -100,6 +102,34 @@ def test_at_most_256_classes_are_kept() -> None:
     assert (models[-1], "report") in adapter._compiled
     assert (models[0], "report") not in adapter._compiled
     assert adapter.compile(models[0]).schema == adapter.compile(models[-1]).schema
+
+
+def test_tools_defined_from_many_threads_keep_the_bound() -> None:
+    # the eviction reads the oldest key while other threads insert theirs
+    adapter = PydanticAdapter()
+    models = [create_model(f"T{i}", x=(int, ...)) for i in range(600)]
+    failures: list[BaseException] = []
+
+    def define(part: list[type[BaseModel]]) -> None:
+        try:
+            for model in part:
+                assert adapter.compile(model).key == (model, "report")
+        except BaseException as exc:  # reported below, in the test's own thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=define, args=(models[i::8],)) for i in range(8)]
+    # threads switch as often as the interpreter allows, so the race is met
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(adapter._compiled) == 256
 
 
 def test_a_kept_class_says_so_with_its_key_and_a_type_adapter_does_not() -> None:

@@ -9,6 +9,7 @@ pydantic is imported by :meth:`PydanticAdapter.compile`.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -93,6 +94,9 @@ class PydanticAdapter:
     def __init__(self) -> None:
         #: (class, policy) -> what compiling it gave, oldest first (bounded)
         self._compiled: dict[tuple[type, str], Compiled] = {}
+        # tools may be defined from several threads (one per request): the
+        # bound's eviction reads the oldest key, which another insert may move
+        self._lock = threading.Lock()
 
     def accepts(self, source: object) -> bool:
         """Whether ``source`` is pydantic's own: a model, a pydantic dataclass or a ``TypeAdapter``.
@@ -144,9 +148,10 @@ class PydanticAdapter:
                 # a model completed later has another schema: nothing kept, no key
                 found.parser = found.parser if parser else None
                 return found
-            if len(self._compiled) >= _KEPT:
-                self._compiled.pop(next(iter(self._compiled), key), None)
-            self._compiled[key] = found
+            with self._lock:
+                if len(self._compiled) >= _KEPT:
+                    self._compiled.pop(next(iter(self._compiled), key), None)
+                self._compiled[key] = found
         return Compiled(
             copied(found.schema),
             found.parser if parser else None,
