@@ -7,7 +7,7 @@ import pytest
 from hypothesis import settings
 
 import toolparse as tp
-from toolparse import problems
+from toolparse import _suggestions, problems
 
 # CI explores a fixed set of examples, so a run is reproducible; locally every
 # run explores new ones. Either way a failure prints the blob to replay it.
@@ -28,16 +28,16 @@ def full_pm() -> tp.PluginManager:
     return tp.make_plugin_manager(load_entry_points=True)
 
 
-class Built:
-    """How many :class:`~toolparse.ArgumentProblem` objects were built (see ``problems_built``)."""
+class Count:
+    """How many times a counting fixture saw its call (``problems_built``, ``comparisons``)."""
 
     count = 0
 
 
 @pytest.fixture
-def problems_built(monkeypatch: pytest.MonkeyPatch) -> Built:
+def problems_built(monkeypatch: pytest.MonkeyPatch) -> Count:
     """Count every ArgumentProblem built during the test: bounded work is asserted on it."""
-    built = Built()
+    built = Count()
     init = problems.ArgumentProblem.__init__
 
     def counted(self: problems.ArgumentProblem, *args: Any, **kwargs: Any) -> None:
@@ -46,3 +46,19 @@ def problems_built(monkeypatch: pytest.MonkeyPatch) -> Built:
 
     monkeypatch.setattr(problems.ArgumentProblem, "__init__", counted)
     return built
+
+
+@pytest.fixture
+def comparisons(monkeypatch: pytest.MonkeyPatch) -> Count:
+    """Count every name comparison the "did you mean" search makes during the test."""
+    compared = Count()
+    similarity = _suggestions.similarity
+
+    def counted(name: str, candidate: str) -> float:
+        compared.count += 1
+        return similarity(name, candidate)
+
+    # patched where the search looks it up: toolparse.messages re-exports it,
+    # and a patch of that name would count nothing
+    monkeypatch.setattr(_suggestions, "similarity", counted)
+    return compared

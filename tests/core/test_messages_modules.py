@@ -10,6 +10,7 @@ from __future__ import annotations
 import types
 
 import pytest
+from tests.conftest import Count
 
 from toolparse import _exception_text, _names, _suggestions, _value_text, messages
 
@@ -116,17 +117,8 @@ def test_the_public_names_are_unchanged() -> None:
     ]
 
 
-def test_the_search_counts_its_own_comparisons(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the search looks similarity up in its own module: patch it there to count
-    calls = 0
-    original = _suggestions.similarity
-
-    def counted(name: str, candidate: str) -> float:
-        nonlocal calls
-        calls += 1
-        return original(name, candidate)
-
-    monkeypatch.setattr(_suggestions, "similarity", counted)
+def test_the_search_counts_its_own_comparisons(comparisons: Count) -> None:
+    # the fixture patches similarity where the search looks it up
     found = messages.suggestions(["kye"], ["key", "value"], [])
     assert found == {"kye": "key"}
-    assert calls == 2
+    assert comparisons.count == 2

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import Built
+from tests.conftest import Count
 
 import toolparse as tp
 from toolparse import messages
@@ -94,7 +94,7 @@ def test_fifty_thousand_unknown_names_are_counted_exactly(source: type) -> None:
 
 @pytest.mark.parametrize("source", [Order, OrderDict], ids=["dataclass", "TypedDict"])
 def test_unknown_names_build_no_problem_each_until_read(
-    source: type, problems_built: Built
+    source: type, problems_built: Count
 ) -> None:
     fn = tp.Function("order", _body, args_schema=source)
     # near typos of a missing name: the did-you-mean search runs, bounded
@@ -204,7 +204,7 @@ def test_a_key_that_is_not_text_keeps_a_line_of_its_own() -> None:
     assert [p.path for p in _problems(result)] == [(None,), ("zzz",)]
 
 
-def test_many_wrong_objects_are_counted_exactly(problems_built: Built) -> None:
+def test_many_wrong_objects_are_counted_exactly(problems_built: Count) -> None:
     fn = tp.Function("basket", _body, args_schema=Basket)
     # two wrong fields and one unknown name per object: 15,000 problems
     result = fn.execute({"lines": [{"sku": 1, "qty": "x", "extra": 0}] * 5_000})

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import pytest
+from tests.conftest import Count
 
 import toolparse as tp
 from toolparse import messages
@@ -84,22 +85,12 @@ def test_required_names_are_converted_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert calls == 500  # was 500 * 500
 
 
-def test_did_you_mean_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = 0
-    original = messages.similarity
-
-    def counted(name: str, candidate: str) -> float:
-        nonlocal calls
-        calls += 1
-        return original(name, candidate)
-
-    # patched where the search looks it up (messages re-exports it)
-    monkeypatch.setattr("toolparse._suggestions.similarity", counted)
+def test_did_you_mean_is_bounded(comparisons: Count) -> None:
     accepted = [f"field_{i}" for i in range(1_000)]
     sent = {f"zz_{i}_q": 1 for i in range(50_000)}
     found = messages.suggestions(sent, accepted, sent)
     assert len(found) == 50_000
-    assert calls <= messages.MAX_NAMES * messages.MAX_CANDIDATES
+    assert 0 < comparisons.count <= messages.MAX_NAMES * messages.MAX_CANDIDATES
 
 
 def test_fifty_thousand_unknown_keys_against_two_hundred_names() -> None:

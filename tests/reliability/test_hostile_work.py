@@ -12,7 +12,7 @@ import re
 from typing import Any, TypedDict
 
 import pytest
-from tests.conftest import Built
+from tests.conftest import Count
 from tests.reliability.adapter_tools import VALID, tools
 
 import toolparse as tp
@@ -104,18 +104,8 @@ def test_many_wrong_items_render_only_the_lines_shown(
 
 @pytest.mark.parametrize(("fn", "arguments"), CASES, ids=[fn.name for fn, _ in CASES])
 def test_many_near_typo_keys_compare_a_bounded_number_of_names(
-    fn: tp.Function, arguments: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    fn: tp.Function, arguments: dict[str, Any], comparisons: Count
 ) -> None:
-    compared = 0
-    similarity = messages.similarity
-
-    def counted(name: str, candidate: str) -> float:
-        nonlocal compared
-        compared += 1
-        return similarity(name, candidate)
-
-    # patched where the search looks it up (messages re-exports it)
-    monkeypatch.setattr("toolparse._suggestions.similarity", counted)
     # each resembles a parameter: every tool has at least two, so an unbounded
     # search would compare at least 8,000 pairs
     name = next(iter(arguments))
@@ -123,7 +113,7 @@ def test_many_near_typo_keys_compare_a_bounded_number_of_names(
     result = fn.execute({**arguments, **sent})
     assert isinstance(result, tp.Error)
     assert len(result.message) <= messages.MAX_MESSAGE_CHARS
-    assert compared <= messages.MAX_NAMES * messages.MAX_CANDIDATES
+    assert comparisons.count <= messages.MAX_NAMES * messages.MAX_CANDIDATES
 
 
 #: the problems a rejected call keeps at most (the built-in adapter's bound);
@@ -133,7 +123,7 @@ KEPT = MAX_PROBLEMS
 
 @pytest.mark.parametrize(("fn", "arguments"), CASES, ids=[fn.name for fn, _ in CASES])
 def test_many_wrong_items_stop_building_problems_past_the_bound(
-    fn: tp.Function, arguments: dict[str, Any], problems_built: Built
+    fn: tp.Function, arguments: dict[str, Any], problems_built: Count
 ) -> None:
     result = fn.execute(arguments)
     assert isinstance(result, tp.Error)
@@ -149,7 +139,7 @@ UNKNOWN = 50_000
 
 @pytest.mark.parametrize("fn", [c[0] for c in CASES], ids=[c[0].name for c in CASES])
 def test_unknown_top_level_names_are_one_entry_counted_exactly(
-    fn: tp.Function, problems_built: Built
+    fn: tp.Function, problems_built: Count
 ) -> None:
     # every path names each unknown name; the built-in adapter and the policy
     # carry them as one entry, so no path builds a problem per name
