@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from ._kept import KeptForms
+
 __all__ = [
     "EMPTY",
     "FORMAT_WORDS",
@@ -23,6 +25,7 @@ __all__ = [
     "Adapter",
     "Compiled",
     "FieldSchema",
+    "KeptForms",
     "Parser",
     "SignatureParam",
     "UnknownArguments",

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-from collections import OrderedDict
 from typing import Any
 
-from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_policy
+from toolparse.adapter import Compiled, FieldSchema, KeptForms, UnknownArguments, check_policy
 
 __all__ = ["MarshmallowAdapter"]
 
@@ -38,15 +36,6 @@ def _plain_hook(field_schema: FieldSchema | None) -> bool:
     return field_schema is None or getattr(field_schema, "answers", True) is False
 
 
-def _copied(value: Any) -> Any:
-    """A copy of a JSON Schema's containers (its leaves are immutable JSON values)."""
-    if type(value) is dict:
-        return {key: _copied(sub) for key, sub in value.items()}
-    if type(value) is list:
-        return [_copied(sub) for sub in value]
-    return value
-
-
 class MarshmallowAdapter:
     """Turns a marshmallow ``Schema`` (class or instance) into a tool's schema and parser.
 
@@ -63,9 +52,8 @@ class MarshmallowAdapter:
     def __init__(self) -> None:
         #: type a schema's @post_load builds -> that schema, for serialize()
         self._dumpers: dict[type, Any] = {}
-        #: (schema class, policy) -> what compiling it gave (a bounded LRU)
-        self._compiled: OrderedDict[tuple[type, str], Compiled] = OrderedDict()
-        self._lock = threading.Lock()
+        #: (schema class, policy) -> what compiling it gave (the last 256 used)
+        self._compiled = KeptForms(_CACHED)
 
     def accepts(self, source: object) -> bool:
         """A ``Schema`` subclass or instance."""
@@ -104,25 +92,13 @@ class MarshmallowAdapter:
         policy = check_policy(unknown_arguments)
         if not isinstance(source, type) or not _plain_hook(field_schema):
             return self._compile(source, policy, field_schema, parser)
+        # the class and the policy decide the schema: the key says so to the core
         key = (source, policy)
-        with self._lock:
-            found = self._compiled.get(key)
-            if found is not None:
-                self._compiled.move_to_end(key)
-        if found is None:
-            found = self._compile(source, policy, field_schema, True)
-            with self._lock:
-                self._compiled[key] = found
-                if len(self._compiled) > _CACHED:
-                    self._compiled.popitem(last=False)
-        return Compiled(
-            _copied(found.schema),
-            found.parser if parser else None,
-            accepted=found.accepted,
-            required=found.required,
-            # the class and the policy decide the schema: the core shares
-            # what it builds from it between the tools of one class
-            key=key,
+        kept = self._compiled.get(key, parser=parser)
+        if kept is not None:
+            return kept
+        return self._compiled.keep(
+            key, self._compile(source, policy, field_schema, True), parser=parser
         )
 
     def _compile(

@@ -9,11 +9,17 @@ pydantic is imported by :meth:`PydanticAdapter.compile`.
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from toolparse.adapter import Compiled, FieldSchema, SignatureParam, UnknownArguments, check_policy
+from toolparse.adapter import (
+    Compiled,
+    FieldSchema,
+    KeptForms,
+    SignatureParam,
+    UnknownArguments,
+    check_policy,
+)
 from toolparse.adapter import keywords as default_keywords
 
 __all__ = ["PydanticAdapter"]
@@ -53,15 +59,6 @@ def kind_of(source: object) -> Kind | None:
     return None
 
 
-def copied(value: Any) -> Any:
-    """A copy of a JSON Schema's containers (its leaves are immutable JSON values)."""
-    if type(value) is dict:
-        return {key: copied(sub) for key, sub in value.items()}
-    if type(value) is list:
-        return [copied(sub) for sub in value]
-    return value
-
-
 def _compile(source: Any, kind: Kind, policy: str, parser: bool) -> Compiled:
     """Compile ``source`` (of ``kind``) under ``policy``: the schema, and the parser if asked."""
     from ._parser import make_parser
@@ -92,11 +89,8 @@ class PydanticAdapter:
     name = "pydantic"
 
     def __init__(self) -> None:
-        #: (class, policy) -> what compiling it gave, oldest first (bounded)
-        self._compiled: dict[tuple[type, str], Compiled] = {}
-        # tools may be defined from several threads (one per request): the
-        # bound's eviction reads the oldest key, which another insert may move
-        self._lock = threading.Lock()
+        #: (class, policy) -> what compiling it gave (the last 256 used)
+        self._compiled = KeptForms(_KEPT)
 
     def accepts(self, source: object) -> bool:
         """Whether ``source`` is pydantic's own: a model, a pydantic dataclass or a ``TypeAdapter``.
@@ -140,28 +134,18 @@ class PydanticAdapter:
             raise ValueError(f"{name} is not a pydantic model or a type pydantic validates")
         if kind not in ("model", "type"):
             return _compile(source, kind, policy, parser)
+        # the class and the policy decide the schema (pydantic writes it all,
+        # no plugin's field schema is asked): the key says so to the core
         key = (source, policy)
-        found = self._compiled.get(key)
-        if found is None:
-            found = _compile(source, kind, policy, True)
-            if not getattr(source, "__pydantic_complete__", True):
-                # a model completed later has another schema: nothing kept, no key
-                found.parser = found.parser if parser else None
-                return found
-            with self._lock:
-                if len(self._compiled) >= _KEPT:
-                    self._compiled.pop(next(iter(self._compiled), key), None)
-                self._compiled[key] = found
-        return Compiled(
-            copied(found.schema),
-            found.parser if parser else None,
-            accepted=found.accepted,
-            required=found.required,
-            # the class and the policy decide the schema (pydantic writes it
-            # all, no plugin's field schema is asked): the core shares what
-            # it builds from it between the tools of one class
-            key=key,
-        )
+        kept = self._compiled.get(key, parser=parser)
+        if kept is not None:
+            return kept
+        found = _compile(source, kind, policy, True)
+        if not getattr(source, "__pydantic_complete__", True):
+            # a model completed later has another schema: nothing kept, no key
+            found.parser = found.parser if parser else None
+            return found
+        return self._compiled.keep(key, found, parser=parser)
 
     def json_schema(
         self, source: Any, *, unknown_arguments: UnknownArguments = "report"
