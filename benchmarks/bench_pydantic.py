@@ -170,7 +170,7 @@ def _definition_row() -> Row:
     assert isinstance(adapter, PydanticAdapter)
 
     def first() -> object:
-        adapter._compiled.clear()  # as if no tool of the model was defined yet
+        adapter._compiled._forms.clear()  # as if no tool of the model was defined yet
         return tp.Function("create_invoice", body, args_schema=Invoice)
 
     r = ratio_rounds(first, Invoice.model_json_schema)

@@ -140,6 +140,10 @@ def _make(
             value = validate(arguments)
         except error_type as exc:
             found, more = to_problems(exc, arguments)
+            # its traceback is this frame alone (the validator is compiled code),
+            # and through the frame it would hold the caller's result, which
+            # holds it: a cycle per rejected call, left for the collector
+            exc.__traceback__ = None
             return invalid_arguments(
                 found, arguments=arguments, accepted=accepted, cause=exc, more=more
             )
