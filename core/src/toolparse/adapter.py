@@ -12,6 +12,20 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ._kept import KeptForms
+from ._vocabulary import (
+    FORMAT_WORDS,
+    REQUIRED,
+    TYPE_WORDS,
+    format_reason,
+    length_reason,
+    multiple_reason,
+    none_of_reason,
+    one_of_reason,
+    pattern_reason,
+    raised_text,
+    range_reason,
+    type_reason,
+)
 
 __all__ = [
     "EMPTY",
@@ -70,122 +84,6 @@ JSON_TYPES: Mapping[type, str] = {
 #: (``format`` is an annotation that validators need not check; libraries also
 #: take other spellings, but this is the form a model writes most reliably).
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-
-# -- one vocabulary for one mistake ------------------------------------------------
-# Every adapter maps its library's codes for type, enum, range, length, pattern,
-# format and required onto these words, so the same wrong call reads the same
-# whichever library found it; a library's own text is kept only for what none
-# of these fits (a custom validator's message).
-
-#: The reason for a required name that was not sent (nested; top-level names go
-#: on the ``Missing parameters:`` line).
-REQUIRED = "is required"
-
-#: What a value of each JSON type is called in a reason.
-TYPE_WORDS: Mapping[str, str] = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "object": "an object",
-    "array": "a list",
-    "null": "null",
-}
-
-#: What a value of each JSON Schema ``format`` is called in a reason.
-FORMAT_WORDS: Mapping[str, str] = {
-    "date-time": 'a date-time like "2024-01-31T09:30:00Z" (RFC 3339)',
-    "date": 'a date like "2024-01-31"',
-    "time": 'a time like "09:30:00Z"',
-    "duration": 'a duration like "P3DT4H"',
-    "email": "an email address",
-    "uuid": 'a UUID like "123e4567-e89b-12d3-a456-426614174000"',
-    # no URL in a reason the model reads, not even an example one
-    "uri": "an absolute URI (a scheme, a colon, then the rest)",
-    "ipv4": 'an IPv4 address like "192.0.2.1"',
-    "ipv6": 'an IPv6 address like "2001:db8::1"',
-}
-
-
-def _shown(value: object, limit: int = 40) -> str:
-    from .messages import value_text  # on the error path only
-
-    return value_text(value, limit)
-
-
-def type_reason(*kinds: str) -> str:
-    """``must be an integer``; several JSON types: ``must be a string or null``."""
-    return "must be " + " or ".join(TYPE_WORDS.get(k, f'of type "{k}"') for k in kinds)
-
-
-def one_of_reason(values: Sequence[object]) -> str:
-    """``must be one of: "c", "f"`` (one value: ``must be "c"``); values as JSON."""
-    if len(values) == 1:
-        return f"must be {_shown(values[0], 60)}"
-    shown = ", ".join(_shown(v) for v in values[:10])
-    return "must be one of: " + shown + (", ..." if len(values) > 10 else "")
-
-
-def none_of_reason(values: Sequence[object]) -> str:
-    """``must not be one of: "c", "f"`` (one value: ``must not be "c"``); values as JSON."""
-    return "must not" + one_of_reason(values)[len("must") :]
-
-
-def range_reason(
-    *,
-    minimum: object = None,
-    maximum: object = None,
-    exclusive_minimum: object = None,
-    exclusive_maximum: object = None,
-) -> str:
-    """``must be at least 1``, ``must be at most 50``, ``must be greater than 0``, ..."""
-    if minimum is not None:
-        return f"must be at least {_shown(minimum)}"
-    if maximum is not None:
-        return f"must be at most {_shown(maximum)}"
-    if exclusive_minimum is not None:
-        return f"must be greater than {_shown(exclusive_minimum)}"
-    return f"must be less than {_shown(exclusive_maximum)}"
-
-
-def multiple_reason(value: object) -> str:
-    """``must be a multiple of 3`` (JSON Schema's ``multipleOf``)."""
-    return f"must be a multiple of {_shown(value)}"
-
-
-def length_reason(
-    *, minimum: int | None = None, maximum: int | None = None, items: bool = False
-) -> str:
-    """``must be at least 3 characters long``; ``items=True``: ``must have at most 2 items``."""
-    bound, count = ("at least", minimum) if minimum is not None else ("at most", maximum)
-    if items:
-        return f"must have {bound} {count} item{'' if count == 1 else 's'}"
-    return f"must be {bound} {count} character{'' if count == 1 else 's'} long"
-
-
-def pattern_reason(pattern: str) -> str:
-    """``must match the pattern ^[A-Z]+$``."""
-    return f"must match the pattern {pattern[:80]}"
-
-
-def format_reason(fmt: str) -> str:
-    """``must be a date like "2024-01-31"`` (an unknown format: ``must be a valid "fmt"``)."""
-    return "must be " + FORMAT_WORDS.get(fmt, f'a valid "{fmt}"')
-
-
-def raised_text(exception: BaseException, lines: Sequence[str]) -> str:
-    """A schema library's error that a tool body raised, worded by its adapter.
-
-    ``ERROR: (ValidationError) weight: must be a number; unit: is required at
-    shipping.py:31: quote``: the problem lines (``ArgumentProblem.line()``)
-    joined with ``"; "``, made safe and cut like any exception text, then the
-    application's frame. For an adapter's ``toolparse_format_exception`` hook.
-    """
-    from .messages import frame_text, safe_text  # on the error path only
-
-    text = safe_text("; ".join(lines))
-    return f"ERROR: ({type(exception).__name__}) {text}{frame_text(exception.__traceback__)}"
-
 
 #: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
 #: ``Ok.__new__``: what a parser returns on every valid call, so it is worth the speed.
@@ -289,9 +187,33 @@ class Compiled:
         parsed again, and that verdict is the answer): an accepted call pays
         no look into its nested values. ``False`` (the default): the step runs
         before the parser, which is always correct.
+    :param verdict: the parser's verdict alone, cheaper than the parser:
+        ``verdict(arguments)`` returns ``True`` only when ``parser(arguments)``
+        would return ``Ok`` of that very dict (or ``Ok(None)``). A call it
+        accepts then skips the parser and, with ``nulls_after_reject``, the
+        look for top-level nulls (an accepted call has none to restore); any
+        other answer, or an exception, leaves the call to the parser as
+        before. For a library whose validity test is its own fast call (say
+        jsonschema-rs's ``is_valid``), not for one that builds the value the
+        body gets. Used only while ``parser`` is the one that runs, and only
+        for a sync parser. ``None`` (the default): the parser decides alone.
+    :param closed: the parser refuses every top-level name outside
+        ``accepted`` (a JSON Schema with ``additionalProperties: false``, a
+        converter that forbids extra keys): a call its ``verdict`` accepts
+        then sends no name the policy could speak of, and skips that test
+        too. ``False`` (the default): the test runs, which is always correct.
     """
 
-    __slots__ = ("accepted", "key", "nulls_after_reject", "parser", "required", "schema")
+    __slots__ = (
+        "accepted",
+        "closed",
+        "key",
+        "nulls_after_reject",
+        "parser",
+        "required",
+        "schema",
+        "verdict",
+    )
 
     def __init__(
         self,
@@ -302,6 +224,8 @@ class Compiled:
         required: Sequence[str] | None = None,
         key: Hashable | None = None,
         nulls_after_reject: bool = False,
+        verdict: Callable[[dict[str, Any]], bool] | None = None,
+        closed: bool = False,
     ) -> None:
         self.schema = schema
         self.parser = parser
@@ -309,6 +233,8 @@ class Compiled:
         self.required = None if required is None else tuple(required)
         self.key = key
         self.nulls_after_reject = nulls_after_reject
+        self.verdict = verdict
+        self.closed = closed
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

@@ -22,6 +22,20 @@ from ._source import JsonSchema
 __all__ = ["JsonSchemaAdapter"]
 
 
+def closed(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` refuses every top-level name outside its ``properties``.
+
+    ``additionalProperties: false`` with no ``patternProperties`` beside it
+    (those admit names the accepted ones do not list); the validators check
+    this very schema, so their verdict on a call holds its names too.
+    """
+    return (
+        schema.get("additionalProperties") is False
+        and not schema.get("patternProperties")
+        and isinstance(schema.get("properties"), dict)
+    )
+
+
 class JsonSchemaAdapter:
     """The adapter for raw JSON Schema: any mapping given as ``args_schema``.
 
@@ -53,12 +67,14 @@ class JsonSchemaAdapter:
         is not consulted.
         """
         check_policy(unknown_arguments)
+        verdict = None
         if parser:
             from ._compiled import CompiledSchema
 
             compiled = CompiledSchema(source)
             # the validators keep the checked schema; the core may close the copy it exports
             schema, parse = copy.deepcopy(compiled.definition.schema), compiled.parse
+            verdict = compiled.verdict
         else:
             from ._schema import check
 
@@ -77,6 +93,8 @@ class JsonSchemaAdapter:
             # the validators check this very schema (on either path): a null it
             # does not admit is rejected, so only a rejected call needs the restore
             nulls_after_reject=parse is not None,
+            verdict=verdict,
+            closed=closed(schema),
         )
 
     def json_schema(

@@ -77,6 +77,7 @@ class CompiledSchema:
         "recursive",
         "rs_problems",
         "validator",
+        "verdict",
     )
 
     def __init__(self, source: Mapping[str, Any], *, object_only: bool = True) -> None:
@@ -122,6 +123,15 @@ class CompiledSchema:
                 definition.schema, validator=self.validator, checker=checker, matcher=self.matcher
             )
         self.parse: Callable[[dict[str, Any]], ParseResult] = self._parser()
+        #: jsonschema-rs's own ``is_valid``, where it alone decides a valid call
+        #: and the parser then hands on the arguments as they are: no defaults
+        #: to fill in, no depth walk first (a value it cannot take raises, and
+        #: the parser decides that call)
+        self.verdict: Callable[[Any], bool] | None = (
+            self.fast.is_valid
+            if self.fast is not None and not self.recursive and self.defaults is None
+            else None
+        )
 
     def _parser(self) -> Callable[[dict[str, Any]], ParseResult]:
         if self.fast is None:

@@ -89,19 +89,24 @@ class Declaration:
     ``key``: a key that fully determines ``schema`` (the adapter's
     :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
     the bound names), so Functions of one compiled form share what is built
-    from the schema; ``None``: nothing is shared. ``nulls_after_reject``: the
-    adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`.
+    from the schema; ``None``: nothing is shared. ``nulls_after_reject``,
+    ``verdict`` and ``closed``: the adapter's
+    :attr:`~toolparse.adapter.Compiled.nulls_after_reject`,
+    :attr:`~toolparse.adapter.Compiled.verdict` and
+    :attr:`~toolparse.adapter.Compiled.closed`.
     """
 
     __slots__ = (
         "accepted",
         "adapter",
+        "closed",
         "key",
         "nulls_after_reject",
         "parser",
         "pm",
         "required",
         "schema",
+        "verdict",
     )
 
     def __init__(
@@ -114,9 +119,13 @@ class Declaration:
         pm: PluginManager | None,
         key: tuple[Hashable, ...] | None = None,
         nulls_after_reject: bool = False,
+        verdict: Callable[[dict[str, Any]], bool] | None = None,
+        closed: bool = False,
     ) -> None:
         self.key = key
         self.nulls_after_reject = nulls_after_reject
+        self.verdict = verdict
+        self.closed = closed
         self.schema = schema
         self.parser = parser
         self.accepted = accepted
@@ -146,6 +155,8 @@ def declare(
     required: tuple[str, ...] | None = None
     key: tuple[Hashable, ...] | None = None
     after_reject = False
+    verdict: Callable[[dict[str, Any]], bool] | None = None
+    closed = False
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
@@ -161,6 +172,9 @@ def declare(
             accepted, required = compiled.accepted, compiled.required
             key = _key_of(chosen, compiled.key, unknown_arguments)
             after_reject = getattr(compiled, "nulls_after_reject", False) is True
+            found_verdict = getattr(compiled, "verdict", None)
+            verdict = found_verdict if parser is not None and callable(found_verdict) else None
+            closed = getattr(compiled, "closed", False) is True
     if errors:
         subject = f"tool {name!r}"
         if any(msg.startswith("no installed adapter") for _, msg in errors):
@@ -202,7 +216,9 @@ def declare(
             accepted = tuple(
                 accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
             )
-    return Declaration(schema, parser, accepted, required, chosen, pm, key, after_reject)
+    return Declaration(
+        schema, parser, accepted, required, chosen, pm, key, after_reject, verdict, closed
+    )
 
 
 def _key_of(adapter: Adapter, key: object, policy: str) -> tuple[Hashable, ...] | None:

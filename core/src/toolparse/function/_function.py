@@ -16,7 +16,13 @@ from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
 from ._callables import _arity, _is_async, bound_names
-from ._definition import declare, field_errors, source_description, without_bound
+from ._definition import (
+    Declaration,
+    declare,
+    field_errors,
+    source_description,
+    without_bound,
+)
 from ._outcome import Outcomes
 from ._plan import compile_plan
 from ._policy import Policy
@@ -220,22 +226,22 @@ class Function:
             ),
         ):
             set_(self, field, value)
-        self._compile(body_arity, parser_arity, found.parser, found.key, found.nulls_after_reject)
+        self._compile(body_arity, parser_arity, found)
 
     def _compile(
         self,
         body_arity: int,
         parser_arity: int,
-        adapter_parser: Callable[..., Any] | None,
-        declared: Hashable | None = None,
-        nulls_after_reject: bool = False,
+        found: Declaration,
     ) -> None:
         """Choose the steps a call goes through, and compile them into the plan.
 
-        ``declared``: the key of an adapter's compiled form (see ``Declaration``);
-        ``nulls_after_reject``: its parser checks the schema itself (only
+        ``found``: the declaration: the adapter's parser, the key of its
+        compiled form, and what it says of that parser (its facts count only
         while that parser is the one that runs).
         """
+        adapter_parser = found.parser
+        declared = found.key
         parser = self.parse_args if self.parse_args is not None else adapter_parser
         if parser is adapter_parser and parser is not None:
             parser_arity = _arity(parser, "parser", [])
@@ -270,7 +276,9 @@ class Function:
             schema_key=declared
             if shape is None
             else (shape, self.unknown_arguments, self._accepted),
-            nulls_after_reject=nulls_after_reject and parser is adapter_parser,
+            nulls_after_reject=found.nulls_after_reject and parser is adapter_parser,
+            verdict=found.verdict if parser is adapter_parser and not parser_async else None,
+            closed=found.closed,
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)

@@ -142,6 +142,8 @@ def compile_plan(
     quick_tests: Sequence[QuickTest] = (),
     schema_key: Hashable | None = None,
     nulls_after_reject: bool = False,
+    verdict: Callable[[Any], bool] | None = None,
+    closed: bool = False,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
 
@@ -157,7 +159,13 @@ def compile_plan(
     :param nulls_after_reject: ``parser`` checks ``schema`` itself, so nulls
         deeper than the top level are restored only when it rejects a call
         (see :attr:`~toolparse.adapter.Compiled.nulls_after_reject`).
+    :param verdict: the sync ``parser``'s verdict alone: a call it accepts
+        skips the parser (see :attr:`~toolparse.adapter.Compiled.verdict`).
+    :param closed: ``parser`` refuses every name outside the accepted ones,
+        so a call ``verdict`` accepts skips the accepted-names test.
     """
+    if parser is None or parser_async:
+        verdict = None
     if schema_key is None:
         restore, watched = _nulls_step(schema)
     else:
@@ -193,6 +201,7 @@ def compile_plan(
         "restore": restore,
         "settle": _settler(policy if guarded else None),
         "settled": SETTLED,
+        "verdict": verdict,
         "watch": watched[0] if watched is not None else frozenset(),
         "_absent": ABSENT,
     }
@@ -215,6 +224,8 @@ def compile_plan(
             body_async,
             ",".join(t.code for t in quick_tests) if check_parameters is not None else "",
             nulls_after_reject,
+            verdict is not None,
+            closed,
         )
     )
     plan = Plan()

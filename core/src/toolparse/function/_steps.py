@@ -258,6 +258,22 @@ _NULLS_TOP_ALWAYS = """
         args = restore(args)
 """
 
+# an adapter's verdict (``Compiled.verdict``) before its parser: a call it
+# accepts is the parser's Ok of these very arguments, so it skips the parser
+# and (after a rejection only, see ``_RETRY``) the null look, and
+# ``{within}`` is the accepted-names test, dropped where no name can be
+# outside them (a closed parser, or "ignore" after ``_DROP``). Any other
+# answer, or an exception, goes the way it went before: ``{slow}``, the null
+# look and the parser, which decide alone.
+_VERDICT = """
+    try:
+        good = verdict(args)
+    except Exception:
+        good = False
+    if good is True{within}:
+        value = args
+    else:{slow}"""
+
 _PARSED = """
     return _new(Ok, (value, None))
 """
@@ -307,7 +323,9 @@ def _function_code(header: str, pieces: list[str]) -> CodeType:
 
 #: which pieces a plan is made of (see ``_shape``): the entry points' code is
 #: compiled once per shape, and each Function only binds it to its namespace
-_Shape = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str, bool]
+_Shape = tuple[
+    bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str, bool, bool, bool
+]
 
 
 @functools.lru_cache(maxsize=512)
@@ -327,6 +345,8 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         body_async,
         quick,
         after_reject,
+        has_verdict,
+        closed,
     ) = shape
     context = ", context" if parser_context else ""
 
@@ -334,9 +354,12 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         steps = [_DECODE]
         # restoring after a rejection needs a parser that rejects
         after = after_reject and nulls and has_parser
-        if after:
-            steps.append(_NULLS_TOP_ALWAYS if nulls_always else _NULLS_TOP)
-        elif nulls:
+        verdict = has_verdict and has_parser
+        # the top-level null look, before the parser (past the verdict, with one)
+        top = [_NULLS_TOP_ALWAYS if nulls_always else _NULLS_TOP] if after else []
+        if after and not verdict:
+            steps.extend(top)
+        elif nulls and not after:
             steps.append(_NULLS_ALWAYS if nulls_always else _NULLS)
         if bound:
             steps.append(_BOUND)
@@ -359,7 +382,12 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         if after:
             again = (within if guarded else "") + _at(call, 4)
             retry = _at(_RETRY + again, 8)
-        steps.append(step.format(parsing=_at(call, 8), retry=retry, within=within))
+        parse = step.format(parsing=_at(call, 8), retry=retry, within=within)
+        if verdict:
+            test = "" if closed or ignore or not guarded else " and accepted.issuperset(args)"
+            steps.append(_VERDICT.format(within=test, slow=_at("".join([*top, parse]), 4)))
+        else:
+            steps.append(parse)
         return steps
 
     body_call = "function(value, context)" if body_context else "function(value)"
@@ -369,7 +397,8 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
 
     sync = "def {}(arguments, context):"
     asynchronous = "async def {}(arguments, context):"
-    parsed = _PARSED_AS_IS if has_parser else _PARSED
+    # (past a verdict that accepted the call, there is no parser's Ok to hand on)
+    parsed = _PARSED_AS_IS if has_parser and not has_verdict else _PARSED
     codes = {
         "aparse": _function_code(asynchronous.format("aparse"), [*parsing(_AWAITING), parsed]),
         "arun": _function_code(
