@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..function import Function
     from ..results import ToolResult
 
-__all__ = ["output_schema", "structured_content"]
+__all__ = ["output_schema", "structured_content", "structured_of_text"]
 
 
 def _body_of(function: Function) -> Any:
@@ -103,7 +103,12 @@ def structured_content(result: ToolResult) -> dict[str, Any] | None:
     text gives the object, with no second serialisation of the value.
     """
     text = result.content
-    if not isinstance(text, str) or not text.startswith("{"):
+    return structured_of_text(text) if isinstance(text, str) else None
+
+
+def structured_of_text(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, or ``None`` when it holds something else."""
+    if not text.startswith("{"):
         return None
     try:
         value = json.loads(text)

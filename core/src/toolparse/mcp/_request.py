@@ -64,7 +64,30 @@ class McpRequest:
         self._loop: asyncio.AbstractEventLoop | None = None
         if session is not None:
             self._loop = asyncio.get_running_loop()
-        self._pending: set[asyncio.Future[None]] = set()
+        # the progress tasks still being sent, made by the first one
+        self._pending: set[asyncio.Future[None]] | None = None
+
+    @classmethod
+    def _of(
+        cls,
+        request_id: str | int | None,
+        client_info: Implementation | None,
+        progress_token: str | int | None,
+        meta: Mapping[str, Any],
+        protocol_version: str,
+        session: ServerSession,
+    ) -> McpRequest:
+        """The request of a call the server answers, on its loop (built once per call, so lean)."""
+        request = cls.__new__(cls)
+        request.request_id = request_id
+        request.client_info = client_info
+        request.progress_token = progress_token
+        request.meta = meta
+        request.protocol_version = protocol_version
+        request._session = session
+        request._loop = asyncio.get_running_loop()
+        request._pending = None
+        return request
 
     @property
     def approved(self) -> bool:
@@ -101,8 +124,11 @@ class McpRequest:
         if running is loop:
             # called from the loop itself (an async tool): it cannot block here
             task = loop.create_task(coro)
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
+            pending = self._pending
+            if pending is None:
+                pending = self._pending = set()
+            pending.add(task)
+            task.add_done_callback(pending.discard)
             return
         future = asyncio.run_coroutine_threadsafe(coro, loop)
         try:

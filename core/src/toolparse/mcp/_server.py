@@ -10,10 +10,12 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import messages
+from .._groups import arun
 from ..calls import aexecute_tool_calls
+from ..contract import Error, Ok
 from ..function import Function
 from ..results import ToolCall, ToolResult
-from ._output import output_schema, structured_content
+from ._output import output_schema, structured_content, structured_of_text
 from ._request import CONTEXT_KEY, INTERRUPT_META_KEY, McpRequest
 
 if TYPE_CHECKING:
@@ -52,27 +54,33 @@ def interrupt_text(name: str | None, display: str) -> str:
 
 
 class _Tool:
-    """What the server keeps per tool: the Function and its structured-output flag."""
+    """What the server keeps per tool: the Function, its name and its structured-output flag."""
 
-    __slots__ = ("function", "structured")
+    __slots__ = ("function", "name", "structured")
 
     def __init__(self, function: Function, structured: bool) -> None:
         self.function = function
+        self.name = function.name  # the call's name (the exported one may be an alias)
         self.structured = structured
 
 
 def _request(ctx: ServerRequestContext[Any, Any]) -> McpRequest:
-    raw_meta = (ctx.params or {}).get("_meta")
-    meta: Mapping[str, Any] = raw_meta if isinstance(raw_meta, Mapping) else {}
-    token = meta.get("progressToken")
-    client = ctx.session.client_params
-    return McpRequest(
-        request_id=ctx.request_id,
-        client_info=client.client_info if client is not None else None,
-        progress_token=token if isinstance(token, (str, int)) and token is not True else None,
-        meta=meta,
-        protocol_version=ctx.protocol_version,
-        session=ctx.session,
+    raw = ctx.params
+    raw_meta = raw.get("_meta") if raw else None
+    # a dict on every transport the SDK has: the abstract check only for anything else
+    meta: Mapping[str, Any] = (
+        raw_meta if type(raw_meta) is dict or isinstance(raw_meta, Mapping) else {}
+    )
+    token = meta.get("progressToken") if meta else None
+    session = ctx.session
+    client = session.client_params
+    return McpRequest._of(
+        ctx.request_id,
+        client.client_info if client is not None else None,
+        token if isinstance(token, (str, int)) and token is not True else None,
+        meta,
+        ctx.protocol_version,
+        session,
     )
 
 
@@ -102,7 +110,9 @@ def make_server(
     here, once.
     """
     from .. import __version__
+    from ..plugins import plugin_manager as default_pm
     from ..providers import get_provider
+    from ..providers._mcp import MCPProvider
 
     functions = functions_of(tools)
     provider = get_provider("mcp", functions[0]._pm if functions else None)
@@ -121,6 +131,9 @@ def make_server(
     templates = types.ListResourceTemplatesResult(resource_templates=[])
     prompts = types.ListPromptsResult(prompts=[])
     base: dict[str, Any] = dict(context or {})
+    # the built-in MCP provider's message for plain text is built here directly;
+    # a plugin's own "mcp" provider is always asked
+    plain = type(provider) is MCPProvider
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
@@ -131,20 +144,48 @@ def make_server(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
         entry = table.get(params.name)
-        call_context = {**base, CONTEXT_KEY: _request(ctx)}
-        if entry is None:
-            # unknown: the core's message names the closest tools
-            call = ToolCall(str(ctx.request_id), params.name, params.arguments)
-            known, structured = functions, False
-        else:
-            call = ToolCall(str(ctx.request_id), entry.function.name, params.arguments)
-            known, structured = [entry.function], entry.structured
+        call_id = str(ctx.request_id)
+        arguments = params.arguments
+        # the caller's entries, the request and the call's id: the context
+        # aexecute_tool_calls would build from the first two, built once here
+        call_context = {**base, CONTEXT_KEY: _request(ctx), "tool_call_id": call_id}
+        name = params.name if entry is None else entry.name
+        structured = False
         try:
-            (result,) = await aexecute_tool_calls(known, [call], call_context, timeout=timeout)
+            if entry is None:
+                # unknown: the core's message names the closest tools
+                call = ToolCall(call_id, name, arguments)
+                (result,) = await aexecute_tool_calls(functions, [call], call_context)
+            elif timeout is None and not default_pm().observed:
+                # the common case: a known tool, nothing observing, no timeout;
+                # what aexecute_tool_calls runs for it, without the batch around it
+                fn = entry.function
+                structured = entry.structured
+                if fn._async:
+                    outcome = await fn.aexecute(arguments, call_context)
+                    if plain:
+                        found = _plain_message(outcome, structured)
+                        if found is not None:
+                            return found
+                    result = ToolResult.from_outcome(
+                        ToolCall(call_id, name, arguments), fn, outcome
+                    )
+                else:
+                    # parsed on the loop, the body in a worker thread
+                    answers: list[Any] = [None]
+                    call = ToolCall(call_id, name, arguments)
+                    await arun(0, call, fn, call_context, answers, None, None, None)
+                    result = answers[0]
+            else:
+                structured = entry.structured
+                call = ToolCall(call_id, name, arguments)
+                (result,) = await aexecute_tool_calls(
+                    [entry.function], [call], call_context, timeout=timeout
+                )
         except Exception as exc:
             # execute never raises; should it, the client still gets a result,
             # never the exception's text as a protocol error
-            result = ToolResult(call.id, call.name, messages.exception(exc), is_error=True)
+            result = ToolResult(call_id, name, messages.exception(exc), is_error=True)
         return _message(provider, result, structured)
 
     async def no_resources(
@@ -201,3 +242,28 @@ def _message(provider: Any, result: ToolResult, structured: bool) -> dict[str, A
         if found is not None:
             message["structuredContent"] = found
     return message  # type: ignore[no-any-return]
+
+
+def _plain_message(outcome: Any, structured: bool) -> dict[str, Any] | None:
+    """The ``CallToolResult`` of an outcome whose content is non-empty text, else ``None``.
+
+    What the MCP provider answers for a :class:`ToolResult` of that text, with
+    no result built in between; anything else (content parts, an interrupt,
+    a returned ``ToolResult``) goes the provider's way.
+    """
+    kind = type(outcome)
+    if kind is not Ok and kind is not Error:
+        return None
+    text = outcome[0]
+    if type(text) is not str or not text:
+        return None
+    message: dict[str, Any] = {
+        "content": [{"type": "text", "text": text}],
+        "isError": kind is Error,
+        "resultType": "complete",
+    }
+    if structured and kind is Ok:
+        found = structured_of_text(text)
+        if found is not None:
+            message["structuredContent"] = found
+    return message
