@@ -10,118 +10,22 @@ one the step-first order gives.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.core.checking_adapter import (
+    AsyncChecker,
+    Checker,
+    CheckingAdapter,
+    checked_function,
+    counted_renders,
+    counted_restores,
+    verdict_of,
+)
 
 import toolparse as tp
 from toolparse.adapter import Compiled
-
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "tag": {"type": "string"},
-        "meta": {"type": "object", "properties": {"x": {"type": "integer"}}},
-        "items": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"n": {"type": "integer"}, "note": {"type": "string"}},
-                "required": ["n"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["id"],
-}
-
-
-def _wrong(value: Any, schema: dict[str, Any], path: str) -> str | None:
-    """The first place ``value`` breaks ``schema`` (a strict checker of this schema)."""
-    kind = schema.get("type")
-    if kind == "integer":
-        return None if type(value) is int else f"{path}: must be an integer"
-    if kind == "string":
-        return None if type(value) is str else f"{path}: must be a string"
-    if kind == "array":
-        if type(value) is not list:
-            return f"{path}: must be a list"
-        for i, item in enumerate(value):
-            found = _wrong(item, schema["items"], f"{path}.{i}")
-            if found:
-                return found
-        return None
-    if type(value) is not dict:
-        return f"{path}: must be an object"
-    props = schema.get("properties", {})
-    for name in schema.get("required", []):
-        if name not in value:
-            return f"{path}.{name}: is required"
-    for name, item in value.items():
-        if name in props:
-            found = _wrong(item, props[name], f"{path}.{name}")
-            if found:
-                return found
-        elif schema.get("additionalProperties") is False:
-            return f"{path}.{name}: is not accepted"
-    return None
-
-
-class Counting:
-    """The schema's own checker as a parser, counting its calls."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
-        self.calls += 1
-        found = _wrong(args, SCHEMA, "$")
-        return tp.ok() if found is None else tp.error(found)
-
-
-class AsyncCounting(Counting):
-    async def __call__(self, args: dict[str, Any]) -> tp.ParseResult:  # type: ignore[override]
-        await asyncio.sleep(0)
-        return Counting.__call__(self, args)
-
-
-class CheckingAdapter:
-    """An adapter whose parser checks the schema it exports."""
-
-    name = "checking"
-
-    def __init__(self, parser: Counting, after: bool) -> None:
-        self.parser = parser
-        self.after = after
-
-    def accepts(self, source: object) -> bool:
-        return source == "checked"
-
-    def compile(self, source: object, **_: Any) -> Compiled:
-        return Compiled(dict(SCHEMA), self.parser, nulls_after_reject=self.after)
-
-
-def _fn(after: bool, parser: Counting | None = None, **kwargs: Any) -> tp.Function:
-    adapter = CheckingAdapter(parser or Counting(), after)
-    return tp.Function("t", lambda a: a, args_schema="checked", adapter=adapter, **kwargs)
-
-
-def _count_restores(fn: tp.Function) -> list[Any]:
-    """Wrap the Function's restore step; the list receives each argument it is given."""
-    space = fn._parse.__globals__
-    seen: list[Any] = []
-    restore: Callable[[Any], Any] = space["restore"]
-
-    def counting(args: Any) -> Any:
-        seen.append(args)
-        return restore(args)
-
-    space["restore"] = counting
-    return seen
-
 
 VALID = {"id": 1, "tag": "a", "items": [{"n": 1, "note": "x"}, {"n": 2}], "meta": {"x": 3}}
 
@@ -132,20 +36,20 @@ def test_compiled_restores_first_by_default() -> None:
 
 
 def test_an_accepted_call_never_looks_for_nulls() -> None:
-    fn = _fn(after=True)
-    seen = _count_restores(fn)
+    fn = checked_function(after=True)
+    seen = counted_restores(fn)
     assert fn.parse_arguments(VALID) == tp.Ok(VALID)
     assert seen == []
     # restoring first looks into the list of objects on the same call
-    first = _fn(after=False)
-    seen_first = _count_restores(first)
+    first = checked_function(after=False)
+    seen_first = counted_restores(first)
     assert first.parse_arguments(VALID) == tp.Ok(VALID)
     assert seen_first == [VALID]
 
 
 def test_a_nested_null_is_restored_after_the_rejection_and_parsed_again() -> None:
-    parser = Counting()
-    fn = _fn(after=True, parser=parser)
+    parser = Checker()
+    fn = checked_function(parser=parser, after=True)
     sent = {"id": 1, "items": [{"n": 1, "note": None}], "meta": {"x": None}}
     assert fn.parse_arguments(sent) == tp.Ok({"id": 1, "items": [{"n": 1}], "meta": {}})
     assert parser.calls == 2
@@ -154,43 +58,57 @@ def test_a_nested_null_is_restored_after_the_rejection_and_parsed_again() -> Non
 
 
 def test_a_top_level_null_is_restored_before_the_parser() -> None:
-    parser = Counting()
-    fn = _fn(after=True, parser=parser)
+    parser = Checker()
+    fn = checked_function(parser=parser, after=True)
     assert fn.parse_arguments({"id": 1, "tag": None}) == tp.Ok({"id": 1})
     assert parser.calls == 1
 
 
 def test_a_rejection_with_nothing_to_restore_is_parsed_once() -> None:
-    parser = Counting()
-    fn = _fn(after=True, parser=parser)
+    parser = Checker()
+    fn = checked_function(parser=parser, after=True)
     result = fn.execute({"id": "one", "items": [{"n": 1}]})
     assert isinstance(result, tp.Error)
-    assert _verdict(result) == _verdict(
-        _fn(after=False).execute({"id": "one", "items": [{"n": 1}]})
+    assert verdict_of(result) == verdict_of(
+        checked_function(after=False).execute({"id": "one", "items": [{"n": 1}]})
     )
-    assert "$.id: must be an integer" in result.message
+    assert "\nid: must be an integer\n" in result.message
     assert parser.calls == 1
+
+
+def test_a_null_the_step_keeps_is_parsed_and_rendered_once() -> None:
+    # a required name's null: the look says "maybe", the walk keeps it (an equal copy)
+    parser = Checker()
+    fn = checked_function(parser=parser, after=True)
+    with counted_renders() as renders:
+        result = fn.execute({"id": None, "items": [{"n": 1}]})
+    assert isinstance(result, tp.Error)
+    assert "\nid: must be an integer\n" in result.message
+    assert parser.calls == 1
+    assert renders == [1]
 
 
 def test_the_restored_call_s_own_verdict_is_the_answer() -> None:
     # the null goes, and what is left is still wrong: that second rejection is the message
     sent = {"id": 1, "items": [{"n": "two", "note": None}]}
-    after, first = _fn(after=True).execute(sent), _fn(after=False).execute(sent)
+    after = checked_function(after=True).execute(sent)
+    first = checked_function(after=False).execute(sent)
     assert isinstance(after, tp.Error)
-    assert _verdict(after) == _verdict(first)
-    assert "$.items.0.n: must be an integer" in after.message
+    assert verdict_of(after) == verdict_of(first)
+    assert "\nitems[0].n: must be an integer\n" in after.message
+    assert "note" not in after.message
 
 
 def test_your_own_parse_args_is_never_parsed_twice() -> None:
-    parser = Counting()
+    parser = Checker()
     fn = tp.Function(
         "t",
         lambda a: a,
         args_schema="checked",
-        adapter=CheckingAdapter(Counting(), after=True),
+        adapter=CheckingAdapter(Checker(), after=True),
         parse_args=parser,
     )
-    seen = _count_restores(fn)
+    seen = counted_restores(fn)
     # the step runs first, as for every parser of yours
     assert fn.parse_arguments({"id": 1, "items": [{"n": 1, "note": None}]}) == tp.Ok(
         {"id": 1, "items": [{"n": 1}]}
@@ -200,8 +118,8 @@ def test_your_own_parse_args_is_never_parsed_twice() -> None:
 
 
 def test_an_async_parser_is_parsed_again_too() -> None:
-    parser = AsyncCounting()
-    fn = _fn(after=True, parser=parser)
+    parser = AsyncChecker()
+    fn = checked_function(parser=parser, after=True)
     sent = {"id": 1, "items": [{"n": 1, "note": None}]}
     assert asyncio.run(fn.aparse_arguments(sent)) == tp.Ok({"id": 1, "items": [{"n": 1}]})
     assert parser.calls == 2
@@ -232,12 +150,7 @@ _calls = st.fixed_dictionaries(
 def test_after_the_rejection_or_first_the_verdict_is_the_same(
     sent: dict[str, Any], policy: str
 ) -> None:
-    after = _fn(after=True, unknown_arguments=policy)
-    first = _fn(after=False, unknown_arguments=policy)
-    assert _verdict(after.parse_arguments(sent)) == _verdict(first.parse_arguments(sent))
-    assert _verdict(after.execute(sent)) == _verdict(first.execute(sent))
-
-
-def _verdict(result: Any) -> tuple[str, Any]:
-    # an Error carries its exception, which compares by identity: its text is the verdict
-    return ("error", result.message) if isinstance(result, tp.Error) else ("ok", result[0])
+    after = checked_function(after=True, unknown_arguments=policy)
+    first = checked_function(after=False, unknown_arguments=policy)
+    assert verdict_of(after.parse_arguments(sent)) == verdict_of(first.parse_arguments(sent))
+    assert verdict_of(after.execute(sent)) == verdict_of(first.execute(sent))

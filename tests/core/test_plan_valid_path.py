@@ -16,69 +16,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.core.checking_adapter import Checker, checked_function
 
 import toolparse as tp
-from toolparse.adapter import Compiled
-from toolparse.problems import ArgumentProblem, invalid_arguments
-
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "tag": {"type": "string"},
-        "items": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"n": {"type": "integer"}, "note": {"type": "string"}},
-                "required": ["n"],
-            },
-        },
-    },
-    "required": ["id"],
-    "additionalProperties": False,
-}
 
 
-class Seeing:
-    """A strict checker of SCHEMA as a parser, keeping each arguments dict it is given."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
-
-    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
-        self.seen.append(dict(args))
-        problems = []
-        if type(args.get("id")) is not int:
-            problems.append(ArgumentProblem(("id",), "must be an integer"))
-        if "tag" in args and type(args["tag"]) is not str:
-            problems.append(ArgumentProblem(("tag",), "must be a string"))
-        for i, item in enumerate(args.get("items", [])):
-            if type(item.get("note", "")) is not str:
-                problems.append(ArgumentProblem(("items", i, "note"), "must be a string"))
-        for name in args:
-            if name not in SCHEMA["properties"]:
-                problems.append(ArgumentProblem((name,), "is not accepted", "unrecognized"))
-        return tp.ok() if not problems else invalid_arguments(problems, arguments=args)
-
-
-class Checking:
-    name = "checking"
-
-    def __init__(self, parser: Seeing, after: bool = True) -> None:
-        self.parser = parser
-        self.after = after
-
-    def accepts(self, source: object) -> bool:
-        return source == "checked"
-
-    def compile(self, source: object, **_: Any) -> Compiled:
-        return Compiled(dict(SCHEMA), self.parser, nulls_after_reject=self.after)
-
-
-def _fn(body: Callable[..., Any], parser: Seeing | None = None, **kwargs: Any) -> tp.Function:
-    adapter: Any = Checking(parser or Seeing(), kwargs.pop("after", True))  # a test double
-    return tp.Function("t", body, args_schema="checked", adapter=adapter, **kwargs)
+def _fn(body: Callable[..., Any], parser: Checker | None = None, **kwargs: Any) -> tp.Function:
+    # the schema closed at the top level: the parser names an unknown name itself
+    return checked_function(body, parser or Checker(closed=True), schema_closed=True, **kwargs)
 
 
 class ToolOut:
@@ -137,7 +82,7 @@ def test_a_result_of_another_type_is_still_rejected_or_serialised() -> None:
 
 @pytest.mark.parametrize("after", [True, False])
 def test_ignore_drops_unknown_names_before_the_parser(after: bool) -> None:
-    parser = Seeing()
+    parser = Checker(closed=True)
     fn = _fn(lambda a: dict(a), parser, unknown_arguments="ignore", after=after)
     assert fn.execute({"id": 1, "tgs": "x", "other": 2}) == tp.Ok('{"id": 1}')
     assert parser.seen == [{"id": 1}]
@@ -149,7 +94,7 @@ def test_ignore_drops_unknown_names_before_the_parser(after: bool) -> None:
 
 
 def test_ignore_with_a_nested_null_restores_it_after_the_rejection() -> None:
-    parser = Seeing()
+    parser = Checker(closed=True)
     fn = _fn(lambda a: dict(a), parser, unknown_arguments="ignore")
     sent = {"id": 1, "items": [{"n": 1, "note": None}], "extra": 1}
     assert fn.execute(sent) == tp.Ok('{"id": 1, "items": [{"n": 1}]}')
@@ -160,7 +105,7 @@ def test_ignore_with_a_nested_null_restores_it_after_the_rejection() -> None:
 
 
 def test_report_still_names_an_unknown_name_beside_the_adapter_s_problem() -> None:
-    fn = _fn(lambda a: "ok", Seeing(), unknown_arguments="report")
+    fn = _fn(lambda a: "ok", None, unknown_arguments="report")
     result = fn.execute({"id": "one", "tgs": "x"})
     assert isinstance(result, tp.Error)
     assert "id" in result.message
@@ -168,7 +113,7 @@ def test_report_still_names_an_unknown_name_beside_the_adapter_s_problem() -> No
 
 
 def test_a_top_level_null_is_looked_at_only_under_a_watched_name() -> None:
-    parser = Seeing()
+    parser = Checker(closed=True)
     fn = _fn(lambda a: dict(a), parser)
     # an optional name's null is "absent", restored before the parser (parsed once)
     assert fn.execute({"id": 1, "tag": None}) == tp.Ok('{"id": 1}')

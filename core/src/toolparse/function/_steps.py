@@ -223,9 +223,11 @@ _PARSE = """
 # value that schema rejects into one it may accept, so a call the parser accepts
 # has nothing to restore, and the look is paid only by a rejected call. A
 # rejected call the step changes is parsed again (the same call piece), and that
-# verdict is the answer.
+# verdict is the answer. The step's look may say "maybe" (a null under a
+# required name) and its walk then hands back an equal copy: that call is not
+# parsed, nor its rejection rendered, twice.
 _RETRY = """
-if type(parsed) is not Ok and (restored := restore(args)) is not args:
+if type(parsed) is not Ok and (restored := restore(args)) is not args and restored != args:
     args = restored"""
 
 _WITHIN = """
