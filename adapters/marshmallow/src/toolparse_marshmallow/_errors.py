@@ -20,7 +20,7 @@ from ._checks import Explain, Path, received
 from ._reasons import REQUIRED_TEXT, Reasons
 from ._shape import ListShape, MapShape, ObjectShape, PluckShape, Shape, TupleShape
 
-__all__ = ["problems"]
+__all__ = ["KEPT", "plain", "problems"]
 
 _SCHEMA = "_schema"  # marshmallow.exceptions.SCHEMA, the key of schema-level errors
 _ABSENT = NOT_GIVEN
@@ -120,7 +120,7 @@ def _object(
             text = sub[0]
             if got is _ABSENT:
                 if text in required:
-                    reason = REQUIRED if text == REQUIRED_TEXT else _plain(text)
+                    reason = REQUIRED if text == REQUIRED_TEXT else plain(text)
                     out.append(ArgumentProblem(here, reason, kind="missing"))
                     continue
             elif text not in unknown:
@@ -131,7 +131,7 @@ def _object(
                 )
                 echoed = got if isinstance(got, _ECHOED) else _ABSENT
                 if found is None:
-                    out.append(ArgumentProblem(here, _plain(text), echoed))
+                    out.append(ArgumentProblem(here, plain(text), echoed))
                 elif isinstance(found, str):
                     out.append(ArgumentProblem(here, found, echoed))
                 else:
@@ -253,7 +253,7 @@ def _texts(errors: Any) -> list[str]:
     return [str(errors)]
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """Marshmallow's sentence without its closing period (the line goes on)."""
     text = text.strip()
     return text[:-1] if text.endswith(".") and not text.endswith("..") else text
@@ -267,11 +267,11 @@ def _texts_at(
         rest: list[str] = []
         for text in texts:
             if text in ctx.required:
-                reason = REQUIRED if text == REQUIRED_TEXT else _plain(text)
+                reason = REQUIRED if text == REQUIRED_TEXT else plain(text)
                 ctx.out.append(ArgumentProblem(path, reason, kind="missing"))
             elif text in ctx.unknown:
                 # an unknown key is absent only for a Pluck-wrapped or odd path; say it as is
-                ctx.out.append(ArgumentProblem(path, _plain(text)))
+                ctx.out.append(ArgumentProblem(path, plain(text)))
             else:
                 rest.append(text)
         if not rest:
@@ -325,7 +325,7 @@ def _explain(
         found = explain if explain is None or isinstance(explain, str) else explain(path, value)
         echoed = received(value)
         if found is None:
-            out.append(ArgumentProblem(path, _plain(text), echoed))
+            out.append(ArgumentProblem(path, plain(text), echoed))
         elif isinstance(found, str):
             out.append(ArgumentProblem(path, found, echoed))
         else:

@@ -15,6 +15,7 @@ from toolparse.adapter import new_outcome as _new
 from ._errors import problems
 from ._schema import Converted
 from ._shape import drop_unknown, has_nested_objects, unknown_paths
+from ._tables import quick
 
 __all__ = ["make_parser"]
 
@@ -44,23 +45,27 @@ def make_parser(
     elif policy == "ignore":
         load = functools.partial(schema.load, unknown=EXCLUDE)
     shape = converted.shape
+    tables = converted.tables
 
     def fail(
         exc: ValidationError | None, arguments: Mapping[str, Any], extra: list[ArgumentProblem]
     ) -> ParseResult:
-        found, more = (
-            ([], 0)
-            if exc is None
-            else problems(
-                exc.messages,
-                shape,
-                arguments,
-                required_messages=converted.required_messages,
-                unknown_messages=converted.unknown_messages,
-            )
-        )
+        found: list[ArgumentProblem] | None = None
+        more = 0
+        if exc is not None:
+            # the common failure from the tables; anything else, the walk
+            found = quick(exc.messages, arguments, tables)
+            if found is None:
+                found, more = problems(
+                    exc.messages,
+                    shape,
+                    arguments,
+                    required_messages=converted.required_messages,
+                    unknown_messages=converted.unknown_messages,
+                )
+        problems_found = [*found, *extra] if found and extra else found or extra
         return invalid_arguments(
-            [*found, *extra], arguments=arguments, accepted=accepted, cause=exc, more=more
+            problems_found, arguments=arguments, accepted=accepted, cause=exc, more=more
         )
 
     def learn(value: Any) -> None:
@@ -107,7 +112,10 @@ def make_parser(
             try:
                 value = load(arguments)
             except ValidationError as exc:
-                return fail(exc, arguments, [])
+                found = quick(exc.messages, arguments, tables)
+                if found is None:
+                    return fail(exc, arguments, [])
+                return invalid_arguments(found, arguments=arguments, accepted=accepted, cause=exc)
             if learns:
                 learn(value)
             return _new(Ok, (value, None))

@@ -16,6 +16,7 @@ bound failed (a ``Range`` or ``Length`` with both), the value received says.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -26,7 +27,7 @@ from toolparse.adapter import FORMAT_WORDS, JSON_TYPES, format_reason, one_of_re
 from ._checks import Check, Explain, Path
 from ._checks import checks as validator_checks
 
-__all__ = ["REQUIRED_TEXT", "Reasons", "object_reasons", "reasons_for"]
+__all__ = ["BY_TYPE", "REQUIRED_TEXT", "Reasons", "object_reasons", "reasons_for"]
 
 #: marshmallow's own text for a required field left out
 REQUIRED_TEXT: Final = str(fields.Field.default_error_messages["required"])
@@ -97,6 +98,11 @@ def _json_kind(value: Any) -> str | None:
     return None
 
 
+#: the meanings that depend on the JSON type of the value alone (a wrong type's
+#: words): the error tables work them out per type at definition
+BY_TYPE: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
+
+
 def _typed(types: tuple[str, ...], fmt: Any, enum: Any) -> Callable[[Path, Any], str | None] | None:
     """A field's "not a valid ..." text: a wrong JSON type, else its format or choices."""
     wrong_type = type_reason(*types) if types else None
@@ -116,6 +122,7 @@ def _typed(types: tuple[str, ...], fmt: Any, enum: Any) -> Callable[[Path, Any],
         # the field wants (an IP address, a custom date format): marshmallow's
         return None
 
+    BY_TYPE.add(explain)
     return explain
 
 

@@ -26,6 +26,7 @@ from ._fields import handler_for
 from ._keywords import NO_JSON, apply_validators, json_value, nullable
 from ._reasons import Reasons, object_reasons, reasons_for
 from ._shape import ObjectShape, Shape, set_order
+from ._tables import Tables
 
 __all__ = ["JSON", "Converted", "Converter", "Handler", "convert", "unknown_for"]
 
@@ -38,7 +39,7 @@ NOT_NULL: Final = ("string", "number", "boolean", "object", "array")
 class Converted:
     """The result of converting one schema: the JSON Schema and what parsing needs."""
 
-    __slots__ = ("json_schema", "required_messages", "shape", "unknown_messages")
+    __slots__ = ("json_schema", "required_messages", "shape", "tables", "unknown_messages")
 
     def __init__(
         self,
@@ -53,6 +54,8 @@ class Converted:
         self.required_messages = required_messages
         #: the texts marshmallow uses for "unknown field" in this schema
         self.unknown_messages = unknown_messages
+        #: the error walk's common case, worked out once
+        self.tables = Tables(shape, required_messages, unknown_messages)
 
 
 def unknown_for(policy: str, own: str | None) -> str:
