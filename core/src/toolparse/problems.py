@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Final, Literal, overload
+from typing import Any, Final, Literal
 
 from . import messages
+from ._lines import _Lines
 from ._value_text import MAX_VALUE_CHARS as _MAX_VALUE_CHARS
 from ._value_text import path_text as _path_text
 from ._value_text import value_text as _value_text
@@ -25,7 +26,13 @@ _INVALID_TAIL = messages._INVALID_TAIL
 #: the longest string echoed whole, with its two quotes, in a value's characters
 _PLAIN_CHARS = _MAX_VALUE_CHARS - 2
 
-__all__ = ["NOT_GIVEN", "ArgumentProblem", "InvalidArguments", "invalid_arguments"]
+__all__ = [
+    "NOT_GIVEN",
+    "ArgumentProblem",
+    "InvalidArguments",
+    "ProblemRow",
+    "invalid_arguments",
+]
 
 
 class _NotGiven:
@@ -42,6 +49,11 @@ class _NotGiven:
 NOT_GIVEN: Final[Any] = _NotGiven()
 
 ProblemKind = Literal["invalid", "missing", "unrecognized"]
+
+#: A problem as a plain tuple, ``(path, reason, received, kind)``, the
+#: arguments of :class:`ArgumentProblem` (``path`` a tuple): what
+#: :func:`invalid_rows` renders without building the problem first.
+ProblemRow = tuple[tuple[str | int, ...], str, Any, ProblemKind]
 
 
 class ArgumentProblem:
@@ -89,26 +101,7 @@ class ArgumentProblem:
 
     def line(self) -> str:
         """This problem as one line of the message (a reason of several lines joined by semicolons)."""
-        reason = self.reason
-        if not reason.isprintable():  # a validator's own text may hold newlines or tabs
-            reason = _one_line(reason)
-        path = self.path
-        # most problems are on a top-level name: its path text is the name
-        where = path[0] if len(path) == 1 and type(path[0]) is str else _path_text(path)
-        received = self.received
-        if received is NOT_GIVEN:
-            return f"{where}: {reason}"
-        if (
-            type(received) is str
-            and len(received) <= _PLAIN_CHARS
-            and received.isprintable()
-            and '"' not in received
-            and "\\" not in received
-        ):
-            # a short plain string, the most common value echoed: its JSON is
-            # itself in quotes (as value_text writes it, without the call)
-            return f'{where}: {reason} (received "{received}")'
-        return f"{where}: {reason} (received {_value_text(received)})"
+        return _line(self.path, self.reason, self.received)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.path, self.reason, self.kind, repr(self.received))
@@ -124,6 +117,27 @@ class ArgumentProblem:
     def __repr__(self) -> str:
         extra = "" if self.received is NOT_GIVEN else f", received={self.received!r}"
         return f"ArgumentProblem({self.path!r}, {self.reason!r}{extra}, kind={self.kind!r})"
+
+
+def _line(path: tuple[str | int, ...], reason: str, received: Any) -> str:
+    """The message line of a problem at ``path`` (:meth:`ArgumentProblem.line`)."""
+    if not reason.isprintable():  # a validator's own text may hold newlines or tabs
+        reason = _one_line(reason)
+    # most problems are on a top-level name: its path text is the name
+    where = path[0] if len(path) == 1 and type(path[0]) is str else _path_text(path)
+    if received is NOT_GIVEN:
+        return f"{where}: {reason}"
+    if (
+        type(received) is str
+        and len(received) <= _PLAIN_CHARS
+        and received.isprintable()
+        and '"' not in received
+        and "\\" not in received
+    ):
+        # a short plain string, the most common value echoed: its JSON is
+        # itself in quotes (as value_text writes it, without the call)
+        return f'{where}: {reason} (received "{received}")'
+    return f"{where}: {reason} (received {_value_text(received)})"
 
 
 def _one_line(text: str) -> str:
@@ -149,7 +163,16 @@ class InvalidArguments(ValueError):
 
     # one is built per rejected call: slots and ``args`` set in place (not
     # through ValueError's constructor) halve what building it costs
-    __slots__ = ("_every", "_problems", "_unrecognized", "accepted", "arguments", "message", "more")
+    __slots__ = (
+        "_every",
+        "_found",
+        "_rows",
+        "_unrecognized",
+        "accepted",
+        "arguments",
+        "message",
+        "more",
+    )
 
     def __init__(
         self,
@@ -163,16 +186,47 @@ class InvalidArguments(ValueError):
     ) -> None:
         self.args = (message,)
         self.message = message
-        self._problems = tuple(problems)
+        self._found: tuple[ArgumentProblem, ...] | None = tuple(problems)
+        self._rows: Sequence[ProblemRow] = ()
         #: names sent and not accepted, one entry for them all: a call with
         #: 50,000 of them builds no problem per name unless one is read
         self._unrecognized = tuple(unrecognized)
         self._every: tuple[ArgumentProblem, ...] | None = (
-            None if self._unrecognized else self._problems
+            None if self._unrecognized else self._found
         )
         self.arguments = arguments
         self.accepted = tuple(accepted)
         self.more = more
+
+    @classmethod
+    def _of_rows(
+        cls,
+        message: str,
+        rows: Sequence[ProblemRow],
+        arguments: Mapping[str, Any],
+        accepted: Sequence[str],
+    ) -> InvalidArguments:
+        """The rejection of :func:`invalid_rows`: its problems built from ``rows`` when first read."""
+        self = cls.__new__(cls)
+        self.args = (message,)
+        self.message = message
+        self._found = None
+        self._rows = rows
+        self._unrecognized = ()
+        self._every = None
+        self.arguments = arguments
+        self.accepted = accepted if type(accepted) is tuple else tuple(accepted)
+        self.more = 0
+        return self
+
+    @property
+    def _problems(self) -> tuple[ArgumentProblem, ...]:
+        """The problems as the parser gave them (its unrecognized names apart)."""
+        found = self._found
+        if found is None:
+            found = self._found = tuple([ArgumentProblem(*row) for row in self._rows])
+            self._rows = ()
+        return found
 
     def __reduce__(self) -> tuple[Any, ...]:
         # what the constructor takes (the default would pass ``args`` alone)
@@ -191,11 +245,12 @@ class InvalidArguments(ValueError):
         """Every problem found, one per unrecognized name too (built when first read)."""
         every = self._every
         if every is None:
-            seen = {
-                p.path[0] for p in self._problems if p.kind == "unrecognized" and len(p.path) == 1
-            }
-            names = [n for n in dict.fromkeys(self._unrecognized) if n not in seen]
-            every = self._every = (*self._problems, *map(ArgumentProblem.unrecognized, names))
+            found = self._problems
+            if self._unrecognized:
+                seen = {p.path[0] for p in found if p.kind == "unrecognized" and len(p.path) == 1}
+                names = [n for n in dict.fromkeys(self._unrecognized) if n not in seen]
+                found = (*found, *map(ArgumentProblem.unrecognized, names))
+            every = self._every = found
         return every
 
 
@@ -239,40 +294,6 @@ def invalid_arguments(
             exc.__cause__ = cause
         return Error("", exc)
     return render_problems(problems, arguments, accepted, cause, more, unrecognized)
-
-
-class _Lines(Sequence[str]):
-    """The problems' message lines, rendered only as far as they are read.
-
-    The message shows at most ``MAX_PROBLEM_LINES`` of them and counts the
-    rest, so a call with hundreds of problems renders a screenful.
-    """
-
-    __slots__ = ("_length", "_problems", "_rendered")
-
-    def __init__(self, problems: list[ArgumentProblem], more: int = 0) -> None:
-        self._problems = problems
-        self._rendered = [p.line() for p in problems[: messages.MAX_PROBLEM_LINES]]
-        self._length = len(problems) + more  # the counted ones have no line to show
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self._problems))  # counted ones: no line
-            if step == 1 and stop <= len(self._rendered):
-                return self._rendered[start:stop]  # what a message shows: rendered already
-            return [self[i] for i in range(start, stop, step)]
-        if 0 <= index < len(self._rendered):
-            return self._rendered[index]
-        return self._problems[index].line()
 
 
 def render_problems(

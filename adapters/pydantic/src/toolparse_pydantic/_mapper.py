@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
-from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse import NOT_GIVEN, ArgumentProblem, Error, invalid_arguments, invalid_rows
 from toolparse.adapter import REQUIRED, type_reason
 from toolparse.messages import MAX_PROBLEM_LINES
+from toolparse.problems import ProblemRow
 
 from ._errors import (
     _LEAVES,
@@ -103,31 +104,83 @@ class Mapper:
     in the model, so the context is read only the first time one is met.
     """
 
-    __slots__ = ("_reasons", "_shown")
+    __slots__ = ("_accepted", "_reasons", "_shown")
 
-    def __init__(self, shown: int = SHOWN) -> None:
+    def __init__(self, shown: int = SHOWN, accepted: tuple[str, ...] = ()) -> None:
         self._reasons: dict[tuple[Any, ...], str] = {}
         self._shown = shown  # the lines built before top-level ones are only counted
+        self._accepted = accepted  # the tool's top-level names, for its rejections
 
     def __call__(self, exc: Any, arguments: Any) -> tuple[list[ArgumentProblem], int]:
         """The problems of ``exc`` (a ``ValidationError``), and how many more were only counted."""
-        count = exc.error_count()
-        if count <= self._shown:
+        if exc.error_count() <= self._shown:
             # all shown: read with the context at once (for a few errors it costs little)
-            errors = exc.errors(include_url=False, include_context=True)
-            if count == 1 and type(arguments) is dict:
-                # the most common rejection, one wrong value at the top level:
-                # the first case of _every, without its loop
-                err = errors[0]
-                loc = err["loc"]
-                text = FIXED.get(err["type"])
-                if text is not None and len(loc) == 1 and loc[0] in arguments:
-                    value = err.get("input", NOT_GIVEN)
-                    if type(value) not in _LEAVES and isinstance(value, Mapping):
-                        value = NOT_GIVEN
-                    return [ArgumentProblem(loc, text, value)], 0
-            return self._every(errors, arguments), 0
+            return self._every(exc.errors(include_url=False, include_context=True), arguments), 0
         return self._many(exc.errors(include_url=False, include_context=False), arguments, exc)
+
+    def rejection(self, exc: Any, arguments: Any) -> Error:
+        """The rejection of ``exc`` (a ``ValidationError``), rendered by the core.
+
+        A few errors, none a union's member, a name deeper than the top level
+        or a union's tag (the common rejection), are handed over as rows: the
+        core renders their lines and builds the problems only if they are read.
+        """
+        accepted = self._accepted
+        more = 0
+        if exc.error_count() <= self._shown:
+            errors = exc.errors(include_url=False, include_context=True)
+            rows = self._rows(errors, arguments)
+            if rows is not None:
+                return invalid_rows(rows, arguments=arguments, accepted=accepted, cause=exc)
+            found = self._every(errors, arguments)
+        else:
+            found, more = self._many(
+                exc.errors(include_url=False, include_context=False), arguments, exc
+            )
+        return invalid_arguments(
+            found, arguments=arguments, accepted=accepted, cause=exc, more=more
+        )
+
+    def _rows(self, errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[ProblemRow] | None:
+        """:meth:`_every` as rows; ``None`` where it would do more than build one per error.
+
+        That is a union's member (its type words may join the next one's), a
+        missing or unknown name deeper than the top level, and a union's tag.
+        """
+        out: list[ProblemRow] = []
+        top = type(arguments) is dict
+        i = -1
+        for err in errors:
+            i += 1
+            kind = err["type"]
+            loc = err["loc"]
+            text = FIXED.get(kind)
+            if text is not None and top and len(loc) == 1 and loc[0] in arguments:
+                value = err.get("input", NOT_GIVEN)
+                if type(value) not in _LEAVES and isinstance(value, Mapping):
+                    value = NOT_GIVEN
+                out.append((loc, text, value, "invalid"))
+            elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
+                out.append((loc, REQUIRED, NOT_GIVEN, "missing"))
+            elif kind in _NOT_PLAIN:
+                return None  # (no fixed reason is a name's or a tag's)
+            else:
+                path, _, whole = _walk(loc, arguments, key_at_end=False)
+                if text is None:
+                    # what _other does for a reason of its own (a bound, a choice)
+                    ctx = err.get("ctx")
+                    if ctx is not None or kind not in CONTEXTUAL:
+                        text = reason(kind, ctx, err["msg"])
+                    else:
+                        text = self._reason(kind, err, i, None, [])
+                    value = _received(err.get("input")) if path else NOT_GIVEN
+                elif not whole and kind in TYPE_KINDS:
+                    return None
+                else:
+                    # what _add does
+                    value = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
+                out.append((path, text, value, "invalid"))
+        return out
 
     def map(
         self, errors: Sequence[Mapping[str, Any]], arguments: Any, exc: Any = None

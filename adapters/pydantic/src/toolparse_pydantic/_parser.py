@@ -37,14 +37,18 @@ def make_parser(
         # already imported by whoever defined the model
         from pydantic.v1 import ValidationError as V1ValidationError
 
-        def v1_problems(exc: Any, arguments: Any) -> tuple[list[Any], int]:
+        def v1_rejection(exc: Any, arguments: Any) -> Error:
             if isinstance(exc, OverflowError):
-                return _v1_overflow(source, exc, arguments)
-            return _v1_problems(exc, arguments)
+                found, more = _v1_overflow(source, exc, arguments)
+            else:
+                found, more = _v1_problems(exc, arguments)
+            return invalid_arguments(
+                found, arguments=arguments, accepted=accepted, cause=exc, more=more
+            )
 
         # pydantic.v1 lets an OverflowError out of a date or duration too big
         # for Python's types (86400000000000.0 seconds): a wrong value too
-        return _make(source.parse_obj, (V1ValidationError, OverflowError), v1_problems, accepted)
+        return _make(source.parse_obj, (V1ValidationError, OverflowError), v1_rejection)
     validate: Any  # pydantic-core's validate_python, or TypeAdapter's
     if kind == "model":
         if not getattr(source, "__pydantic_complete__", True):
@@ -56,7 +60,7 @@ def make_parser(
     if policy == "reject" and VALIDATE_EXTRA:
         validate = partial(validate, extra="forbid")
     # one Mapper per tool: it remembers the reasons that need pydantic's context
-    return _make(validate, ValidationError, Mapper(), accepted)
+    return _make(validate, ValidationError, Mapper(accepted=accepted).rejection)
 
 
 def serialize(value: object, base: type) -> str | None:
@@ -129,8 +133,7 @@ def _v1_overflow(model: Any, exc: OverflowError, arguments: Any) -> tuple[list[A
 def _make(
     validate: Callable[[Any], Any],
     error_type: type[Exception] | tuple[type[Exception], ...],
-    to_problems: Callable[[Any, Any], tuple[list[Any], int]],
-    accepted: tuple[str, ...],
+    rejection: Callable[[Any, Any], Error],
 ) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
     # the accepted call's two look-ups as the closure's own (no global look-up)
     new, ok = _new, Ok
@@ -139,14 +142,11 @@ def _make(
         try:
             value = validate(arguments)
         except error_type as exc:
-            found, more = to_problems(exc, arguments)
             # its traceback is this frame alone (the validator is compiled code),
             # and through the frame it would hold the caller's result, which
             # holds it: a cycle per rejected call, left for the collector
             exc.__traceback__ = None
-            return invalid_arguments(
-                found, arguments=arguments, accepted=accepted, cause=exc, more=more
-            )
+            return rejection(exc, arguments)
         return new(ok, (value, None))
 
     return parse

@@ -1,0 +1,119 @@
+"""Rejections rendered from plain rows: the problems built only if they are read.
+
+An adapter that maps many rejections (pydantic's errors, one call after
+another) hands the core ``(path, reason, received, kind)`` tuples instead of
+:class:`~toolparse.ArgumentProblem` values; the message is the one
+:func:`~toolparse.invalid_arguments` renders, and the problems on the
+exception are built from the rows when first read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import messages
+from .contract import Error
+from .problems import (
+    _INVALID_HEAD,
+    _INVALID_TAIL,
+    ArgumentProblem,
+    InvalidArguments,
+    ProblemRow,
+    _line,
+    _pending,
+    invalid_arguments,
+)
+
+__all__ = ["invalid_rows"]
+
+_new = tuple.__new__
+
+
+def invalid_rows(
+    rows: Sequence[ProblemRow],
+    *,
+    arguments: Mapping[str, Any] | None = None,
+    accepted: Sequence[str] = (),
+    cause: BaseException | None = None,
+) -> Error:
+    """:func:`invalid_arguments` for problems given as rows, ``(path, reason, received, kind)``.
+
+    The same ``Error`` (the same message, the same
+    :attr:`InvalidArguments.problems` once read), for an adapter that maps
+    many rejections: the lines are rendered from the rows, and the
+    :class:`ArgumentProblem` values are built only if the problems are read.
+    Each ``path`` is a tuple; ``received`` is :data:`NOT_GIVEN` where no value
+    is echoed.
+    """
+    if len(rows) > messages.MAX_PROBLEM_LINES or (
+        arguments is not None and arguments is _pending.get()
+    ):
+        # more lines than a message shows, or problems a Function merges before
+        # rendering: the general path, which needs them built
+        return _general(rows, arguments, accepted, cause)
+    arguments = arguments or {}
+    # kept as they are now, whatever the caller does with its list later
+    kept: Sequence[ProblemRow] = rows if type(rows) is tuple else tuple(rows)
+    if len(rows) == 1 and rows[0][3] == "invalid":
+        # the most common rejection, one wrong value (as render_problems has it)
+        path, reason, received, _ = rows[0]
+        line = _line(path, reason, received)
+        text = f"{_INVALID_HEAD}\n\n{line}\n\n{_INVALID_TAIL}"
+        if len(text) > messages.MAX_MESSAGE_CHARS:
+            text = messages.fitted_invalid([line], [], {}, accepted)
+    else:
+        # render_problems' pass: repeats dropped, the top-level missing names apart
+        seen: set[tuple[Any, ...]] = set()
+        missing: list[str] = []
+        lines: list[str] = []
+        repeats = 0
+        for row in rows:
+            path, reason, received, kind = row
+            key = (path, reason, kind)
+            if key in seen:
+                repeats += 1
+                continue
+            seen.add(key)
+            if kind == "invalid" or len(path) != 1 or not isinstance(path[0], str):
+                lines.append(_line(path, reason, received))
+            elif kind == "missing":
+                missing.append(str(path[0]))
+            elif kind == "unrecognized":
+                # names to suggest for: the general path
+                return _general(rows, arguments, accepted, cause)
+            else:
+                lines.append(_line(path, reason, received))
+        if repeats:
+            kept = _first(kept)
+        if accepted and len(missing) > 1:
+            order = {name: i for i, name in enumerate(accepted)}
+            missing.sort(key=lambda name: order.get(name, len(order)))
+        text = messages.invalid(lines, missing, {}, accepted)
+    exc = InvalidArguments._of_rows(text, kept, arguments, accepted)
+    if cause is not None:
+        exc.__cause__ = cause
+    return _new(Error, (text, exc))
+
+
+def _general(
+    rows: Sequence[ProblemRow],
+    arguments: Mapping[str, Any] | None,
+    accepted: Sequence[str],
+    cause: BaseException | None,
+) -> Error:
+    return invalid_arguments(
+        [ArgumentProblem(*row) for row in rows], arguments=arguments, accepted=accepted, cause=cause
+    )
+
+
+def _first(rows: Sequence[ProblemRow]) -> tuple[ProblemRow, ...]:
+    """``rows`` without repeats: the same place, reason and kind, whatever was received."""
+    seen: set[tuple[Any, ...]] = set()
+    out: list[ProblemRow] = []
+    for row in rows:
+        key = (row[0], row[1], row[3])
+        if key not in seen:
+            seen.add(key)
+            out.append(row)
+    return tuple(out)
