@@ -21,10 +21,12 @@ from tests.core.checking_adapter import (
     checked_function,
     counted_renders,
     counted_restores,
+    schema,
     verdict_of,
 )
 
 import toolparse as tp
+from toolparse._nulls import null_restorer
 from toolparse.adapter import Compiled
 
 VALID = {"id": 1, "tag": "a", "items": [{"n": 1, "note": "x"}, {"n": 2}], "meta": {"x": 3}}
@@ -154,3 +156,23 @@ def test_after_the_rejection_or_first_the_verdict_is_the_same(
     first = checked_function(after=False, unknown_arguments=policy)
     assert verdict_of(after.parse_arguments(sent)) == verdict_of(first.parse_arguments(sent))
     assert verdict_of(after.execute(sent)) == verdict_of(first.execute(sent))
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(sent=_calls.map(lambda d: {k: v for k, v in d.items() if k not in ("extra", "tga")}))
+def test_the_looks_never_hide_a_null_the_step_drops(sent: dict[str, Any]) -> None:
+    # the reference: the step always run, then the parser (falsy values and nulls anywhere)
+    restore = null_restorer(schema())
+    assert restore is not None
+    restored = restore(sent)
+    accepted = Checker()(restored)
+    for after in (True, False):
+        got = checked_function(after=after).parse_arguments(sent)
+        assert type(got) is type(accepted)
+        if isinstance(got, tp.Ok):
+            assert got[0] == restored

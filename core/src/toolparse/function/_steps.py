@@ -34,9 +34,14 @@ _DECODE = """
 """
 
 # null for an optional property means "absent"; skipped (one set test) when
-# no property that may hold such a null was sent, as in most calls
+# no property that may hold such a null was sent, as in most calls. A null is
+# falsy: one truth test per value (``all``, stopping at the first falsy one)
+# is cheaper than comparing each with None, and most values are truthy, so
+# the comparison runs only for a call that sends a falsy value
 _NULLS = """
-    if not watch.isdisjoint(args) and (not deep.isdisjoint(args) or None in args.values()):
+    if not watch.isdisjoint(args) and (
+        not deep.isdisjoint(args) or (not all(values := args.values()) and None in values)
+    ):
         args = restore(args)
 """
 
@@ -249,14 +254,14 @@ def _at(piece: str, spaces: int) -> str:
 # model that leaves one out sends its null, which would cost a rejected parse.
 # The values are looked at first: most calls hold no null, and then the names
 # are not looked at (a watched name is sent in nearly every call, so that
-# test alone rarely decides)
+# test alone rarely decides); the truth test first, as in ``_NULLS``
 _NULLS_TOP = """
-    if None in args.values() and not watch.isdisjoint(args):
+    if not all(values := args.values()) and None in values and not watch.isdisjoint(args):
         args = restore(args)
 """
 
 _NULLS_TOP_ALWAYS = """
-    if None in args.values():
+    if not all(values := args.values()) and None in values:
         args = restore(args)
 """
 
