@@ -30,7 +30,10 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 
 import toolparse as tp
 from harness import Row, ratio_rounds
+from toolparse.adapter import REQUIRED
 from toolparse_marshmallow import MarshmallowAdapter
+from toolparse_marshmallow._schema import convert
+from toolparse_marshmallow._tables import quick
 
 
 @dataclass
@@ -129,9 +132,52 @@ def run() -> list[Row]:
             "marshmallow 3 problems floor: load failure + the message", "load failure + .messages"
         )
     )
+
+    # the least any adapter does under that promise: the three problems built
+    # (no reading of .messages at all), then the message
+    def load_build_and_render() -> object:
+        try:
+            return body(schema.load(INVALID))
+        except ValidationError as error:
+            made = [
+                tp.ArgumentProblem(("vendor_name",), REQUIRED, kind="missing"),
+                tp.ArgumentProblem(("total_amount",), "must be a number", "abc"),
+                tp.ArgumentProblem(("line_items", 0, "quantity"), "must be at least 1", 0),
+            ]
+            return tp.invalid_arguments(made, arguments=INVALID, accepted=accepted, cause=error)
+
+    least = load_build_and_render()
+    assert isinstance(least, tp.Error)
+    assert least.message == rejected.message
+    r = ratio_rounds(load_build_and_render, raw_invalid)
+    rows.append(
+        r.row(
+            "marshmallow 3 problems floor, problems built: load failure + building them + the message",
+            "load failure + .messages",
+        )
+    )
     # what the tool adds on top of that floor: the walk of .messages and the plan
     r = ratio_rounds(lambda: fn.execute(INVALID), load_and_render)
     rows.append(r.row("marshmallow execute (3 problems) over its floor", "the floor row's call"))
+    # the reading alone: load's failure, then its .messages read into the
+    # problems (from the tables the adapter works out per schema), no message
+    converted = convert(InvoiceSchema())
+
+    def load_and_read() -> object:
+        try:
+            return body(schema.load(INVALID))
+        except ValidationError as error:
+            return quick(error.messages, INVALID, converted.tables)
+
+    read = load_and_read()
+    assert isinstance(read, list)
+    assert [p.line() for p in read] == [p.line() for p in built]
+    r = ratio_rounds(load_and_read, raw_invalid)
+    rows.append(
+        r.row(
+            "marshmallow 3 problems: load failure + reading .messages", "load failure + .messages"
+        )
+    )
     r = ratio_rounds(lambda: tp.Function("invoice", body, args_schema=InvoiceSchema), InvoiceSchema)
     rows.append(r.row("define: marshmallow args_schema", "InvoiceSchema()", 3.0))
     r = ratio_rounds(
