@@ -25,6 +25,8 @@ _INVALID_HEAD = messages._INVALID_HEAD
 _INVALID_TAIL = messages._INVALID_TAIL
 #: the longest string echoed whole, with its two quotes, in a value's characters
 _PLAIN_CHARS = _MAX_VALUE_CHARS - 2
+#: integers shorter than this are echoed whole (their digits fit in a value's characters)
+_SHORT_INT = 10**16
 
 __all__ = [
     "NOT_GIVEN",
@@ -137,6 +139,8 @@ def _line(path: tuple[str | int, ...], reason: str, received: Any) -> str:
         # a short plain string, the most common value echoed: its JSON is
         # itself in quotes (as value_text writes it, without the call)
         return f'{where}: {reason} (received "{received}")'
+    if type(received) is int and -_SHORT_INT < received < _SHORT_INT:
+        return f"{where}: {reason} (received {received})"  # its JSON: its digits, uncut
     return f"{where}: {reason} (received {_value_text(received)})"
 
 
@@ -224,8 +228,8 @@ class InvalidArguments(ValueError):
         """The problems as the parser gave them (its unrecognized names apart)."""
         found = self._found
         if found is None:
+            # (the rows stay: a thread reading at once builds an equal tuple from them)
             found = self._found = tuple([ArgumentProblem(*row) for row in self._rows])
-            self._rows = ()
         return found
 
     def __reduce__(self) -> tuple[Any, ...]:
