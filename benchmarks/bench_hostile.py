@@ -12,8 +12,12 @@ plus its validation and, on a failure, its own error text (pydantic's
 jsonschema's ``iter_errors`` with each message). The paths with no library (no
 parser, the built-in adapter) are measured against ``json.loads`` alone.
 
-Targets: every worst call under 0.5 s, and within 5x of the library's own. The
-last rows: a schema with 10,000 required names sent ``{}``, under 1 s.
+Targets: every worst call within 5x of the library's own, and under 0.5 s
+wherever the library's own work on the same text is under 0.5 s (where the
+library itself takes longer, as pure ``jsonschema`` does over a megabyte of
+wrong items, no call that validates that text can be under it: the size limit
+bounds it, and the row holds it to the library's own instead). The last rows:
+a schema with 10,000 required names sent ``{}``, under 1 s.
 
     uv run --locked python benchmarks/bench_hostile.py
 """
@@ -221,17 +225,47 @@ def run() -> list[Row]:
         )
         for w in found
     ]
-    slowest = max(found, key=lambda w: w.toolparse_s)
-    rows.append(
-        Row(
-            f"hostile 1 MiB: slowest worst call ({slowest.path}, {slowest.payload})",
-            slowest.toolparse_s * 1e6,
-            BOUND_S * 1e6,
-            "the 0.5 s bound",
-            1.0,
-        )
-    )
+    rows.extend(bound_rows(found))
     return [*rows, *required_rows()]
+
+
+def bound_rows(found: list[Worst]) -> list[Row]:
+    """The slowest worst call against what bounds it: the 0.5 s bound where it applies.
+
+    The bound holds where the library's own work on the same text is under it
+    (the paths with no library: ``json.loads``). Where the library itself
+    takes longer (a megabyte of wrong items through pure ``jsonschema``, say),
+    no validating call can be under it, so that path's slowest call is held
+    to the library's own work on the same payload instead, within the same 5x.
+    """
+    rows = []
+    bounded = [w for w in found if w.own_s < BOUND_S]
+    if bounded:
+        w = max(bounded, key=lambda w: w.toolparse_s)
+        rows.append(
+            Row(
+                f"hostile 1 MiB: slowest worst call where the library's own is under 0.5 s"
+                f" ({w.path}, {w.payload})",
+                w.toolparse_s * 1e6,
+                BOUND_S * 1e6,
+                "the 0.5 s bound",
+                1.0,
+            )
+        )
+    over = [w for w in found if w.own_s >= BOUND_S]
+    if over:
+        w = max(over, key=lambda w: w.toolparse_s)
+        rows.append(
+            Row(
+                f"hostile 1 MiB: slowest worst call where the library's own is over 0.5 s"
+                f" ({w.path}, {w.payload})",
+                w.toolparse_s * 1e6,
+                w.own_s * 1e6,
+                f"{w.own_label} (the library's own; no 0.5 s bound)",
+                RATIO,
+            )
+        )
+    return rows
 
 
 def required_rows(n: int = 10_000) -> list[Row]:
