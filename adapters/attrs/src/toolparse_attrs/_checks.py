@@ -18,7 +18,7 @@ from toolparse import NOT_GIVEN, ArgumentProblem
 
 from ._reasons import kind, reason
 
-__all__ = ["entries", "members", "parts", "problem", "run", "sent_part"]
+__all__ = ["entries", "jsonable", "members", "parts", "problem", "run", "sent_part"]
 
 Path = tuple[str | int, ...]
 
@@ -170,7 +170,7 @@ def problem(
     v: Any, exc: BaseException, value: Any, path: Path, sent: Any, nullable: bool
 ) -> ArgumentProblem:
     """The problem for validator ``v`` raising ``exc`` on ``value`` (``sent`` is echoed)."""
-    echo = _jsonable(value) if sent is NOT_GIVEN else sent
+    echo = jsonable(value) if sent is NOT_GIVEN else sent
     return ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
 
 
@@ -187,7 +187,7 @@ def _iterable(value: object) -> bool:
     return isinstance(value, (list, tuple, set, frozenset))
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """The value as the model sent it, for echoing (sets and tuples as lists)."""
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)

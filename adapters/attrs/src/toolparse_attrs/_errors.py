@@ -36,7 +36,7 @@ from ._leaves import model as _model
 from ._reasons import custom
 from ._resumption import InitFailure, combinator, init_failure, resume, structured_values
 
-__all__ = ["ErrorReader"]
+__all__ = ["KEPT", "ErrorReader", "in_field_order", "leaves"]
 
 Path = tuple[str | int, ...]
 _NOT_AN_OBJECT = type_reason("object")
@@ -53,12 +53,25 @@ class _Found(list[ArgumentProblem]):
     more = 0
 
 
-def _leaves(exc: BaseException) -> int:
+def leaves(exc: BaseException) -> int:
     """How many failures ``exc`` holds (an exception group counts its members')."""
     members = getattr(exc, "exceptions", None)
     if isinstance(members, tuple):
-        return sum(_leaves(sub) for sub in members) or 1
+        return sum(leaves(sub) for sub in members) or 1
     return 1
+
+
+def in_field_order(out: list[ArgumentProblem], start: int, info: ClassInfo, depth: int) -> None:
+    """Put a class's problems (``out[start:]``, at ``depth``) back in field order.
+
+    Its validators ran after structuring: their problems came last.
+    """
+    if len(out) - start > 1:
+        order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
+        out[start:] = sorted(
+            out[start:],
+            key=lambda p: order.get(p.path[depth], len(order)) if len(p.path) > depth else -1,
+        )
 
 
 class ErrorReader:
@@ -168,14 +181,8 @@ class ErrorReader:
                 self._check(info, raw, path, failed, out, structured, validate)
         if init_errors and len(out) == before:
             out.append(ArgumentProblem(path, custom(init_errors[0])))
-        if len(out) > before and len(out) - start > 1:
-            # validators ran last: put every problem back in field order
-            order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
-            depth = len(path)
-            out[start:] = sorted(
-                out[start:],
-                key=lambda p: order.get(p.path[depth], len(order)) if len(p.path) > depth else -1,
-            )
+        if len(out) > before:
+            in_field_order(out, start, info, len(path))
 
     def _items(
         self,
@@ -194,7 +201,7 @@ class ErrorReader:
                 without.append(sub)
                 continue
             if len(out) >= KEPT:
-                out.more += _leaves(sub)
+                out.more += leaves(sub)
                 continue
             index = note.index
             if type(raw) is not list and isinstance(raw, Mapping):

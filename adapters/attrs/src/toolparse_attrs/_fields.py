@@ -62,6 +62,11 @@ class ClassInfo:
         return {f.name: f for f in self.fields}
 
     @functools.cached_property
+    def keys(self) -> dict[str, str]:
+        """The key the model sends for each field, by attribute name."""
+        return {f.name: f.key for f in self.fields}
+
+    @functools.cached_property
     def positions(self) -> dict[str, int]:
         """Each field's place in :attr:`fields`, by attribute name."""
         return {f.name: i for i, f in enumerate(self.fields)}
@@ -82,6 +87,36 @@ class ClassInfo:
     def is_attrs(self) -> bool:
         """Whether the class is an attrs class (else a dataclass)."""
         return attrs.has(self.cls)
+
+    @functools.cached_property
+    def init_code(self) -> Any:
+        """The code of the ``__init__`` attrs generated for the class (``None``: not one).
+
+        A rejected call tells from it, without searching its traceback, that
+        ``__init__`` itself raised.
+        """
+        code = getattr(getattr(self.cls, "__init__", None), "__code__", None)
+        if (
+            code is None
+            or code.co_name not in ("__init__", "__attrs_init__")
+            or not code.co_filename.startswith("<attrs generated")
+        ):
+            return None
+        return code
+
+    @functools.cached_property
+    def init_calls(self) -> dict[int, tuple[str, str]]:
+        """What each line of that ``__init__`` calls: ``(stage, field)``, by line number.
+
+        Only the lines that call a validator or an attrs converter are in it.
+        """
+        from ._resumption import init_line
+
+        code = self.init_code
+        if code is None:
+            return {}
+        found = {line: init_line(code.co_filename, line) for _, _, line in code.co_lines() if line}
+        return {line: call for line, call in found.items() if call is not None}
 
     @functools.cached_property
     def checked_names(self) -> frozenset[str]:

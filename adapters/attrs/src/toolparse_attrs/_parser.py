@@ -12,8 +12,8 @@ from toolparse import Ok, ParseResult, invalid_arguments
 from toolparse.adapter import new_outcome as _new
 
 from ._converter import default_converter, get_structure_hook
-from ._errors import ErrorReader
 from ._fields import Fields
+from ._quick import QuickReader
 
 __all__ = ["dump", "make_parser"]
 
@@ -24,7 +24,7 @@ def make_parser(
     """The parser for ``cls``: cattrs structures the arguments into an instance."""
     # the compiled hook, fetched once: no dispatch on each call
     hook = get_structure_hook(converter, cls)
-    reader = ErrorReader(fields)
+    reader = QuickReader(fields)
 
     def parse(arguments: dict[str, Any]) -> ParseResult:
         try:

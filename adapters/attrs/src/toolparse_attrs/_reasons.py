@@ -49,6 +49,9 @@ def reason(validator: Any, exc: BaseException, value: Any, *, nullable: bool = F
     ``nullable``: the validator sits inside ``optional``, so a wrong type
     says that ``null`` is allowed too.
     """
+    found = _WANTED.get((id(validator), isinstance(value, str)))
+    if found is not None and found[0] is validator and found[2] is not None and not nullable:
+        return found[2]  # attrs' own words for it, worked out before
     name = kind(validator)
     if name == "_NotValidator" and validator.msg != _NOT_DEFAULT:
         return custom(exc)  # a message you gave not_()
@@ -71,7 +74,9 @@ def reason(validator: Any, exc: BaseException, value: Any, *, nullable: bool = F
 #: few and fixed (attrs' are frozen), so their words are worked out once. Keyed
 #: by identity (``in_((0, 1))`` equals ``in_((False, True))`` but reads
 #: otherwise), each entry holding its validator so that the id stays its own.
-_WANTED: dict[tuple[int, bool], tuple[Any, str | None]] = {}
+#: The third item: the words again when :func:`reason` says them as they are (a
+#: validator of attrs' own that is not a ``not_``), read before anything else.
+_WANTED: dict[tuple[int, bool], tuple[Any, str | None, str | None]] = {}
 _WANTED_MAX = 1024
 
 
@@ -84,7 +89,8 @@ def _wanted(validator: Any, value: Any) -> str | None:
     words = wants(validator, value)
     if len(_WANTED) >= _WANTED_MAX:
         _WANTED.clear()
-    _WANTED[key] = (validator, words)
+    said = words if kind(validator) != "_NotValidator" else None
+    _WANTED[key] = (validator, words, said)
     return words
 
 

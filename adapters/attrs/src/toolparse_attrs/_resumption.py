@@ -23,15 +23,25 @@ from toolparse import NOT_GIVEN, ArgumentProblem
 from ._checks import entries, members, problem, run, sent_part
 from ._reasons import kind
 
-__all__ = ["InitFailure", "combinator", "init_failure", "resume", "structured_values"]
+__all__ = [
+    "COMBINATORS",
+    "INIT_NAMES",
+    "InitFailure",
+    "combinator",
+    "init_failure",
+    "init_line",
+    "resume",
+    "structured_values",
+]
 
 Path = tuple[str | int, ...]
 
 # the line of attrs' generated __init__ that raised: a validator or a converter call
 _INIT_LINE = re.compile(r"__attr_(validator|converter)_(\w+)\(")
-_INIT_NAMES = frozenset({"__init__", "__attrs_init__"})
+#: the names of the ``__init__`` attrs generates
+INIT_NAMES = frozenset({"__init__", "__attrs_init__"})
 #: attrs' validators made of parts, whose frames say which part was running
-_COMBINATORS = frozenset({"_AndValidator", "_OptionalValidator", "_DeepIterable", "_DeepMapping"})
+COMBINATORS = frozenset({"_AndValidator", "_OptionalValidator", "_DeepIterable", "_DeepMapping"})
 
 
 class InitFailure:
@@ -78,7 +88,7 @@ class InitFailure:
 
 def combinator(validator: Any) -> bool:
     """Whether ``validator`` is one of attrs' made of parts (its resumption reads frames)."""
-    return kind(validator) in _COMBINATORS
+    return kind(validator) in COMBINATORS
 
 
 def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
@@ -87,7 +97,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
     caller: FrameType | None = None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code.co_name in _INIT_NAMES and code.co_filename.startswith("<attrs generated"):
+        if code.co_name in INIT_NAMES and code.co_filename.startswith("<attrs generated"):
             instance = tb.tb_frame.f_locals.get("self")
             if isinstance(instance, cls):
                 break
@@ -96,7 +106,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
         tb = tb.tb_next
     else:
         return None
-    match = _init_line(code.co_filename, tb.tb_lineno)
+    match = init_line(code.co_filename, tb.tb_lineno)
     if match is None:
         return InitFailure(instance, "other", "", tb.tb_next, None)
     stage, name = match
@@ -110,7 +120,7 @@ def init_failure(exc: BaseException, cls: type) -> InitFailure | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _init_line(filename: str, lineno: int) -> tuple[str, str] | None:
+def init_line(filename: str, lineno: int) -> tuple[str, str] | None:
     """What a line of a generated ``__init__`` calls: ``(stage, field)`` (``None``: neither)."""
     match = _INIT_LINE.search(linecache.getline(filename, lineno))
     return None if match is None else (match.group(1), match.group(2))
@@ -136,7 +146,7 @@ def resume(
     before it passed, the ones after it never ran.
     """
     name = kind(validator)
-    if name not in _COMBINATORS:
+    if name not in COMBINATORS:
         # a validator with no parts: nothing to go on from, no frame to read
         # (reading a frame's locals copies them all, on every wrong call)
         out.append(problem(validator, exc, value, path, sent, nullable))
@@ -308,7 +318,7 @@ def _culprit(validator: Any, frames: list[FrameType]) -> Any:
     Only needed where a combinator's frame could not be read (another attrs
     version); a validator of yours keeps its message either way.
     """
-    if kind(validator) not in _COMBINATORS:
+    if kind(validator) not in COMBINATORS:
         return validator
     for frame in reversed(frames):
         found = frame.f_locals.get("self")
