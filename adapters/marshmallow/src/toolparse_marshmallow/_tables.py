@@ -19,6 +19,7 @@ tables' too; a test compares the two over generated calls.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -130,7 +131,9 @@ class Tables:
         return known
 
 
+@functools.lru_cache(maxsize=1024)
 def _spec(text: str, explain: Explain | None) -> Spec:
+    # fields of one type share their texts and meanings: worked out once for them all
     if explain is None:
         return plain(text)
     if isinstance(explain, str):
