@@ -2,12 +2,17 @@
 
 For each framework, one valid and one rejected call of the same function
 (``add(a: int, b: int)``), through toolparse's bridge and through the tool the
-framework builds itself. The frameworks' own paths answer a rejected call
-differently (LangChain raises a ``ValidationError``, the Agents SDK returns a
-fixed sentence, pydantic-ai retries with pydantic's text); the rows time each
-path as it is. The last row per framework is what the bridge adds over
-toolparse's own ``execute``: the bridge's call minus ``fn.execute`` for the
-same arguments, against the framework's own call.
+framework builds itself, side by side in interleaved rounds
+(:func:`harness.ratio_rounds`: the median ratio and its spread). The
+frameworks' own paths answer a rejected call differently (LangChain raises a
+``ValidationError``, the Agents SDK returns a fixed sentence, pydantic-ai
+retries with pydantic's text); the rows time each path as it is, and LangChain's
+rejected call once more with both answering the model a ``ToolMessage``
+(``handle_validation_error=True``). The async frameworks' rows count every
+thread's CPU time: their sync tools, and toolparse's from async code, run in
+worker threads. The last row per framework is what the bridge adds: the
+bridge's call minus the framework's own path with no validation at all,
+against toolparse's ``fn.execute`` for the same arguments.
 """
 
 from __future__ import annotations
@@ -15,13 +20,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import timeit
+import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import toolparse as tp
-from harness import Row, interleaved, per_call_us
+from harness import Row, ratio_rounds
+
+#: the clock of the async frameworks' rows: every thread's CPU time, since their
+#: sync tools (and toolparse's, from async code) run in worker threads
+ALL = time.process_time
 
 VALID = {"a": 2, "b": 3}
 BAD = {"a": "two", "b": 3}
@@ -73,22 +82,28 @@ def langchain_rows() -> list[Row]:
     unchecked = Unchecked(
         name="add", description="Add two integers.", args_schema=add.json_schema(), function=add
     )
-    valid = interleaved(lambda: bridge.invoke(call(VALID)), lambda: own.invoke(call(VALID)))
-    rejected = interleaved(lambda: bridge.invoke(call(BAD)), own_rejected)
-    bare = interleaved(lambda: bridge.invoke(call(VALID)), lambda: unchecked.invoke(call(VALID)))
-    execute = per_call_us(lambda: add.execute(dict(VALID)))
+    own_answers = langchain_own()[0]
+    own_answers.handle_validation_error = True  # a ToolMessage for the model, as the bridge's
+    valid = ratio_rounds(lambda: bridge.invoke(call(VALID)), lambda: own.invoke(call(VALID)))
+    rejected = ratio_rounds(lambda: bridge.invoke(call(BAD)), own_rejected)
+    answered = ratio_rounds(lambda: bridge.invoke(call(BAD)), lambda: own_answers.invoke(call(BAD)))
+    bare = ratio_rounds(lambda: bridge.invoke(call(VALID)), lambda: unchecked.invoke(call(VALID)))
+    execute = ratio_rounds(lambda: add.execute(dict(VALID)), lambda: plain_add(**VALID))
     return [
-        Row("langchain: valid call", *valid, "@langchain_core.tools.tool"),
-        Row("langchain: rejected call (ToolMessage)", *rejected, "@tool (raises ValidationError)"),
+        valid.row("langchain: valid call", "@langchain_core.tools.tool"),
+        rejected.row("langchain: rejected call (ToolMessage)", "@tool (raises ValidationError)"),
+        answered.row(
+            "langchain: rejected call, both answering a ToolMessage",
+            "@tool(handle_validation_error=True)",
+        ),
         # what the bridge adds to LangChain's own unvalidated path, against execute alone
-        Row("langchain: bridge cost over no validation", bare[0] - bare[1], execute, "fn.execute"),
+        Row(
+            "langchain: bridge cost over no validation",
+            bare.a_us - bare.b_us,
+            execute.a_us,
+            "fn.execute",
+        ),
     ]
-
-
-def best_of(fn: Callable[[], object], number: int = 100, repeat: int = 5) -> float:
-    """Best-of-``repeat`` time of one call, in microseconds, over ``number`` calls."""
-    timer = timeit.Timer(fn)
-    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
 
 
 def pydantic_ai_rows() -> list[Row]:
@@ -98,17 +113,22 @@ def pydantic_ai_rows() -> list[Row]:
     bridge = [to_pydantic_ai(add)]
     own = [plain_add]
     try:
-        # an agent run costs milliseconds: fewer runs than the harness's 1,000 minimum
-        valid = best_of(agent_runner(loop, bridge, VALID)), best_of(agent_runner(loop, own, VALID))
-        rejected = (
-            best_of(agent_runner(loop, bridge, BAD, VALID)),
-            best_of(agent_runner(loop, own, BAD, VALID)),
+        # an agent run costs milliseconds: longer rounds, fewer of them
+        valid = ratio_rounds(
+            agent_runner(loop, bridge, VALID), agent_runner(loop, own, VALID), 5, 0.1, clock=ALL
+        )
+        rejected = ratio_rounds(
+            agent_runner(loop, bridge, BAD, VALID),
+            agent_runner(loop, own, BAD, VALID),
+            5,
+            0.1,
+            clock=ALL,
         )
     finally:
         loop.close()
     return [
-        Row("pydantic-ai: agent run, one valid call", *valid, "Agent(tools=[function])"),
-        Row("pydantic-ai: agent run, rejected then valid", *rejected, "Agent(tools=[function])"),
+        valid.row("pydantic-ai: agent run, one valid call", "Agent(tools=[function])"),
+        rejected.row("pydantic-ai: agent run, rejected then valid", "Agent(tools=[function])"),
     ]
 
 
@@ -178,25 +198,28 @@ def openai_agents_rows() -> list[Row]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the SDK logs the failure of its own rejected call
-            valid = interleaved(
-                agents_invoker(loop, bridge, VALID), agents_invoker(loop, own, VALID)
+            valid = ratio_rounds(
+                agents_invoker(loop, bridge, VALID), agents_invoker(loop, own, VALID), clock=ALL
             )
-            rejected = interleaved(
-                agents_invoker(loop, bridge, BAD), agents_invoker(loop, own, BAD)
+            rejected = ratio_rounds(
+                agents_invoker(loop, bridge, BAD), agents_invoker(loop, own, BAD), clock=ALL
             )
-            bare = interleaved(
-                agents_invoker(loop, bridge, VALID), agents_invoker(loop, unchecked, VALID)
+            bare = ratio_rounds(
+                agents_invoker(loop, bridge, VALID),
+                agents_invoker(loop, unchecked, VALID),
+                clock=ALL,
             )
-        execute = per_call_us(lambda: add.execute(json.dumps(VALID)))
+        text = json.dumps(VALID)
+        execute = ratio_rounds(lambda: add.execute(text), lambda: plain_add(**json.loads(text)))
     finally:
         loop.close()
     return [
-        Row("openai-agents: valid call", *valid, "@function_tool"),
-        Row("openai-agents: rejected call", *rejected, "@function_tool (fixed error text)"),
+        valid.row("openai-agents: valid call", "@function_tool"),
+        rejected.row("openai-agents: rejected call", "@function_tool (fixed error text)"),
         Row(
             "openai-agents: bridge cost over no validation",
-            bare[0] - bare[1],
-            execute,
+            bare.a_us - bare.b_us,
+            execute.a_us,
             "fn.execute",
         ),
     ]

@@ -32,6 +32,7 @@ from typing import Any
 
 import toolparse as tp
 from bench_integrations import (
+    ALL,
     BAD,
     VALID,
     add,
@@ -100,7 +101,7 @@ def pydantic_ai_rows() -> list[Row]:
         rows = []
         for label, arguments in CASES:
             r = ratio_rounds(
-                _on(loop, lambda a=arguments: add.aexecute(a)), _on(loop, own(arguments))
+                _on(loop, lambda a=arguments: add.aexecute(a)), _on(loop, own(arguments)), clock=ALL
             )
             rows.append(r.row(f"peers: pydantic-ai, {label} call", "ToolManager.handle_call"))
     finally:
@@ -118,7 +119,9 @@ def openai_agents_rows() -> list[Row]:
             for label, arguments in CASES:
                 text = json.dumps(arguments)
                 r = ratio_rounds(
-                    _on(loop, lambda t=text: add.aexecute(t)), agents_invoker(loop, own, arguments)
+                    _on(loop, lambda t=text: add.aexecute(t)),
+                    agents_invoker(loop, own, arguments),
+                    clock=ALL,
                 )
                 rows.append(
                     r.row(f"peers: openai-agents, {label} call", "@function_tool on_invoke_tool")
