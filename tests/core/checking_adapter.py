@@ -96,6 +96,7 @@ class Checker:
         self.schema = schema(closed)
         self.seen: list[dict[str, Any]] = []
         self.judged: list[dict[str, Any]] = []
+        self.explained: list[dict[str, Any]] = []
 
     @property
     def calls(self) -> int:
@@ -113,6 +114,14 @@ class Checker:
         """The parser's verdict alone: ``True`` exactly when it returns ``Ok(None)``."""
         self.judged.append(copy.deepcopy(args))
         return not any(_problems(args, self.schema, ()))
+
+    def explain(self, args: dict[str, Any]) -> tp.ParseResult:
+        """The parser's answer for a call the verdict refused, which must have a problem."""
+        self.explained.append(copy.deepcopy(args))
+        found = list(_problems(args, self.schema, ()))
+        if not found:
+            raise AssertionError(f"explained a valid call: {args!r}")
+        return invalid_arguments(found, arguments=args, accepted=ACCEPTED)
 
 
 class AsyncChecker(Checker):
@@ -135,11 +144,13 @@ class CheckingAdapter:
         after: bool = True,
         verdict: Callable[[dict[str, Any]], Any] | bool = False,
         closed: bool = False,
+        explain: bool = False,
     ) -> None:
         self.parser = parser
         self.after = after
         self.verdict = parser.verdict if verdict is True else (verdict or None)
         self.closed = closed
+        self.explain = parser.explain if explain else None
 
     def accepts(self, source: object) -> bool:
         return source == "checked"
@@ -152,6 +163,7 @@ class CheckingAdapter:
             nulls_after_reject=self.after,
             verdict=self.verdict,
             closed=self.closed,
+            explain=self.explain,
         )
 
 
@@ -162,12 +174,15 @@ def checked_function(
     after: bool = True,
     verdict: Callable[[dict[str, Any]], Any] | bool = False,
     closed: bool = False,
+    explain: bool = False,
     schema_closed: bool | None = None,
     **kwargs: Any,
 ) -> tp.Function:
     """A Function over :class:`CheckingAdapter` (its schema closed when ``closed``, unless told)."""
     parser = parser or Checker(closed if schema_closed is None else schema_closed)
-    adapter: Any = CheckingAdapter(parser, after=after, verdict=verdict, closed=closed)
+    adapter: Any = CheckingAdapter(
+        parser, after=after, verdict=verdict, closed=closed, explain=explain
+    )
     return tp.Function("t", body, args_schema="checked", adapter=adapter, **kwargs)
 
 

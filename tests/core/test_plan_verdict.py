@@ -56,24 +56,33 @@ def test_compiled_has_no_verdict_and_is_open_by_default() -> None:
     compiled = Compiled({"type": "object"})
     assert compiled.verdict is None
     assert compiled.closed is False
-    given_ = Compiled({"type": "object"}, verdict=bool, closed=True)
+    assert compiled.explain is None
+    given_ = Compiled({"type": "object"}, verdict=bool, closed=True, explain=repr)
     assert given_.verdict is bool
     assert given_.closed is True
+    assert given_.explain is repr
 
 
 def test_kept_forms_hand_each_tool_the_verdict_and_the_fact() -> None:
     kept = KeptForms()
     parser = Checker()
-    kept.keep("k", Compiled({"type": "object"}, parser, verdict=parser.verdict, closed=True))
+    kept.keep(
+        "k",
+        Compiled(
+            {"type": "object"}, parser, verdict=parser.verdict, closed=True, explain=parser.explain
+        ),
+    )
     again = kept.get("k")
     assert again is not None
     assert again.verdict == parser.verdict
+    assert again.explain == parser.explain
     assert again.closed is True
     # a tool that asked for no parser gets no verdict either
     bare = kept.get("k", parser=False)
     assert bare is not None
     assert bare.parser is None
     assert bare.verdict is None
+    assert bare.explain is None
 
 
 def test_a_call_the_verdict_accepts_skips_the_parser_and_the_null_look() -> None:
@@ -127,6 +136,46 @@ def test_any_answer_but_true_leaves_the_call_to_the_parser(answer: Any) -> None:
     result = fn.execute({"id": "one"})
     assert isinstance(result, tp.Error)
     assert "\nid: must be an integer\n" in result.message
+
+
+def test_a_call_the_verdict_refused_is_explained_not_decided_again() -> None:
+    parser = Checker()
+    fn = checked_function(parser=parser, verdict=True, explain=True)
+    sent = {"id": "one", "tga": 1}
+    result = fn.execute(dict(sent))
+    assert isinstance(result, tp.Error)
+    assert verdict_of(result) == verdict_of(checked_function(after=False).execute(dict(sent)))
+    assert parser.judged == [sent]
+    assert parser.explained == [sent]
+    assert parser.seen == []
+
+
+def test_only_the_very_arguments_refused_are_explained() -> None:
+    # a top-level null the look restores: the restored call is the parser's to decide
+    parser = Checker()
+    fn = checked_function(parser=parser, verdict=True, explain=True)
+    assert fn.parse_arguments({"id": 1, "tag": None}) == tp.Ok({"id": 1})
+    assert parser.explained == []
+    assert parser.seen == [{"id": 1}]
+    # a nested null: explained once refused, then the restored call parsed
+    parser.seen.clear()
+    sent = {"id": 1, "items": [{"n": 1, "note": None}]}
+    assert fn.parse_arguments(sent) == tp.Ok({"id": 1, "items": [{"n": 1}]})
+    assert parser.explained == [sent]
+    assert parser.seen == [{"id": 1, "items": [{"n": 1}]}]
+
+
+def test_a_verdict_that_raised_leaves_the_call_to_the_parser_not_to_explain() -> None:
+    def verdict(args: dict[str, Any]) -> bool:
+        raise OverflowError("cannot take it")
+
+    parser = Checker()
+    adapter = CheckingAdapter(parser, verdict=verdict)
+    adapter.explain = parser.explain
+    fn = tp.Function("t", lambda a: a, args_schema="checked", adapter=adapter)
+    assert isinstance(fn.execute({"id": "one"}), tp.Error)
+    assert parser.explained == []
+    assert parser.calls == 1
 
 
 def test_a_top_level_null_goes_past_the_verdict_to_one_parse_of_the_restored_call() -> None:
@@ -230,9 +279,10 @@ _calls = st.fixed_dictionaries(
     policy=st.sampled_from(tp.adapter.POLICIES),
     schema_closed=st.booleans(),
     after=st.booleans(),
+    explain=st.booleans(),
 )
 def test_past_a_verdict_every_verdict_and_text_is_the_plain_order_s(
-    sent: dict[str, Any], policy: str, schema_closed: bool, after: bool
+    sent: dict[str, Any], policy: str, schema_closed: bool, after: bool, explain: bool
 ) -> None:
     def body(args: Any) -> str:
         return json.dumps(args, sort_keys=True)
@@ -244,10 +294,15 @@ def test_past_a_verdict_every_verdict_and_text_is_the_plain_order_s(
         closed=schema_closed,
         schema_closed=schema_closed,
         after=after,
+        explain=explain,
         unknown_arguments=policy,
     )
     plain = checked_function(
         body, after=False, closed=False, schema_closed=schema_closed, unknown_arguments=policy
+    )
+    # the same order of the null step, without the verdict: as many renderings
+    same_order = checked_function(
+        body, after=after, closed=False, schema_closed=schema_closed, unknown_arguments=policy
     )
     for run in (
         lambda fn: fn.parse_arguments(dict(sent)),
@@ -256,9 +311,11 @@ def test_past_a_verdict_every_verdict_and_text_is_the_plain_order_s(
     ):
         with counted_renders() as renders:
             got = run(quick)
+        with counted_renders() as renders_same:
+            run(same_order)
         with counted_renders() as renders_plain:
             want = run(plain)
         assert type(got) is type(want)
         assert verdict_of(got) == verdict_of(want)
-        assert renders == renders_plain
-        assert len(renders) <= 1
+        assert renders == renders_same
+        assert len(renders_plain) <= 1

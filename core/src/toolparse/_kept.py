@@ -97,4 +97,5 @@ def _for_tool(found: Compiled, key: Hashable, parser: bool) -> Compiled:
         nulls_after_reject=found.nulls_after_reject,
         verdict=found.verdict if parser else None,
         closed=found.closed,
+        explain=found.explain if parser else None,
     )

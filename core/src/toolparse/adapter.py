@@ -197,6 +197,12 @@ class Compiled:
         jsonschema-rs's ``is_valid``), not for one that builds the value the
         body gets. Used only while ``parser`` is the one that runs, and only
         for a sync parser. ``None`` (the default): the parser decides alone.
+    :param explain: with a ``verdict``, the parser for a call the verdict
+        refused (it returned ``False``): called as the parser is, it returns
+        what the parser would for that call, without deciding again (say
+        the parser's own rejection step). Arguments the core changed since
+        (a restored null) go to the parser. ``None`` (the default): the
+        parser, which decides again.
     :param closed: the parser refuses every top-level name outside
         ``accepted`` (a JSON Schema with ``additionalProperties: false``, a
         converter that forbids extra keys): a call its ``verdict`` accepts
@@ -207,6 +213,7 @@ class Compiled:
     __slots__ = (
         "accepted",
         "closed",
+        "explain",
         "key",
         "nulls_after_reject",
         "parser",
@@ -226,6 +233,7 @@ class Compiled:
         nulls_after_reject: bool = False,
         verdict: Callable[[dict[str, Any]], bool] | None = None,
         closed: bool = False,
+        explain: Parser | None = None,
     ) -> None:
         self.schema = schema
         self.parser = parser
@@ -235,6 +243,7 @@ class Compiled:
         self.nulls_after_reject = nulls_after_reject
         self.verdict = verdict
         self.closed = closed
+        self.explain = explain
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

@@ -67,7 +67,7 @@ class JsonSchemaAdapter:
         is not consulted.
         """
         check_policy(unknown_arguments)
-        verdict = None
+        verdict = explain = None
         if parser:
             from ._compiled import CompiledSchema
 
@@ -75,6 +75,8 @@ class JsonSchemaAdapter:
             # the validators keep the checked schema; the core may close the copy it exports
             schema, parse = copy.deepcopy(compiled.definition.schema), compiled.parse
             verdict = compiled.verdict
+            # the parser's own step for a call jsonschema-rs refused: not decided twice
+            explain = compiled.rejected if verdict is not None else None
         else:
             from ._schema import check
 
@@ -95,6 +97,7 @@ class JsonSchemaAdapter:
             nulls_after_reject=parse is not None,
             verdict=verdict,
             closed=closed(schema),
+            explain=explain,
         )
 
     def json_schema(

@@ -90,16 +90,18 @@ class Declaration:
     :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
     the bound names), so Functions of one compiled form share what is built
     from the schema; ``None``: nothing is shared. ``nulls_after_reject``,
-    ``verdict`` and ``closed``: the adapter's
+    ``verdict``, ``closed`` and ``explain``: the adapter's
     :attr:`~toolparse.adapter.Compiled.nulls_after_reject`,
-    :attr:`~toolparse.adapter.Compiled.verdict` and
-    :attr:`~toolparse.adapter.Compiled.closed`.
+    :attr:`~toolparse.adapter.Compiled.verdict`,
+    :attr:`~toolparse.adapter.Compiled.closed` and
+    :attr:`~toolparse.adapter.Compiled.explain`.
     """
 
     __slots__ = (
         "accepted",
         "adapter",
         "closed",
+        "explain",
         "key",
         "nulls_after_reject",
         "parser",
@@ -121,11 +123,13 @@ class Declaration:
         nulls_after_reject: bool = False,
         verdict: Callable[[dict[str, Any]], bool] | None = None,
         closed: bool = False,
+        explain: Callable[..., Any] | None = None,
     ) -> None:
         self.key = key
         self.nulls_after_reject = nulls_after_reject
         self.verdict = verdict
         self.closed = closed
+        self.explain = explain
         self.schema = schema
         self.parser = parser
         self.accepted = accepted
@@ -157,6 +161,7 @@ def declare(
     after_reject = False
     verdict: Callable[[dict[str, Any]], bool] | None = None
     closed = False
+    explain: Callable[..., Any] | None = None
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
@@ -175,6 +180,8 @@ def declare(
             found_verdict = getattr(compiled, "verdict", None)
             verdict = found_verdict if parser is not None and callable(found_verdict) else None
             closed = getattr(compiled, "closed", False) is True
+            found_explain = getattr(compiled, "explain", None)
+            explain = found_explain if verdict is not None and callable(found_explain) else None
     if errors:
         subject = f"tool {name!r}"
         if any(msg.startswith("no installed adapter") for _, msg in errors):
@@ -217,7 +224,7 @@ def declare(
                 accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
             )
     return Declaration(
-        schema, parser, accepted, required, chosen, pm, key, after_reject, verdict, closed
+        schema, parser, accepted, required, chosen, pm, key, after_reject, verdict, closed, explain
     )
 
 

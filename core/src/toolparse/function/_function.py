@@ -279,6 +279,7 @@ class Function:
             nulls_after_reject=found.nulls_after_reject and parser is adapter_parser,
             verdict=found.verdict if parser is adapter_parser and not parser_async else None,
             closed=found.closed,
+            explain=found.explain,
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)

@@ -144,6 +144,7 @@ def compile_plan(
     nulls_after_reject: bool = False,
     verdict: Callable[[Any], bool] | None = None,
     closed: bool = False,
+    explain: Callable[..., Any] | None = None,
 ) -> Plan:
     """Choose a Function's steps and compile them into its plan.
 
@@ -163,9 +164,13 @@ def compile_plan(
         skips the parser (see :attr:`~toolparse.adapter.Compiled.verdict`).
     :param closed: ``parser`` refuses every name outside the accepted ones,
         so a call ``verdict`` accepts skips the accepted-names test.
+    :param explain: ``parser`` for a call ``verdict`` refused, without
+        deciding again (see :attr:`~toolparse.adapter.Compiled.explain`).
     """
     if parser is None or parser_async:
         verdict = None
+    if verdict is None:
+        explain = None
     if schema_key is None:
         restore, watched = _nulls_step(schema)
     else:
@@ -202,6 +207,7 @@ def compile_plan(
         "settle": _settler(policy if guarded else None),
         "settled": SETTLED,
         "verdict": verdict,
+        "explain": explain,
         "watch": watched[0] if watched is not None else frozenset(),
         "_absent": ABSENT,
     }
@@ -226,6 +232,7 @@ def compile_plan(
             nulls_after_reject,
             verdict is not None,
             closed,
+            explain is not None,
         )
     )
     plan = Plan()

@@ -267,19 +267,26 @@ _NULLS_TOP_ALWAYS = """
 
 # an adapter's verdict (``Compiled.verdict``) before its parser: a call it
 # accepts is the parser's Ok of these very arguments, so it skips the parser
-# and (after a rejection only, see ``_RETRY``) the null look, and
+# and the top-level null look (an accepted call has no null to restore);
 # ``{within}`` is the accepted-names test, dropped where no name can be
 # outside them (a closed parser, or "ignore" after ``_DROP``). Any other
-# answer, or an exception, goes the way it went before: ``{slow}``, the null
-# look and the parser, which decide alone.
-_VERDICT = """
+# answer, or an exception (``None``: not decided), goes the way it went
+# before: ``{slow}``, the null look and the parser, which decide alone.
+# ``{judged}`` keeps the arguments judged, for ``_FIRST``.
+_VERDICT = """{judged}
     try:
         good = verdict(args)
     except Exception:
-        good = False
+        good = None
     if good is True{within}:
         value = args
     else:{slow}"""
+
+# past a verdict that refused these very arguments (no null look changed
+# them), the adapter's ``Compiled.explain`` words the rejection without
+# deciding again; restored arguments are the parser's to decide
+_FIRST = """
+    first = explain if good is False and args is judged else parser"""
 
 _PARSED = """
     return _new(Ok, (value, None))
@@ -331,7 +338,23 @@ def _function_code(header: str, pieces: list[str]) -> CodeType:
 #: which pieces a plan is made of (see ``_shape``): the entry points' code is
 #: compiled once per shape, and each Function only binds it to its namespace
 _Shape = tuple[
-    bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, str, bool, bool, bool
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    str,
+    bool,
+    bool,
+    bool,
+    bool,
 ]
 
 
@@ -354,6 +377,7 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
         after_reject,
         has_verdict,
         closed,
+        has_explain,
     ) = shape
     context = ", context" if parser_context else ""
 
@@ -384,15 +408,24 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
             steps.append(_DROP)
         step, piece = (_PARSE_GUARDED, _CALL_GUARDED) if guarded else (_PARSE, _CALL)
         call = piece.format(call=f"parser(args{context})", awaiting=awaiting)
+        explain = verdict and has_explain
+        first = piece.format(call=f"first(args{context})", awaiting=awaiting) if explain else call
         retry = ""
         within = _WITHIN_IGNORED if ignore else _WITHIN
         if after:
             again = (within if guarded else "") + _at(call, 4)
             retry = _at(_RETRY + again, 8)
-        parse = step.format(parsing=_at(call, 8), retry=retry, within=within)
+        parse = step.format(parsing=_at(first, 8), retry=retry, within=within)
         if verdict:
             test = "" if closed or ignore or not guarded else " and accepted.issuperset(args)"
-            steps.append(_VERDICT.format(within=test, slow=_at("".join([*top, parse]), 4)))
+            slow = [*top, _FIRST, parse] if explain else [*top, parse]
+            steps.append(
+                _VERDICT.format(
+                    judged="\n    judged = args" if explain else "",
+                    within=test,
+                    slow=_at("".join(slow), 4),
+                )
+            )
         else:
             steps.append(parse)
         return steps
