@@ -2,13 +2,15 @@
 
 Every server runs on the SDK's memory transport with the SDK's ``ClientSession``,
 all connected at once after the initialize handshake. A round is ``CALLS``
-sequential calls on one connection; the rounds go round the servers, the order
-reversed every round so drift hits each alike, and each row is the median of the
-per-round ratios with their spread. Time is the CPU time of the process (the
-client, the server and any worker thread alike), so other processes on a loaded
-machine cost only through caches.
+sequential calls on one connection, the collector off inside it and run before
+it; the rounds go round the servers (each toolparse server next to its floor),
+the order reversed every round so drift hits each alike, and each row is the
+median of the per-round ratios with their spread. Time is the CPU time of the
+process (the client, the server and any worker thread alike), so other
+processes on a loaded machine cost only through caches.
 
-The floors are the SDK's low-level server doing what toolparse's server does:
+The floors are the SDK's low-level server doing what toolparse's server does,
+each tool given the context a call carries (its ``tool_call_id``):
 
 - a sync tool: toolparse never runs a sync body on the event loop (the SDK's
   ``MCPServer`` does, and blocks every other request while it runs), so its
@@ -20,8 +22,12 @@ The floors are the SDK's low-level server doing what toolparse's server does:
   ``aexecute`` inline and answers the wire dict.
 
 What toolparse's server does beyond either floor is its own layer: the tool
-look-up, the call's context (``tool_call_id`` and the :class:`McpRequest`),
-the batch entry point (timeouts, observers) and the provider's result message.
+look-up, the :class:`McpRequest` in the call's context, the observers' and
+timeout's check and the result message. Over the transport that layer is about
+1% of a call, below the rounds' spread, so those rows' target (1.1x) says only
+that the layer stays small; the handler row measures the layer itself: the
+``tools/call`` handler called directly with the request context the SDK gave
+it, against the async floor's handler.
 """
 
 from __future__ import annotations
@@ -45,8 +51,8 @@ import toolparse.mcp
 from harness import Ratio, Row, ratio_of_samples, ratio_rounds
 
 ARGS = {"city": "Oslo", "days": 3}
-CALLS = 200
-ROUNDS = 7
+CALLS = 100
+ROUNDS = 15
 EXPECTED = "sunny in Oslo for 3 day(s)"
 
 
@@ -136,14 +142,15 @@ def sdk_high_level_server() -> Any:
     return app._lowlevel_server  # the low-level server it runs on
 
 
+#: each toolparse server next to its floor, so a pair's rounds run back to back
 SERVERS: dict[str, Callable[[], Server[Any]]] = {
     "toolparse": lambda: toolparse.mcp.make_server([FUNCTION]),
-    "toolparse async": lambda: toolparse.mcp.make_server([AFUNCTION]),
     "sdk thread": sdk_thread_server,
+    "toolparse async": lambda: toolparse.mcp.make_server([AFUNCTION]),
     "sdk async": sdk_async_server,
     "sdk inline": sdk_inline_server,
-    "sdk bare": sdk_bare_server,
     "sdk high": sdk_high_level_server,
+    "sdk bare": sdk_bare_server,
 }
 
 
