@@ -20,7 +20,6 @@ from attrs.validators import get_disabled as _validators_disabled
 from cattrs.errors import (
     AttributeValidationNote,
     ClassValidationError,
-    ForbiddenExtraKeysError,
     IterableValidationError,
     IterableValidationNote,
 )
@@ -33,10 +32,11 @@ from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields, convert, init_name
 from ._leaves import leaf as _leaf
 from ._leaves import model as _model
+from ._parts import any_key_error, in_field_order, leaves, unnoted
 from ._reasons import custom
 from ._resumption import InitFailure, combinator, init_failure, resume, structured_values
 
-__all__ = ["KEPT", "ErrorReader", "in_field_order", "leaves"]
+__all__ = ["KEPT", "ErrorReader"]
 
 Path = tuple[str | int, ...]
 _NOT_AN_OBJECT = type_reason("object")
@@ -51,27 +51,6 @@ class _Found(list[ArgumentProblem]):
     """The problems built, and :attr:`more`: how many past :data:`KEPT` were only counted."""
 
     more = 0
-
-
-def leaves(exc: BaseException) -> int:
-    """How many failures ``exc`` holds (an exception group counts its members')."""
-    members = getattr(exc, "exceptions", None)
-    if isinstance(members, tuple):
-        return sum(leaves(sub) for sub in members) or 1
-    return 1
-
-
-def in_field_order(out: list[ArgumentProblem], start: int, info: ClassInfo, depth: int) -> None:
-    """Put a class's problems (``out[start:]``, at ``depth``) back in field order.
-
-    Its validators ran after structuring: their problems came last.
-    """
-    if len(out) - start > 1:
-        order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
-        out[start:] = sorted(
-            out[start:],
-            key=lambda p: order.get(p.path[depth], len(order)) if len(p.path) > depth else -1,
-        )
 
 
 class ErrorReader:
@@ -154,15 +133,27 @@ class ErrorReader:
                     out.append(ArgumentProblem.missing((*path, key), REQUIRED))
                 else:
                     self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
-            for sub in without:
-                if isinstance(sub, ForbiddenExtraKeysError):
-                    out.extend(
-                        ArgumentProblem.unrecognized((*path, str(k)))
-                        for k in sorted(sub.extra_fields, key=str)
-                    )
-                else:
-                    init_errors.append(sub)
-        if init_errors and _any_key_error(init_errors):
+            init_errors.extend(unnoted(without, path, out))
+        self._settle(info, cls, path, raw, out, exc, start, failed, init_errors)
+
+    def _settle(
+        self,
+        info: ClassInfo,
+        cls: type,
+        path: Path,
+        raw: Mapping[str, Any],
+        out: _Found,
+        exc: ClassValidationError | None,
+        start: int,
+        failed: set[str],
+        init_errors: list[BaseException],
+    ) -> None:
+        """A class's problems once its parts are read (``out[start:]``), as ``__init__`` ran.
+
+        ``failed``: the fields cattrs could not structure; ``init_errors``:
+        what raised with no field's note (``__init__``, a converter's own).
+        """
+        if init_errors and any_key_error(init_errors):
             # a converter without detailed validation: the first missing key raised
             absent = [f.key for f in info.fields if f.required and f.key not in raw]
             out.extend(ArgumentProblem.missing((*path, key), REQUIRED) for key in absent)
@@ -368,11 +359,3 @@ class ErrorReader:
                 return NO_DEFAULT
             return default.factory()
         return default
-
-
-def _any_key_error(errors: list[BaseException]) -> bool:
-    # a loop: a generator in any() costs a frame on every rejected class
-    for error in errors:  # noqa: SIM110
-        if isinstance(error, KeyError):
-            return True
-    return False

@@ -105,18 +105,26 @@ class ClassInfo:
         return code
 
     @functools.cached_property
-    def init_calls(self) -> dict[int, tuple[str, str]]:
-        """What each line of that ``__init__`` calls: ``(stage, field)``, by line number.
+    def plain_stops(self) -> dict[int, tuple[FieldInfo, tuple[FieldInfo, ...]]]:
+        """The lines of that ``__init__`` that call a plain validator, by line number.
 
-        Only the lines that call a validator or an attrs converter are in it.
+        For each, the field it validates and the fields after it with a
+        validator (attrs never reached those). A validator made of parts
+        (``and_``, ``optional``, ``deep_iterable``, ``deep_mapping``) is not
+        in it: which part raised is read from its frames.
         """
-        from ._resumption import init_line
+        from ._resumption import COMBINATORS, init_line
 
         code = self.init_code
         if code is None:
             return {}
-        found = {line: init_line(code.co_filename, line) for _, _, line in code.co_lines() if line}
-        return {line: call for line, call in found.items() if call is not None}
+        stops: dict[int, tuple[FieldInfo, tuple[FieldInfo, ...]]] = {}
+        for _, _, line in code.co_lines():
+            call = init_line(code.co_filename, line) if line else None
+            at = self.positions.get(call[1]) if call and call[0] == "validator" else None
+            if at is not None and type(self.fields[at].validator).__name__ not in COMBINATORS:
+                stops[line] = (self.fields[at], self.validated_after[at])
+        return stops
 
     @functools.cached_property
     def checked_names(self) -> frozenset[str]:

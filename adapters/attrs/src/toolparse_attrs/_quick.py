@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs.validators import get_disabled as validators_disabled
 from cattrs.errors import (
     AttributeValidationNote,
     ClassValidationError,
@@ -29,11 +28,11 @@ from toolparse.adapter import REQUIRED
 
 from ._checks import jsonable, run
 from ._converter import Rejected
-from ._errors import KEPT, ErrorReader, Path, _Found, in_field_order, leaves
-from ._fields import ClassInfo
+from ._errors import KEPT, ErrorReader, Path, _Found
 from ._leaves import leaf
+from ._parts import leaves, unnoted
 from ._reasons import custom, reason
-from ._resumption import COMBINATORS, INIT_NAMES, structured_values
+from ._resumption import INIT_NAMES
 
 __all__ = ["QuickReader"]
 
@@ -67,24 +66,63 @@ class QuickReader(ErrorReader):
             return
         subs = exc.exceptions
         checked = info.checked
-        if checked and len(subs) == 1 and self._stopped(info, cls, path, raw, subs[0], out):
-            return
-        # structuring failed: each field's problems, in order (a part with no
-        # attribute's note, such as a missing key without detailed validation,
-        # an extra key or __init__'s own failure, leaves it all to the full walk)
-        notes: list[AttributeValidationNote] = []
-        for sub in subs:
-            for note in getattr(sub, "__notes__", ()):
-                if note.__class__ is AttributeValidationNote:
-                    notes.append(note)
-                    break
-            else:
-                super()._class(cls, path, raw, out, exc)
+        if checked and len(subs) == 1:
+            # __init__ stopped at a plain validator (cattrs' hook called the
+            # class's own generated __init__, and the line that raised calls
+            # one): it is reported, the validators after it run, the ones
+            # before it passed; any other stop is read as the full walk reads it
+            error = subs[0]
+            tb = error.__traceback__
+            below = tb.tb_next if tb is not None else None
+            stop = (
+                None
+                if tb is None
+                or below is None
+                or below.tb_frame.f_code is not info.init_code
+                or tb.tb_frame.f_code.co_name in INIT_NAMES
+                or getattr(error, "__notes__", None)
+                or isinstance(error, KeyError)
+                else info.plain_stops.get(below.tb_lineno)
+            )
+            instance = None if stop is None else below.tb_frame.f_locals.get("self")  # type: ignore[union-attr]  # stop is None when below is
+            if stop is not None and isinstance(instance, cls):
+                failing, after = stop
+                key = failing.key
+                value = getattr(instance, failing.name)
+                sent = raw.get(key, NOT_GIVEN)
+                words = reason(failing.validator, error, value)
+                out.append(
+                    ArgumentProblem(
+                        (*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent
+                    )
+                )
+                for f in after:
+                    run(
+                        f.validator,
+                        instance,
+                        f.field,
+                        getattr(instance, f.name),
+                        (*path, f.key),
+                        out,
+                        partial=False,
+                        sent=raw.get(f.key, NOT_GIVEN),
+                    )
                 return
+        # structuring failed: each field's problems in order, read as the full
+        # walk reads them, then what the class's validators say (as there)
         start = len(out)
         keys = info.keys
         failed: set[str] = set()
-        for sub, note in zip(subs, notes, strict=True):
+        without: list[BaseException] | None = None
+        for sub in subs:
+            for note in getattr(sub, "__notes__", ()):
+                if note.__class__ is AttributeValidationNote:
+                    break
+            else:
+                if without is None:
+                    without = []
+                without.append(sub)
+                continue
             name = note.name
             key = keys.get(name, name)
             failed.add(name)
@@ -99,14 +137,9 @@ class QuickReader(ErrorReader):
                 out.append(ArgumentProblem.missing((*path, key), REQUIRED))
             else:
                 self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
-        if checked and info.is_attrs and not failed.issuperset(info.checked_names):
-            # __init__ never ran: the converters and validators of the fields
-            # that could be structured run here, once
-            before = len(out)
-            validate = not validators_disabled()
-            self._check(info, raw, path, failed, out, structured_values(exc), validate)
-            if len(out) > before:
-                in_field_order(out, start, info, len(path))
+        errors = [] if without is None else list(unnoted(without, path, out))
+        if checked or errors:
+            self._settle(info, cls, path, raw, out, exc, start, failed, errors)
 
     def _items(
         self,
@@ -121,12 +154,14 @@ class QuickReader(ErrorReader):
             return
         # an array the model sent: each failing item under its index
         size = len(raw)
-        without: list[BaseException] = []
+        without: list[BaseException] | None = None
         for sub in exc.exceptions:
             for note in getattr(sub, "__notes__", ()):
                 if note.__class__ is IterableValidationNote:
                     break
             else:
+                if without is None:
+                    without = []
                 without.append(sub)
                 continue
             if len(out) >= KEPT:
@@ -138,64 +173,5 @@ class QuickReader(ErrorReader):
                 self._class(sub.cl, (*path, index), item, out, sub)
             else:
                 self._walk(sub, (*path, index), item, note.type, out)
-        for sub in without:
-            out.append(leaf(sub, path, raw, tp))
-
-    def _stopped(
-        self,
-        info: ClassInfo,
-        cls: type,
-        path: Path,
-        raw: dict[str, Any],
-        error: BaseException,
-        out: _Found,
-    ) -> bool:
-        """``__init__`` stopped at a plain validator: its failure, then the ones it never ran.
-
-        ``False`` (and nothing run) for any other failure: ``__init__``
-        stopped elsewhere, or structuring failed first.
-        """
-        tb = error.__traceback__
-        if tb is None:
-            return False
-        below = tb.tb_next
-        # cattrs' hook called the class's own generated __init__, which raised
-        if (
-            below is None
-            or getattr(error, "__notes__", None)
-            or isinstance(error, KeyError)
-            or below.tb_frame.f_code is not info.init_code
-            or tb.tb_frame.f_code.co_name in INIT_NAMES
-        ):
-            return False
-        instance = below.tb_frame.f_locals.get("self")
-        found = info.init_calls.get(below.tb_lineno)
-        if not isinstance(instance, cls) or found is None or found[0] != "validator":
-            return False
-        at = info.positions.get(found[1])
-        if at is None:
-            return False
-        failing = info.fields[at]
-        validator = failing.validator
-        if type(validator).__name__ in COMBINATORS:
-            return False  # which part raised is read from its frames
-        # the validators before it passed; it is reported, the ones after it run
-        key = failing.key
-        value = getattr(instance, failing.name)
-        sent = raw.get(key, NOT_GIVEN)
-        words = reason(validator, error, value)
-        out.append(
-            ArgumentProblem((*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent)
-        )
-        for f in info.validated_after[at]:
-            run(
-                f.validator,
-                instance,
-                f.field,
-                getattr(instance, f.name),
-                (*path, f.key),
-                out,
-                partial=False,
-                sent=raw.get(f.key, NOT_GIVEN),
-            )
-        return True
+        if without is not None:
+            out.extend(leaf(sub, path, raw, tp) for sub in without)
