@@ -5,7 +5,9 @@ same knowledge (a failure plus its own message text), measured side by side in
 interleaved rounds (:func:`harness.ratio_rounds`):
 
 - pydantic, 1 and 3 problems: ``fn.execute(bad)`` against a failing
-  ``model_validate`` plus ``str(e)`` (pydantic's own full message);
+  ``model_validate`` plus ``str(e)`` (pydantic's own full message), and the
+  reading every problem needs (the validator's failure and ``errors()``)
+  against the same;
 - JSON Schema, jsonschema-rs and the pure path: against the library's
   ``iter_errors`` with each error's message;
 - no parser, an accepted call carrying one extra key that is no typo of any
@@ -62,6 +64,24 @@ def _pydantic_rows() -> list[Row]:
         rows.append(
             r.row(f"pydantic: rejected, {label}", "model_validate failure + str(e)", target)
         )
+    # what the promises need read before any text is written (every problem,
+    # with its input): the validator's failure and its errors(), the part of
+    # the rejected rows no wording can make cheaper
+    validate = Invoice.__pydantic_validator__.validate_python
+
+    def reading() -> object:
+        try:
+            return validate(INVALID)
+        except ValidationError as exc:
+            return exc.errors(include_url=False, include_context=True)
+
+    r = ratio_rounds(reading, _pydantic_failure(Invoice, INVALID))
+    rows.append(
+        r.row(
+            "pydantic: 3 problems, validator failure + errors() alone",
+            "model_validate failure + str(e)",
+        )
+    )
     return rows
 
 

@@ -292,7 +292,19 @@ def invalid(
     else:
         shown = "\n".join(lines[:MAX_PROBLEM_LINES])
         shown = f"{shown}\n... and {count - MAX_PROBLEM_LINES} more"
-    if missing or unrecognized:
+    if missing and not unrecognized and len(missing) <= MAX_NAMES:
+        # the common names lines, missing names and the accepted ones: the text
+        # _names_block writes, without its list and calls (when neither is empty)
+        names = ", ".join(missing)
+        known = _ACCEPTED_TEXTS.get(id(accepted))
+        listed = (
+            f"Missing parameters: {names}\nAccepted parameters: {known[1]}"
+            if names and known is not None and known[0] is accepted and known[1]
+            else _names_block(missing, unrecognized, accepted)
+        )
+        if listed:
+            shown = f"{shown}\n{listed}" if shown else listed
+    elif missing or unrecognized:
         listed = _names_block(missing, unrecognized, accepted)
         if listed:
             shown = f"{shown}\n{listed}" if shown else listed
