@@ -62,9 +62,50 @@ def test_inlined_and_cattrs_hooks_agree(arguments: dict[str, Any]) -> None:
         try:
             return hook(arguments, Flat)
         except cattrs.ClassValidationError as exc:
-            return sorted(cattrs.transform_error(exc))
+            # the notes too: the one a field's error gets is built once per class
+            notes = [
+                (type(n), str(n), n.name, n.type)
+                for sub in exc.exceptions
+                for n in getattr(sub, "__notes__", ())
+            ]
+            return sorted(cattrs.transform_error(exc)), notes
 
     assert outcome(inlined) == outcome(plain)
+
+
+def test_a_field_s_note_is_built_once_and_an_array_item_s_too() -> None:
+    hook = get_structure_hook(make_converter(), Flat)
+    source = "".join(linecache.getlines(hook.__code__.co_filename))
+    assert "__c_avn(" not in source
+
+    def notes(arguments: dict[str, Any]) -> list[Any]:
+        try:
+            hook(arguments, Flat)
+        except cattrs.ClassValidationError as exc:
+            return [n for sub in exc.exceptions for n in sub.__notes__]
+        raise AssertionError("accepted")
+
+    first = notes({"name": 1, "count": 2, "tags": ["a", 5]})
+    again = notes({"name": 2, "count": 3, "tags": ["b", 6]})
+    assert [str(n) for n in first] == [
+        "Structuring class Flat @ attribute name",
+        "Structuring class Flat @ attribute tags",
+    ]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+
+    def item_note(tags: list[Any]) -> Any:
+        try:
+            hook({"name": "a", "count": 1, "tags": tags}, Flat)
+        except cattrs.ClassValidationError as exc:
+            (field,) = exc.exceptions
+            (item,) = field.exceptions
+            (note,) = item.__notes__
+            return note
+        raise AssertionError("accepted")
+
+    note = item_note(["a", 5])
+    assert (str(note), note.index, note.type) == ("Structuring list[str] @ index 1", 1, str)
+    assert item_note(["b", None]) is note
 
 
 def test_without_detailed_validation_the_inlined_hook_still_structures() -> None:

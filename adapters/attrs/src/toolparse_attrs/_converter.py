@@ -110,8 +110,13 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Any]:
             return structure_any
         handler: list[Any] = []  # resolved on first use: a class may contain itself
         # cattrs' texts for a failing item, worded once per type (a repr of a
-        # generic type is not free, and this runs on every rejected array)
-        texts = (f"Structuring {tp!r} @ index ", f"While structuring {tp!r}")
+        # generic type is not free, and this runs on every rejected array),
+        # and the notes of the first items, each built once
+        texts: tuple[str, str, dict[int, IterableValidationNote]] = (
+            f"Structuring {tp!r} @ index ",
+            f"While structuring {tp!r}",
+            {},
+        )
 
         def structure(value: Any, _: Any) -> Any:
             if type(value) is not list and type(value) is not tuple:
@@ -143,28 +148,38 @@ def _failed(
     item: Any,
     tp: Any,
     first: Exception,
-    texts: tuple[str, str],
+    texts: tuple[str, str, dict[int, IterableValidationNote]],
 ) -> None:
     """Raise cattrs' error for an array whose item ``len(out)`` raised ``first``.
 
     The items after it are structured too (once each), so that every failing
     item is in the one error, with cattrs' notes. ``texts``: the start of each
-    item's note and the error's message.
+    item's note, the error's message, and the notes built so far by index.
     """
-    prefix, message = texts
+    prefix, message, notes = texts
     start = len(out)
-    errors = [_noted(first, prefix, start, item)]
+    errors = [_noted(first, prefix, start, item, notes)]
     for index in range(start + 1, len(value)):
         try:
             hook(value[index], item)
         except Exception as exc:
-            errors.append(_noted(exc, prefix, index, item))
+            errors.append(_noted(exc, prefix, index, item, notes))
     raise IterableValidationError(message, errors, tp)
 
 
-def _noted(exc: Exception, prefix: str, index: int, item: Any) -> Exception:
+#: the items whose note an array's hook keeps (a note reads the same on every call)
+_KEPT_NOTES = 64
+
+
+def _noted(
+    exc: Exception, prefix: str, index: int, item: Any, notes: dict[int, IterableValidationNote]
+) -> Exception:
     """``exc`` with cattrs' note for the array item at ``index``."""
-    note = IterableValidationNote(f"{prefix}{index}", index, item)
+    note = notes.get(index)
+    if note is None:
+        note = IterableValidationNote(f"{prefix}{index}", index, item)
+        if index < _KEPT_NOTES:
+            notes[index] = note
     exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
     return exc
 

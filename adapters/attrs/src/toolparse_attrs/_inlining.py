@@ -13,6 +13,7 @@ keeps cattrs' own function.
 
 from __future__ import annotations
 
+import ast
 import linecache
 import re
 from typing import Any
@@ -24,6 +25,8 @@ __all__ = ["inline_scalars"]
 # which hook hands back a value of which exact type as it is
 _IDENTITY = {strict_str: str, strict_int: int, strict_float: float, strict_bool: bool}
 _CALL = re.compile(r"__c_structure_(\w+)\(o\['([^'\\]*)'\], __c_type_\1\)")
+# the note cattrs adds to a failing field's error: its text, the field, its type
+_NOTE = re.compile(r'__c_avn\(("(?:[^"\\]|\\.)*"), "(\w+)", (__c_type_\w+)\)')
 
 
 def inline_scalars(hook: Any) -> Any:
@@ -49,12 +52,27 @@ def inline_scalars(hook: Any) -> Any:
             f"else __c_structure_{name}(__v, __c_type_{name}))"
         )
 
-    changed = _CALL.sub(inline, source)
+    notes: dict[str, Any] = {}
+
+    def noted(match: re.Match[str]) -> str:
+        # the note a failing field gets is the same on every call: built once
+        try:
+            text = ast.literal_eval(match.group(1))
+            kind = namespace[match.group(3)]
+            note = namespace["__c_avn"](text, match.group(2), kind)
+        except Exception:  # another cattrs version's source: keep its call
+            return match.group(0)
+        name = f"__tp_note_{len(notes)}"
+        notes[name] = note
+        return name
+
+    changed = _NOTE.sub(noted, _CALL.sub(inline, source))
     if changed == source:
         return hook
     try:
         scope: dict[str, Any] = {}
         # cattrs' own namespace: the handlers and types its source names
+        namespace.update(notes)
         exec(compile(changed, filename, "exec"), namespace, scope)
         inlined = scope[code.co_name]
     except Exception:  # another cattrs version's source: keep its function
