@@ -258,8 +258,8 @@ _item = st.dictionaries(st.sampled_from(["n", "note", "zz"]), _leaf, max_size=3)
 _calls = st.fixed_dictionaries(
     {},
     optional={
-        "id": st.one_of(st.integers(0, 3), _leaf),
-        "tag": _leaf,
+        "id": st.one_of(st.integers(0, 3), st.integers(0, 3), _leaf),
+        "tag": st.one_of(st.text(max_size=2), _leaf),
         "meta": st.one_of(_leaf, st.dictionaries(st.sampled_from(["x", "y"]), _leaf, max_size=2)),
         "items": st.one_of(_leaf, st.lists(st.one_of(_item, _leaf), max_size=3)),
         "extra": _leaf,

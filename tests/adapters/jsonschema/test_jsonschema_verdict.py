@@ -146,22 +146,34 @@ _leaf = st.one_of(
     st.sampled_from(["", "x", "a", "2024-01-31T09:30:00Z", "monday"]),
     st.booleans(),
 )
-_calls = st.fixed_dictionaries(
-    {},
+
+
+def _mostly(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A value the schema takes two times in three, else any leaf (a null among them)."""
+    return st.one_of(valid, valid, _leaf)
+
+
+_names = st.fixed_dictionaries(
+    {"summary": _mostly(st.sampled_from(["x", "plan"]))},
     optional={
-        "summary": _leaf,
-        "start": _leaf,
-        "priority": st.one_of(_leaf, st.just(10**400)),
-        "tags": st.one_of(_leaf, st.lists(_leaf, max_size=3)),
-        "location": st.one_of(
-            _leaf,
-            st.dictionaries(st.sampled_from(["name", "room", "floor"]), _leaf, max_size=3),
+        "start": _mostly(st.just("2024-01-31T09:30:00Z")),
+        "priority": st.one_of(_mostly(st.integers(1, 5)), st.just(10**400)),
+        "tags": _mostly(st.lists(st.sampled_from(["a", "b", ""]), max_size=3)),
+        "location": _mostly(
+            st.fixed_dictionaries(
+                {"name": _mostly(st.just("R"))},
+                optional={"room": _mostly(st.integers(0, 3)), "floor": _leaf},
+            )
         ),
-        "kind": _leaf,
-        "sumary": _leaf,
-        "unrelated": _leaf,
+        "kind": _mostly(st.sampled_from(["a", "b"])),
     },
 )
+# now and then the required name left out, or a name the schema does not list
+_calls = st.tuples(
+    _names,
+    st.sampled_from(["keep", "keep", "keep", "drop"]),
+    st.sampled_from([{}, {}, {}, {"sumary": "x"}, {"unrelated": 1}]),
+).map(lambda t: {**{k: v for k, v in t[0].items() if t[1] == "keep" or k != "summary"}, **t[2]})
 
 
 _TOOLS: dict[tuple[str, bool], tuple[tp.Function, tp.Function]] = {}
