@@ -105,11 +105,14 @@ class ClassInfo:
         return code
 
     @functools.cached_property
-    def plain_stops(self) -> dict[int, tuple[FieldInfo, tuple[FieldInfo, ...]]]:
+    def plain_stops(
+        self,
+    ) -> dict[int, tuple[FieldInfo, tuple[FieldInfo, ...], dict[bool, str]]]:
         """The lines of that ``__init__`` that call a plain validator, by line number.
 
-        For each, the field it validates and the fields after it with a
-        validator (attrs never reached those). A validator made of parts
+        For each, the field it validates, the fields after it with a
+        validator (attrs never reached those), and the validator's words once
+        said (by whether the value was a string). A validator made of parts
         (``and_``, ``optional``, ``deep_iterable``, ``deep_mapping``) is not
         in it: which part raised is read from its frames.
         """
@@ -118,12 +121,12 @@ class ClassInfo:
         code = self.init_code
         if code is None:
             return {}
-        stops: dict[int, tuple[FieldInfo, tuple[FieldInfo, ...]]] = {}
+        stops: dict[int, tuple[FieldInfo, tuple[FieldInfo, ...], dict[bool, str]]] = {}
         for _, _, line in code.co_lines():
             call = init_line(code.co_filename, line) if line else None
             at = self.positions.get(call[1]) if call and call[0] == "validator" else None
             if at is not None and type(self.fields[at].validator).__name__ not in COMBINATORS:
-                stops[line] = (self.fields[at], self.validated_after[at])
+                stops[line] = (self.fields[at], self.validated_after[at], {})
         return stops
 
     @functools.cached_property

@@ -29,9 +29,10 @@ from toolparse.adapter import REQUIRED
 from ._checks import jsonable, run
 from ._converter import Rejected
 from ._errors import KEPT, ErrorReader, Path, _Found
+from ._fields import ClassInfo
 from ._leaves import leaf
 from ._parts import leaves, unnoted
-from ._reasons import custom, reason
+from ._reasons import custom, fixed_words, reason
 from ._resumption import INIT_NAMES
 
 __all__ = ["QuickReader"]
@@ -66,48 +67,8 @@ class QuickReader(ErrorReader):
             return
         subs = exc.exceptions
         checked = info.checked
-        if checked and len(subs) == 1:
-            # __init__ stopped at a plain validator (cattrs' hook called the
-            # class's own generated __init__, and the line that raised calls
-            # one): it is reported, the validators after it run, the ones
-            # before it passed; any other stop is read as the full walk reads it
-            error = subs[0]
-            tb = error.__traceback__
-            below = tb.tb_next if tb is not None else None
-            stop = (
-                None
-                if tb is None
-                or below is None
-                or below.tb_frame.f_code is not info.init_code
-                or tb.tb_frame.f_code.co_name in INIT_NAMES
-                or getattr(error, "__notes__", None)
-                or isinstance(error, KeyError)
-                else info.plain_stops.get(below.tb_lineno)
-            )
-            instance = None if stop is None else below.tb_frame.f_locals.get("self")  # type: ignore[union-attr]  # stop is None when below is
-            if stop is not None and isinstance(instance, cls):
-                failing, after = stop
-                key = failing.key
-                value = getattr(instance, failing.name)
-                sent = raw.get(key, NOT_GIVEN)
-                words = reason(failing.validator, error, value)
-                out.append(
-                    ArgumentProblem(
-                        (*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent
-                    )
-                )
-                for f in after:
-                    run(
-                        f.validator,
-                        instance,
-                        f.field,
-                        getattr(instance, f.name),
-                        (*path, f.key),
-                        out,
-                        partial=False,
-                        sent=raw.get(f.key, NOT_GIVEN),
-                    )
-                return
+        if checked and len(subs) == 1 and _stopped(info, cls, path, raw, subs[0], out):
+            return
         # structuring failed: each field's problems in order, read as the full
         # walk reads them, then what the class's validators say (as there)
         start = len(out)
@@ -154,6 +115,7 @@ class QuickReader(ErrorReader):
             return
         # an array the model sent: each failing item under its index
         size = len(raw)
+        infos = self._infos
         without: list[BaseException] | None = None
         for sub in exc.exceptions:
             for note in getattr(sub, "__notes__", ()):
@@ -170,8 +132,73 @@ class QuickReader(ErrorReader):
             index = note.index
             item = raw[index] if isinstance(index, int) and 0 <= index < size else NOT_GIVEN
             if type(sub) is ClassValidationError:
-                self._class(sub.cl, (*path, index), item, out, sub)
+                # an object of the array: where its __init__ stopped is read
+                # here when it can be, else by the class's own reading
+                where = (*path, index)
+                parts = sub.exceptions
+                info = infos.get(sub.cl)
+                if (
+                    len(parts) != 1
+                    or type(item) is not dict
+                    or info is None
+                    or not info.checked
+                    or not _stopped(info, sub.cl, where, item, parts[0], out)
+                ):
+                    self._class(sub.cl, where, item, out, sub)
             else:
                 self._walk(sub, (*path, index), item, note.type, out)
         if without is not None:
             out.extend(leaf(sub, path, raw, tp) for sub in without)
+
+
+def _stopped(
+    info: ClassInfo, cls: type, path: Path, raw: dict[str, Any], error: BaseException, out: _Found
+) -> bool:
+    """``__init__`` stopped at a plain validator: its failure, then the ones it never ran.
+
+    cattrs' hook called the class's own generated ``__init__``, and the line
+    that raised calls a plain validator: it is reported, the validators after
+    it run, the ones before it passed. ``False`` (and nothing run) for any
+    other stop: the full walk reads it.
+    """
+    tb = error.__traceback__
+    below = tb.tb_next if tb is not None else None
+    if (
+        tb is None
+        or below is None
+        or below.tb_frame.f_code is not info.init_code
+        or tb.tb_frame.f_code.co_name in INIT_NAMES
+        or isinstance(error, KeyError)
+    ):
+        return False
+    stop = info.plain_stops.get(below.tb_lineno)
+    if stop is None:
+        return False
+    instance = below.tb_frame.f_locals.get("self")
+    if not isinstance(instance, cls):
+        return False
+    failing, after, said = stop
+    key = failing.key
+    value = getattr(instance, failing.name)
+    sent = raw.get(key, NOT_GIVEN)
+    # the words of attrs' own validators are kept with the line (they depend
+    # only on whether the value is a string)
+    text = isinstance(value, str)
+    words = said.get(text)
+    if words is None:
+        words = reason(failing.validator, error, value)
+        if fixed_words(failing.validator, value) is not None:
+            said[text] = words
+    out.append(ArgumentProblem((*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent))
+    for f in after:
+        run(
+            f.validator,
+            instance,
+            f.field,
+            getattr(instance, f.name),
+            (*path, f.key),
+            out,
+            partial=False,
+            sent=raw.get(f.key, NOT_GIVEN),
+        )
+    return True

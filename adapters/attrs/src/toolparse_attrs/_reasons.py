@@ -28,7 +28,7 @@ from toolparse.messages import safe_text, value_text
 
 from ._types import describe, is_model
 
-__all__ = ["custom", "either", "kind", "reason", "wants"]
+__all__ = ["custom", "either", "fixed_words", "kind", "reason", "wants"]
 
 #: attrs' own text for a ``not_`` given no ``msg`` (anything else is yours)
 _NOT_DEFAULT = "not_ validator child '{validator!r}' did not raise a captured error"
@@ -92,6 +92,16 @@ def _wanted(validator: Any, value: Any) -> str | None:
     said = words if kind(validator) != "_NotValidator" else None
     _WANTED[key] = (validator, words, said)
     return words
+
+
+def fixed_words(validator: Any, value: Any) -> str | None:
+    """The words :func:`reason` says for ``validator`` whatever it raised, once it said them.
+
+    ``None``: not said yet, or they depend on what it raised (a validator of
+    yours, a ``not_`` with your message).
+    """
+    found = _WANTED.get((id(validator), isinstance(value, str)))
+    return found[2] if found is not None and found[0] is validator else None
 
 
 def wants(validator: Any, value: Any = None) -> str | None:
