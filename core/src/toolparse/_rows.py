@@ -47,7 +47,8 @@ def invalid_rows(
     many rejections: the lines are rendered from the rows, and the
     :class:`ArgumentProblem` values are built only if the problems are read.
     Each ``path`` is a tuple; ``received`` is :data:`NOT_GIVEN` where no value
-    is echoed.
+    is echoed. The exception keeps ``rows`` as given (not copied): the
+    problems are built from it later, so it must not change afterwards.
     """
     if len(rows) > messages.MAX_PROBLEM_LINES or (
         arguments is not None and arguments is _pending.get()
@@ -56,8 +57,7 @@ def invalid_rows(
         # rendering: the general path, which needs them built
         return _general(rows, arguments, accepted, cause)
     arguments = arguments or {}
-    # kept as they are now, whatever the caller does with its list later
-    kept: Sequence[ProblemRow] = rows if type(rows) is tuple else tuple(rows)
+    kept = rows  # (not copied: the rows are the exception's from here on)
     if len(rows) == 1 and rows[0][3] == "invalid":
         # the most common rejection, one wrong value (as render_problems has it)
         path, reason, received, _ = rows[0]
@@ -125,7 +125,7 @@ def _general(
     )
 
 
-def _first(rows: Sequence[ProblemRow]) -> tuple[ProblemRow, ...]:
+def _first(rows: Sequence[ProblemRow]) -> list[ProblemRow]:
     """``rows`` without repeats: the same place, reason and kind, whatever was received."""
     seen: set[tuple[Any, ...]] = set()
     out: list[ProblemRow] = []
@@ -134,4 +134,4 @@ def _first(rows: Sequence[ProblemRow]) -> tuple[ProblemRow, ...]:
         if key not in seen:
             seen.add(key)
             out.append(row)
-    return tuple(out)
+    return out

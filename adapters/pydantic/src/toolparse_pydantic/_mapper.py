@@ -16,12 +16,10 @@ from typing import Any
 from toolparse import NOT_GIVEN, ArgumentProblem, Error, invalid_arguments, invalid_rows
 from toolparse.adapter import REQUIRED, type_reason
 from toolparse.messages import MAX_PROBLEM_LINES
-from toolparse.problems import ProblemRow
 
 from ._errors import (
     _LEAVES,
     _MISSING,
-    _NAMES,
     _TAGS,
     _UNRECOGNIZED,
     Path,
@@ -32,6 +30,7 @@ from ._errors import (
     kept,
 )
 from ._reasons import CONTEXTUAL, FIXED, TYPE_KINDS, reason
+from ._rows import _NOT_PLAIN, problem_rows
 
 __all__ = ["SHOWN", "Mapper", "problems"]
 
@@ -41,9 +40,6 @@ SHOWN = MAX_PROBLEM_LINES
 #: the reasons one tool remembers (a length's message holds the length sent, so
 #: there can be many)
 _REMEMBERED = 256
-# not a wrong value at its own key: a name (listed by name) or a union's tag
-# (a problem at the tag's key)
-_NOT_PLAIN = _NAMES | _TAGS
 
 # the last type problem of a union's member: (its index, its path, its type
 # words); the next member's, at the same place, joins it ("must be an integer
@@ -129,7 +125,7 @@ class Mapper:
         more = 0
         if exc.error_count() <= self._shown:
             errors = exc.errors(include_url=False, include_context=True)
-            rows = self._rows(errors, arguments)
+            rows = problem_rows(errors, arguments, self)
             if rows is not None:
                 return invalid_rows(rows, arguments=arguments, accepted=accepted, cause=exc)
             found = self._every(errors, arguments)
@@ -140,47 +136,6 @@ class Mapper:
         return invalid_arguments(
             found, arguments=arguments, accepted=accepted, cause=exc, more=more
         )
-
-    def _rows(self, errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[ProblemRow] | None:
-        """:meth:`_every` as rows; ``None`` where it would do more than build one per error.
-
-        That is a union's member (its type words may join the next one's), a
-        missing or unknown name deeper than the top level, and a union's tag.
-        """
-        out: list[ProblemRow] = []
-        top = type(arguments) is dict
-        i = -1
-        for err in errors:
-            i += 1
-            kind = err["type"]
-            loc = err["loc"]
-            text = FIXED.get(kind)
-            if text is not None and top and len(loc) == 1 and loc[0] in arguments:
-                value = err.get("input", NOT_GIVEN)
-                if type(value) not in _LEAVES and isinstance(value, Mapping):
-                    value = NOT_GIVEN
-                out.append((loc, text, value, "invalid"))
-            elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
-                out.append((loc, REQUIRED, NOT_GIVEN, "missing"))
-            elif kind in _NOT_PLAIN:
-                return None  # (no fixed reason is a name's or a tag's)
-            else:
-                path, _, whole = _walk(loc, arguments, key_at_end=False)
-                if text is None:
-                    # what _other does for a reason of its own (a bound, a choice)
-                    ctx = err.get("ctx")
-                    if ctx is not None or kind not in CONTEXTUAL:
-                        text = reason(kind, ctx, err["msg"])
-                    else:
-                        text = self._reason(kind, err, i, None, [])
-                    value = _received(err.get("input")) if path else NOT_GIVEN
-                elif not whole and kind in TYPE_KINDS:
-                    return None
-                else:
-                    # what _add does
-                    value = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
-                out.append((path, text, value, "invalid"))
-        return out
 
     def map(
         self, errors: Sequence[Mapping[str, Any]], arguments: Any, exc: Any = None

@@ -1,0 +1,84 @@
+"""pydantic 2's common rejection as rows: one ``(path, reason, received, kind)`` per error.
+
+The core renders rows without building the problems (see
+:func:`toolparse.invalid_rows`); the errors rows cannot say (a union's member,
+a deeper name, a union's tag) go through the :class:`~._mapper.Mapper` as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolparse import NOT_GIVEN
+from toolparse.adapter import REQUIRED
+from toolparse.problems import ProblemRow
+
+from ._errors import _LEAVES, _NAMES, _TAGS, _received, _walk
+from ._reasons import CONTEXTUAL, FIXED, TYPE_KINDS, reason
+
+if TYPE_CHECKING:
+    from ._mapper import Mapper
+
+__all__ = ["problem_rows"]
+
+# not a wrong value at its own key: a name (listed by name) or a union's tag
+# (a problem at the tag's key)
+_NOT_PLAIN = _NAMES | _TAGS
+
+
+def problem_rows(
+    errors: Sequence[Mapping[str, Any]], arguments: Any, mapper: Mapper
+) -> list[ProblemRow] | None:
+    """:meth:`Mapper._every` as rows; ``None`` where it would do more than build one per error.
+
+    That is a union's member (its type words may join the next one's), a
+    missing or unknown name deeper than the top level, and a union's tag.
+    """
+    out: list[ProblemRow] = []
+    top = type(arguments) is dict
+    i = -1
+    for err in errors:
+        i += 1
+        kind = err["type"]
+        loc = err["loc"]
+        text = FIXED.get(kind)
+        if text is not None and top and len(loc) == 1 and loc[0] in arguments:
+            value = err.get("input", NOT_GIVEN)
+            if type(value) not in _LEAVES and isinstance(value, Mapping):
+                value = NOT_GIVEN
+            out.append((loc, text, value, "invalid"))
+        elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
+            out.append((loc, REQUIRED, NOT_GIVEN, "missing"))
+        elif kind in _NOT_PLAIN:
+            return None  # (no fixed reason is a name's or a tag's)
+        else:
+            # loc's steps all into decoded JSON: the path is loc (_walk's
+            # answer, without its call and its list)
+            data = arguments
+            for part in loc:
+                step = type(data)
+                if (step is dict and type(part) is str and part in data) or (
+                    step is list and type(part) is int and 0 <= part < len(data)
+                ):
+                    data = data[part]
+                else:
+                    path, _, whole = _walk(loc, arguments, key_at_end=False)
+                    break
+            else:
+                path, whole = loc, True
+            if text is None:
+                # what _other does for a reason of its own (a bound, a choice)
+                ctx = err.get("ctx")
+                if ctx is not None or kind not in CONTEXTUAL:
+                    text = reason(kind, ctx, err["msg"])
+                else:
+                    text = mapper._reason(kind, err, i, None, [])
+                value = _received(err.get("input")) if path else NOT_GIVEN
+            elif not whole and kind in TYPE_KINDS:
+                return None
+            else:
+                # what _add does
+                value = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
+            out.append((path, text, value, "invalid"))
+    return out
