@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from . import _vocabulary
 from ._kept import KeptForms
 from ._vocabulary import (
-    FORMAT_WORDS,
-    REQUIRED,
-    TYPE_WORDS,
     format_reason,
     length_reason,
     multiple_reason,
@@ -84,6 +82,21 @@ JSON_TYPES: Mapping[type, str] = {
 #: (``format`` is an annotation that validators need not check; libraries also
 #: take other spellings, but this is the form a model writes most reliably).
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+# -- one vocabulary for one mistake ------------------------------------------------
+# Every adapter maps its library's codes onto these words and the reasons of
+# ``_vocabulary`` (re-exported here), so the same wrong call reads the same
+# whichever library found it.
+
+#: The reason for a required name that was not sent (nested; top-level names go
+#: on the ``Missing parameters:`` line).
+REQUIRED: str = _vocabulary.REQUIRED
+
+#: What a value of each JSON type is called in a reason.
+TYPE_WORDS: Mapping[str, str] = _vocabulary.TYPE_WORDS
+
+#: What a value of each JSON Schema ``format`` is called in a reason.
+FORMAT_WORDS: Mapping[str, str] = _vocabulary.FORMAT_WORDS
 
 #: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
 #: ``Ok.__new__``: what a parser returns on every valid call, so it is worth the speed.
