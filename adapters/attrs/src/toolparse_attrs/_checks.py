@@ -15,12 +15,25 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse.problems import ProblemRow
 
 from ._reasons import kind, reason
 
-__all__ = ["entries", "jsonable", "members", "parts", "problem", "run", "sent_part"]
+__all__ = [
+    "Problem",
+    "entries",
+    "jsonable",
+    "members",
+    "parts",
+    "problem",
+    "run",
+    "sent_part",
+]
 
 Path = tuple[str | int, ...]
+#: a problem found: built, or as the row ``(path, reason, received, kind)`` the
+#: quick reading writes (built by the core only if it is read)
+Problem = ArgumentProblem | ProblemRow
 
 
 def parts(validator: Any) -> Iterator[Any]:
@@ -46,7 +59,7 @@ def run(
     attribute: Any,
     value: Any,
     path: Path,
-    out: list[ArgumentProblem],
+    out: list[Problem],
     *,
     partial: bool,
     sent: Any = NOT_GIVEN,
@@ -110,7 +123,7 @@ def members(
     attribute: Any,
     value: Any,
     path: Path,
-    out: list[ArgumentProblem],
+    out: list[Problem],
     partial: bool,
     sent: Any,
     start: int,
@@ -136,7 +149,7 @@ def entries(
     attribute: Any,
     value: Mapping[Any, Any],
     path: Path,
-    out: list[ArgumentProblem],
+    out: list[Problem],
     partial: bool,
     sent: Any,
     start: int,

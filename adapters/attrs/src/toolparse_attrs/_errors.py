@@ -27,7 +27,7 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
 
-from ._checks import problem, run
+from ._checks import Problem, problem, run
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields, convert, init_name
 from ._leaves import leaf as _leaf
@@ -47,7 +47,7 @@ _NOT_AN_OBJECT = type_reason("object")
 KEPT = MAX_PROBLEMS
 
 
-class _Found(list[ArgumentProblem]):
+class _Found(list[Problem]):
     """The problems built, and :attr:`more`: how many past :data:`KEPT` were only counted."""
 
     more = 0
@@ -62,9 +62,7 @@ class ErrorReader:
         # the classes read so far, looked up in place (no call per rejected class)
         self._infos = fields.cache
 
-    def problems(
-        self, exc: BaseException, arguments: Any, cls: type
-    ) -> tuple[list[ArgumentProblem], int]:
+    def problems(self, exc: BaseException, arguments: Any, cls: type) -> tuple[list[Problem], int]:
         """The problems in ``exc`` (raised structuring ``arguments``), and how many more.
 
         Past :data:`KEPT`, a list item's failures are counted, not built.

@@ -8,7 +8,7 @@ from typing import Any
 
 import cattrs
 
-from toolparse import Ok, ParseResult, invalid_arguments
+from toolparse import ArgumentProblem, Ok, ParseResult, invalid_arguments, invalid_rows
 from toolparse.adapter import new_outcome as _new
 
 from ._converter import default_converter, get_structure_hook
@@ -31,8 +31,16 @@ def make_parser(
             return _new(Ok, (hook(arguments, cls), None))
         except Exception as exc:
             found, more = reader.problems(exc, arguments, cls)
+            if not more:
+                for p in found:
+                    if type(p) is not tuple:
+                        break
+                else:
+                    # every problem a row: the core builds them only if read
+                    return invalid_rows(found, arguments=arguments, accepted=accepted, cause=exc)  # type: ignore[arg-type]  # tuples all
+            problems = [p if isinstance(p, ArgumentProblem) else ArgumentProblem(*p) for p in found]
             return invalid_arguments(
-                found, arguments=arguments, accepted=accepted, cause=exc, more=more
+                problems, arguments=arguments, accepted=accepted, cause=exc, more=more
             )
 
     return parse

@@ -8,6 +8,7 @@ from cattrs.errors import ForbiddenExtraKeysError
 
 from toolparse import ArgumentProblem
 
+from ._checks import Problem
 from ._fields import ClassInfo
 
 __all__ = ["any_key_error", "in_field_order", "leaves", "unnoted"]
@@ -24,7 +25,7 @@ def leaves(exc: BaseException) -> int:
 
 
 def unnoted(
-    without: list[BaseException], path: Path, out: list[ArgumentProblem]
+    without: list[BaseException], path: Path, out: list[Problem]
 ) -> Iterator[BaseException]:
     """The parts of a class's error with no field's note: extra keys as problems, the rest yielded."""
     for sub in without:
@@ -37,17 +38,19 @@ def unnoted(
             yield sub
 
 
-def in_field_order(out: list[ArgumentProblem], start: int, info: ClassInfo, depth: int) -> None:
+def in_field_order(out: list[Problem], start: int, info: ClassInfo, depth: int) -> None:
     """Put a class's problems (``out[start:]``, at ``depth``) back in field order.
 
     Its validators ran after structuring: their problems came last.
     """
     if len(out) - start > 1:
         order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
-        out[start:] = sorted(
-            out[start:],
-            key=lambda p: order.get(p.path[depth], len(order)) if len(p.path) > depth else -1,
-        )
+
+        def place(problem: Problem) -> int:
+            path = problem.path if isinstance(problem, ArgumentProblem) else problem[0]
+            return order.get(path[depth], len(order)) if len(path) > depth else -1
+
+        out[start:] = sorted(out[start:], key=place)
 
 
 def any_key_error(errors: list[BaseException]) -> bool:

@@ -26,7 +26,7 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED
 
-from ._checks import jsonable, run
+from ._checks import Problem, jsonable, run
 from ._converter import Rejected
 from ._errors import KEPT, ErrorReader, Path, _Found
 from ._fields import ClassInfo
@@ -41,9 +41,7 @@ __all__ = ["QuickReader"]
 class QuickReader(ErrorReader):
     """:class:`ErrorReader`, with the commonest shapes of a rejected call read directly."""
 
-    def problems(
-        self, exc: BaseException, arguments: Any, cls: type
-    ) -> tuple[list[ArgumentProblem], int]:
+    def problems(self, exc: BaseException, arguments: Any, cls: type) -> tuple[list[Problem], int]:
         """The problems in ``exc``, as :meth:`ErrorReader.problems` finds them."""
         out = _Found()
         if type(exc) is ClassValidationError:
@@ -89,13 +87,13 @@ class QuickReader(ErrorReader):
             failed.add(name)
             kind = type(sub)
             if kind is Rejected:  # a strict hook's refusal, the commonest
-                out.append(ArgumentProblem((*path, key), sub.args[0], raw.get(key, NOT_GIVEN)))
+                out.append(((*path, key), sub.args[0], raw.get(key, NOT_GIVEN), "invalid"))
             elif kind is IterableValidationError:
                 self._items(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
             elif kind is ClassValidationError:
                 self._class(sub.cl, (*path, key), raw.get(key, NOT_GIVEN), out, sub)
             elif isinstance(sub, KeyError) and key not in raw:
-                out.append(ArgumentProblem.missing((*path, key), REQUIRED))
+                out.append(((*path, key), REQUIRED, NOT_GIVEN, "missing"))
             else:
                 self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
         errors = [] if without is None else list(unnoted(without, path, out))
@@ -189,7 +187,7 @@ def _stopped(
         words = reason(failing.validator, error, value)
         if fixed_words(failing.validator, value) is not None:
             said[text] = words
-    out.append(ArgumentProblem((*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent))
+    out.append(((*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent, "invalid"))
     for f in after:
         run(
             f.validator,

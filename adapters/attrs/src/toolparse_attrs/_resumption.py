@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from types import FrameType, TracebackType
 from typing import Any
 
-from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse import NOT_GIVEN
 
-from ._checks import entries, members, problem, run, sent_part
+from ._checks import Problem, entries, members, problem, run, sent_part
 from ._reasons import kind
 
 __all__ = [
@@ -134,7 +134,7 @@ def resume(
     attribute: Any,
     value: Any,
     path: Path,
-    out: list[ArgumentProblem],
+    out: list[Problem],
     *,
     sent: Any = NOT_GIVEN,
     nullable: bool = False,
