@@ -9,6 +9,7 @@ calls: the same message, the same problems in the same order, the same count.
 from __future__ import annotations
 
 import collections
+import gc
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-from toolparse_attrs import _parser
+from toolparse_attrs import AttrsAdapter, _parser
 from toolparse_attrs._errors import ErrorReader
 from toolparse_attrs._quick import QuickReader
 
@@ -281,3 +282,20 @@ def test_any_other_shape_is_read_as_the_full_walk_reads_it(
     assert isinstance(result, tp.Error)
     assert calls
     assert set(calls) == {QuickReader}
+
+
+def test_a_rejected_call_leaves_no_reference_cycle_of_its_own() -> None:
+    # the parser's frames and the converter's hooks hold no error they raised:
+    # what a rejected call leaves is freed as soon as its result is dropped
+    parser = AttrsAdapter().compile(Bill).parser
+    assert parser is not None
+    call = {**BENCH_CALL, "line_items": [*BENCH_CALL["line_items"], {"sku": 8, "quantity": 0}]}
+    assert isinstance(parser(call), tp.Error)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            assert isinstance(parser(call), tp.Error)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

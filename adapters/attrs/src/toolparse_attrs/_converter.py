@@ -159,12 +159,17 @@ def _failed(
     prefix, message, notes = texts
     start = len(out)
     errors = [_noted(first, prefix, start, item, notes)]
-    for index in range(start + 1, len(value)):
-        try:
-            hook(value[index], item)
-        except Exception as exc:
-            errors.append(_noted(exc, prefix, index, item, notes))
-    raise IterableValidationError(message, errors, tp)
+    try:
+        for index in range(start + 1, len(value)):
+            try:
+                hook(value[index], item)
+            except Exception as exc:
+                errors.append(_noted(exc, prefix, index, item, notes))
+        raise IterableValidationError(message, errors, tp)
+    finally:
+        # the error's traceback holds this frame: its locals must not hold the
+        # items' errors (a reference cycle, left to the collector)
+        del errors, first
 
 
 #: the items whose note an array's hook keeps (a note reads the same on every call)

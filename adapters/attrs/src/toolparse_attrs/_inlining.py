@@ -29,6 +29,16 @@ _CALL = re.compile(r"__c_structure_(\w+)\(o\['([^'\\]*)'\], __c_type_\1\)")
 _NOTE = re.compile(r'__c_avn\(("(?:[^"\\]|\\.)*"), "(\w+)", (__c_type_\w+)\)')
 
 
+_RAISE = ", errors, __cl)"
+
+
+def _taken(errors: list[Any]) -> list[Any]:
+    """The errors of a list, the list left empty."""
+    taken = errors[:]
+    errors.clear()
+    return taken
+
+
 def inline_scalars(hook: Any) -> Any:
     """``hook`` (a cattrs-generated class hook) with its scalar fields' checks inlined."""
     code = getattr(hook, "__code__", None)
@@ -67,6 +77,12 @@ def inline_scalars(hook: Any) -> Any:
         return name
 
     changed = _NOTE.sub(noted, _CALL.sub(inline, source))
+    # the class's error is raised with the fields' errors taken out of the
+    # hook's own list: its traceback holds the hook's frame, whose locals then
+    # hold no error (no reference cycle for the collector)
+    if _RAISE in changed:
+        changed = changed.replace(_RAISE, ", __tp_taken(errors), __cl)")
+        notes["__tp_taken"] = _taken
     if changed == source:
         return hook
     try:
