@@ -71,7 +71,8 @@ class QuickReader(ErrorReader):
         # walk reads them, then what the class's validators say (as there)
         start = len(out)
         keys = info.keys
-        failed: set[str] = set()
+        # the fields cattrs could not structure: what the validators skip
+        failed: set[str] | None = set() if checked else None
         without: list[BaseException] | None = None
         for sub in subs:
             for note in getattr(sub, "__notes__", ()):
@@ -84,21 +85,23 @@ class QuickReader(ErrorReader):
                 continue
             name = note.name
             key = keys.get(name, name)
-            failed.add(name)
+            where = (*path, key)
+            if failed is not None:
+                failed.add(name)
             kind = type(sub)
             if kind is Rejected:  # a strict hook's refusal, the commonest
-                out.append(((*path, key), sub.args[0], raw.get(key, NOT_GIVEN), "invalid"))
+                out.append((where, sub.args[0], raw.get(key, NOT_GIVEN), "invalid"))
             elif kind is IterableValidationError:
-                self._items(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
+                self._items(sub, where, raw.get(key, NOT_GIVEN), note.type, out)
             elif kind is ClassValidationError:
-                self._class(sub.cl, (*path, key), raw.get(key, NOT_GIVEN), out, sub)
+                self._class(sub.cl, where, raw.get(key, NOT_GIVEN), out, sub)
             elif isinstance(sub, KeyError) and key not in raw:
-                out.append(((*path, key), REQUIRED, NOT_GIVEN, "missing"))
+                out.append((where, REQUIRED, NOT_GIVEN, "missing"))
             else:
-                self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
+                self._walk(sub, where, raw.get(key, NOT_GIVEN), note.type, out)
         errors = [] if without is None else list(unnoted(without, path, out))
         if checked or errors:
-            self._settle(info, cls, path, raw, out, exc, start, failed, errors)
+            self._settle(info, cls, path, raw, out, exc, start, failed or set(), errors)
 
     def _items(
         self,
@@ -161,10 +164,11 @@ def _stopped(
     """
     tb = error.__traceback__
     below = tb.tb_next if tb is not None else None
+    if tb is None or below is None:
+        return False
+    frame = below.tb_frame
     if (
-        tb is None
-        or below is None
-        or below.tb_frame.f_code is not info.init_code
+        frame.f_code is not info.init_code
         or tb.tb_frame.f_code.co_name in INIT_NAMES
         or isinstance(error, KeyError)
     ):
@@ -172,7 +176,7 @@ def _stopped(
     stop = info.plain_stops.get(below.tb_lineno)
     if stop is None:
         return False
-    instance = below.tb_frame.f_locals.get("self")
+    instance = frame.f_locals.get("self")
     if not isinstance(instance, cls):
         return False
     failing, after, said = stop
