@@ -1,15 +1,18 @@
 """The commonest rejected calls read in fewer steps: the same problems as the full walk.
 
-Most wrong calls are a few wrong values in classes without validators, and a
-class whose ``__init__`` stopped at one plain validator. :class:`QuickReader`
-reads those shapes directly: the parts of a class's ``ClassValidationError``
-are dispatched by their exact type, and where ``__init__`` stopped is told by
-the class's own ``__init__`` code, found once per class, without the search
-down the traceback or the record of what structuring had done. Anything else
-(attrs converters, combinators, structuring that failed before ``__init__``,
-a missing or an extra key, a mapping) is handed to :class:`ErrorReader`
-before anything of it is read, so no validator ever runs twice; the problems
-and their order are those of the full walk (a differential test holds it).
+Most wrong calls are a few wrong values, and objects whose ``__init__``
+stopped at one plain validator. :class:`QuickReader` reads a class's
+``ClassValidationError`` in one pass, each part dispatched by its exact type,
+and writes its problems as rows, ``(path, reason, received, kind)``, which the
+core builds only if they are read. Where ``__init__`` stopped is told by the
+line of the class's own generated ``__init__`` that raised (the lines that call
+a plain validator are found once per class), without the search down the
+traceback. What follows a class's parts (its validators when structuring
+failed first, extra keys, ``__init__`` stopping anywhere else) is the full
+walk's own step, and anything else (a mapping, a value that is not an object)
+is handed to :class:`ErrorReader` before anything of it is read: no validator
+runs twice, and the problems and their order are those of the full walk (a
+differential test holds it).
 """
 
 from __future__ import annotations
