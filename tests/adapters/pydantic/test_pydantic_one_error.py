@@ -1,4 +1,4 @@
-"""One pydantic error maps through a quick way: the same problems as the general loop."""
+"""One pydantic error goes to the core as a row: the same message and problems as the general loop."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
+import toolparse as tp
 from toolparse_pydantic._mapper import Mapper
 
 from .models import Invoice
@@ -35,16 +36,22 @@ _json = st.recursive(
 _field = st.sampled_from(["name", "count", "ratio", "on", "tags", "meta"])
 
 
+def _rejected_both_ways(exc: ValidationError, arguments: Any, accepted: tuple[str, ...]) -> None:
+    quick = Mapper(accepted=accepted).rejection(exc, arguments)
+    general = Mapper()._every(exc.errors(include_url=False, include_context=True), arguments)
+    assert isinstance(quick.exception, tp.InvalidArguments)
+    assert quick.exception.more == 0
+    assert list(quick.exception.problems) == general
+    assert [p.line() for p in quick.exception.problems] == [p.line() for p in general]
+    rendered = tp.invalid_arguments(general, arguments=arguments, accepted=accepted, cause=exc)
+    assert quick.message == rendered.message
+
+
 def _mapped_both_ways(model: type[BaseModel], arguments: Any) -> None:
     try:
         model.model_validate(arguments)
     except ValidationError as exc:
-        mapper = Mapper()
-        quick, more = mapper(exc, arguments)
-        general = Mapper()._every(exc.errors(include_url=False, include_context=True), arguments)
-        assert more == 0
-        assert quick == general
-        assert [p.line() for p in quick] == [p.line() for p in general]
+        _rejected_both_ways(exc, arguments, tuple(model.model_fields))
     else:
         raise AssertionError(f"{arguments!r} was accepted")
 
@@ -56,11 +63,7 @@ def test_one_wrong_value_maps_as_the_general_loop(field: str, value: Any) -> Non
     try:
         Flags.model_validate(arguments)
     except ValidationError as exc:
-        mapper = Mapper()
-        quick, more = mapper(exc, arguments)
-        errors = exc.errors(include_url=False, include_context=True)
-        assert more == 0
-        assert quick == Mapper()._every(errors, arguments)
+        _rejected_both_ways(exc, arguments, tuple(Flags.model_fields))
     else:
         assume(False)  # a value the model accepts: no problem to compare
 
