@@ -357,6 +357,7 @@ class AdapterConformance(OneVoiceChecks):
         let a wrong call reach the body.
         """
         adapter = self.plugin_manager().adapter(self.case().adapter.name)
+        assert adapter is not None
         compile_step = getattr(adapter, "compile", None)
         if not callable(compile_step):
             pytest.skip("a two-method adapter gives no verdict")
