@@ -156,10 +156,28 @@ def quick(messages: Any, arguments: Any, tables: Tables) -> list[ArgumentProblem
     root = tables.root
     if root is None or type(messages) is not dict or type(arguments) is not dict:
         return None
+    if _over(messages, KEPT):
+        # more texts than a rejection keeps: the walk builds the kept ones and
+        # counts the rest, and nothing is built here first
+        return None
     out: list[ArgumentProblem] = []
     if _object(messages, root, (), arguments, out, tables):
         return out
     return None
+
+
+def _over(messages: dict[Any, Any], budget: int) -> bool:
+    """Whether ``messages`` holds more than ``budget`` texts (read no further than that)."""
+    stack = [messages]
+    while stack:
+        for sub in stack.pop().values():
+            if type(sub) is dict:
+                stack.append(sub)
+            else:
+                budget -= len(sub) if type(sub) is list else 1
+                if budget < 0:
+                    return True
+    return False
 
 
 def _object(
