@@ -10,15 +10,19 @@ exception are built from the rows when first read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from . import messages
+from ._names import MAX_NAMES
 from ._value_text import path_text, value_text
 from .contract import Error
+from .messages import _ACCEPTED_TEXTS
 from .problems import (
     _INVALID_HEAD,
     _INVALID_TAIL,
     _PLAIN_CHARS,
+    _SHORT_INT,
     NOT_GIVEN,
     ArgumentProblem,
     InvalidArguments,
@@ -31,6 +35,7 @@ from .problems import (
 __all__ = ["invalid_rows"]
 
 _new = tuple.__new__
+_PATH = itemgetter(0)
 
 
 def invalid_rows(
@@ -66,40 +71,50 @@ def invalid_rows(
         if len(text) > messages.MAX_MESSAGE_CHARS:
             text = messages.fitted_invalid([line], [], {}, accepted)
     else:
-        # render_problems' pass: repeats dropped, the top-level missing names apart
-        seen: set[tuple[Any, ...]] = set()
+        # render_problems' pass: repeats dropped, the top-level missing names
+        # apart. A repeat is at a place met before: where every place is
+        # distinct (one error per place, as most libraries report) none is
+        # looked for row by row
+        seen: set[tuple[Any, ...]] | None = (
+            None if len(set(map(_PATH, rows))) == len(rows) else set()
+        )
         missing: list[str] = []
         lines: list[str] = []
         repeats = 0
-        for row in rows:
-            path, reason, received, kind = row
-            key = (path, reason, kind)
-            if key in seen:
-                repeats += 1
-                continue
-            seen.add(key)
+        for path, reason, received, kind in rows:
+            if seen is not None:
+                key = (path, reason, kind)
+                if key in seen:
+                    repeats += 1
+                    continue
+                seen.add(key)
             if kind == "invalid" or len(path) != 1 or not isinstance(path[0], str):
-                lines.append(_line(path, reason, received))
+                # _line, written out: a call per line is much of what rendering costs
+                if not reason.isprintable():
+                    lines.append(_line(path, reason, received))
+                    continue
+                where = path[0] if len(path) == 1 and type(path[0]) is str else path_text(path)
+                if received is NOT_GIVEN:
+                    lines.append(f"{where}: {reason}")
+                elif type(received) is str:
+                    if (
+                        len(received) <= _PLAIN_CHARS
+                        and received.isprintable()
+                        and '"' not in received
+                        and "\\" not in received
+                    ):
+                        lines.append(f'{where}: {reason} (received "{received}")')
+                    else:
+                        lines.append(f"{where}: {reason} (received {value_text(received)})")
+                elif type(received) is int and -_SHORT_INT < received < _SHORT_INT:
+                    lines.append(f"{where}: {reason} (received {received})")
+                else:
+                    lines.append(f"{where}: {reason} (received {value_text(received)})")
             elif kind == "missing":
                 missing.append(str(path[0]))
             elif kind == "unrecognized":
                 # names to suggest for: the general path
                 return _general(rows, arguments, accepted, cause)
-            elif reason.isprintable() and (received is NOT_GIVEN or type(received) is str):
-                # _line's two most common cases, written out: a call per line
-                # is a tenth of what the rest of a rejection costs
-                where = path[0] if len(path) == 1 and type(path[0]) is str else path_text(path)
-                if received is NOT_GIVEN:
-                    lines.append(f"{where}: {reason}")
-                elif (
-                    len(received) <= _PLAIN_CHARS
-                    and received.isprintable()
-                    and '"' not in received
-                    and "\\" not in received
-                ):
-                    lines.append(f'{where}: {reason} (received "{received}")')
-                else:
-                    lines.append(f"{where}: {reason} (received {value_text(received)})")
             else:
                 lines.append(_line(path, reason, received))
         if repeats:
@@ -107,7 +122,27 @@ def invalid_rows(
         if accepted and len(missing) > 1:
             order = {name: i for i, name in enumerate(accepted)}
             missing.sort(key=lambda name: order.get(name, len(order)))
-        text = messages.invalid(lines, missing, {}, accepted)
+        names = ", ".join(missing)
+        known = _ACCEPTED_TEXTS.get(id(accepted))
+        if (
+            names
+            and lines
+            and len(missing) <= MAX_NAMES
+            and known is not None
+            and known[0] is accepted
+            and known[1]
+        ):
+            # the usual text, problem lines then the names: what messages.invalid
+            # writes first, without its call and its checks
+            shown = "\n".join(lines)
+            text = (
+                f"{_INVALID_HEAD}\n\n{shown}\nMissing parameters: {names}\n"
+                f"Accepted parameters: {known[1]}\n\n{_INVALID_TAIL}"
+            )
+            if len(text) > messages.MAX_MESSAGE_CHARS:
+                text = messages.fitted_invalid(lines, missing, {}, accepted)
+        else:
+            text = messages.invalid(lines, missing, {}, accepted)
     exc = InvalidArguments._of_rows(text, kept, arguments, accepted)
     if cause is not None:
         exc.__cause__ = cause

@@ -51,7 +51,9 @@ def _shape(loc: Sequence[Any]) -> tuple[Any, ...]:
     """``loc`` without list positions: the place in the model, whichever item failed."""
     if len(loc) == 1:
         return tuple(loc)
-    return tuple(None if type(part) is int else part for part in loc)
+    return tuple(
+        [None if type(part) is int else part for part in loc]
+    )  # (quicker than a generator)
 
 
 def _line(problem: ArgumentProblem) -> bool:

@@ -14,8 +14,8 @@ from toolparse import NOT_GIVEN
 from toolparse.adapter import REQUIRED
 from toolparse.problems import ProblemRow
 
-from ._errors import _LEAVES, _NAMES, _TAGS, _received, _walk
-from ._reasons import CONTEXTUAL, FIXED, TYPE_KINDS, reason
+from ._errors import _LEAVES, _NAMES, _TAGS, _walk
+from ._reasons import _CTX_KEY, CONTEXTUAL, FIXED, TYPE_KINDS, _remembered, reason
 
 if TYPE_CHECKING:
     from ._mapper import Mapper
@@ -36,6 +36,7 @@ def problem_rows(
     missing or unknown name deeper than the top level, and a union's tag.
     """
     out: list[ProblemRow] = []
+    append = out.append
     top = type(arguments) is dict
     i = -1
     for err in errors:
@@ -47,38 +48,58 @@ def problem_rows(
             value = err.get("input", NOT_GIVEN)
             if type(value) not in _LEAVES and isinstance(value, Mapping):
                 value = NOT_GIVEN
-            out.append((loc, text, value, "invalid"))
-        elif kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
-            out.append((loc, REQUIRED, NOT_GIVEN, "missing"))
-        elif kind in _NOT_PLAIN:
+            append((loc, text, value, "invalid"))
+            continue
+        if kind == "missing" and len(loc) == 1 and type(loc[0]) is str:
+            append((loc, REQUIRED, NOT_GIVEN, "missing"))
+            continue
+        if kind in _NOT_PLAIN:
             return None  # (no fixed reason is a name's or a tag's)
+        # loc's steps all into decoded JSON: the path is loc (_walk's
+        # answer, without its call and its list)
+        data = arguments
+        for part in loc:
+            step = type(data)
+            if (step is dict and type(part) is str and part in data) or (
+                step is list and type(part) is int and 0 <= part < len(data)
+            ):
+                data = data[part]
+            else:
+                path, _, whole = _walk(loc, arguments, key_at_end=False)
+                break
         else:
-            # loc's steps all into decoded JSON: the path is loc (_walk's
-            # answer, without its call and its list)
-            data = arguments
-            for part in loc:
-                step = type(data)
-                if (step is dict and type(part) is str and part in data) or (
-                    step is list and type(part) is int and 0 <= part < len(data)
-                ):
-                    data = data[part]
-                else:
-                    path, _, whole = _walk(loc, arguments, key_at_end=False)
-                    break
-            else:
-                path, whole = loc, True
-            if text is None:
-                # what _other does for a reason of its own (a bound, a choice)
-                ctx = err.get("ctx")
-                if ctx is not None or kind not in CONTEXTUAL:
-                    text = reason(kind, ctx, err["msg"])
-                else:
+            path, whole = loc, True
+        fixed = text is not None
+        if not fixed:
+            # what _other does for a reason of its own (a bound, a choice)
+            ctx = err.get("ctx")
+            if ctx is None:
+                if kind in CONTEXTUAL:
                     text = mapper._reason(kind, err, i, None, [])
-                value = _received(err.get("input")) if path else NOT_GIVEN
-            elif not whole and kind in TYPE_KINDS:
-                return None
+                else:
+                    text = reason(kind, ctx, err["msg"])
             else:
-                # what _add does
-                value = _received(err.get("input", NOT_GIVEN)) if path else NOT_GIVEN
-            out.append((path, text, value, "invalid"))
+                # reason's own memo read first, without its call (a bound's
+                # reason: the most common one with a context)
+                key = _CTX_KEY.get(kind)
+                text = ""
+                if key is not None and key in ctx:
+                    value = ctx[key]
+                    try:
+                        text = _remembered.get((kind, type(value), value)) or ""
+                    except TypeError:  # an unhashable value: reason's own way
+                        pass
+                if not text:
+                    text = reason(kind, ctx, err["msg"])
+        elif not whole and kind in TYPE_KINDS:
+            return None
+        if path:
+            # what _add and _other do (_received, written out): pydantic's
+            # errors always hold their input; _other's default, None, kept
+            value = err.get("input", NOT_GIVEN if fixed else None)
+            if type(value) not in _LEAVES and isinstance(value, Mapping):
+                value = NOT_GIVEN
+        else:
+            value = NOT_GIVEN
+        append((path, text, value, "invalid"))
     return out
