@@ -36,6 +36,7 @@ __all__ = ["invalid_rows"]
 
 _new = tuple.__new__
 _PATH = itemgetter(0)
+_new_exc = InvalidArguments.__new__
 
 
 def invalid_rows(
@@ -88,35 +89,45 @@ def invalid_rows(
                     repeats += 1
                     continue
                 seen.add(key)
-            if kind == "invalid" or len(path) != 1 or not isinstance(path[0], str):
-                # _line, written out: a call per line is much of what rendering costs
-                if not reason.isprintable():
-                    lines.append(_line(path, reason, received))
+            if len(path) == 1 and type(path[0]) is str:
+                if kind != "invalid":
+                    if kind == "missing":
+                        missing.append(path[0])
+                        continue
+                    if kind == "unrecognized":
+                        # names to suggest for: the general path
+                        return _general(rows, arguments, accepted, cause)
+                where = path[0]  # most problems are on a top-level name
+            elif kind != "invalid" and len(path) == 1 and isinstance(path[0], str):
+                # a name of a class of its own: listed as its text
+                if kind == "missing":
+                    missing.append(str(path[0]))
                     continue
-                where = path[0] if len(path) == 1 and type(path[0]) is str else path_text(path)
-                if received is NOT_GIVEN:
-                    lines.append(f"{where}: {reason}")
-                elif type(received) is str:
-                    if (
-                        len(received) <= _PLAIN_CHARS
-                        and received.isprintable()
-                        and '"' not in received
-                        and "\\" not in received
-                    ):
-                        lines.append(f'{where}: {reason} (received "{received}")')
-                    else:
-                        lines.append(f"{where}: {reason} (received {value_text(received)})")
-                elif type(received) is int and -_SHORT_INT < received < _SHORT_INT:
-                    lines.append(f"{where}: {reason} (received {received})")
+                if kind == "unrecognized":
+                    return _general(rows, arguments, accepted, cause)
+                lines.append(_line(path, reason, received))
+                continue
+            else:
+                where = path_text(path)
+            # _line, written out: a call per line is much of what rendering costs
+            if not reason.isprintable():
+                lines.append(_line(path, reason, received))
+            elif received is NOT_GIVEN:
+                lines.append(f"{where}: {reason}")
+            elif type(received) is str:
+                if (
+                    len(received) <= _PLAIN_CHARS
+                    and received.isprintable()
+                    and '"' not in received
+                    and "\\" not in received
+                ):
+                    lines.append(f'{where}: {reason} (received "{received}")')
                 else:
                     lines.append(f"{where}: {reason} (received {value_text(received)})")
-            elif kind == "missing":
-                missing.append(str(path[0]))
-            elif kind == "unrecognized":
-                # names to suggest for: the general path
-                return _general(rows, arguments, accepted, cause)
+            elif type(received) is int and -_SHORT_INT < received < _SHORT_INT:
+                lines.append(f"{where}: {reason} (received {received})")
             else:
-                lines.append(_line(path, reason, received))
+                lines.append(f"{where}: {reason} (received {value_text(received)})")
         if repeats:
             kept = _first(kept)
         if accepted and len(missing) > 1:
@@ -143,7 +154,18 @@ def invalid_rows(
                 text = messages.fitted_invalid(lines, missing, {}, accepted)
         else:
             text = messages.invalid(lines, missing, {}, accepted)
-    exc = InvalidArguments._of_rows(text, kept, arguments, accepted)
+    # InvalidArguments._of_rows, written out (its problems built from ``kept``
+    # when first read)
+    exc = _new_exc(InvalidArguments)
+    exc.args = (text,)
+    exc.message = text
+    exc._found = None
+    exc._rows = kept
+    exc._unrecognized = ()
+    exc._every = None
+    exc.arguments = arguments
+    exc.accepted = accepted if type(accepted) is tuple else tuple(accepted)
+    exc.more = 0
     if cause is not None:
         exc.__cause__ = cause
     return _new(Error, (text, exc))

@@ -166,7 +166,8 @@ class InvalidArguments(ValueError):
     """
 
     # one is built per rejected call: slots and ``args`` set in place (not
-    # through ValueError's constructor) halve what building it costs
+    # through ValueError's constructor) halve what building it costs.
+    # invalid_rows (in _rows) sets every slot itself, the problems left unbuilt
     __slots__ = (
         "_every",
         "_found",
@@ -201,27 +202,6 @@ class InvalidArguments(ValueError):
         self.arguments = arguments
         self.accepted = tuple(accepted)
         self.more = more
-
-    @classmethod
-    def _of_rows(
-        cls,
-        message: str,
-        rows: Sequence[ProblemRow],
-        arguments: Mapping[str, Any],
-        accepted: Sequence[str],
-    ) -> InvalidArguments:
-        """The rejection of :func:`invalid_rows`: its problems built from ``rows`` when first read."""
-        self = cls.__new__(cls)
-        self.args = (message,)
-        self.message = message
-        self._found = None
-        self._rows = rows
-        self._unrecognized = ()
-        self._every = None
-        self.arguments = arguments
-        self.accepted = accepted if type(accepted) is tuple else tuple(accepted)
-        self.more = 0
-        return self
 
     @property
     def _problems(self) -> tuple[ArgumentProblem, ...]:

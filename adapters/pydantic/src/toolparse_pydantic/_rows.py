@@ -38,9 +38,7 @@ def problem_rows(
     out: list[ProblemRow] = []
     append = out.append
     top = type(arguments) is dict
-    i = -1
     for err in errors:
-        i += 1
         kind = err["type"]
         loc = err["loc"]
         text = FIXED.get(kind)
@@ -75,7 +73,9 @@ def problem_rows(
             ctx = err.get("ctx")
             if ctx is None:
                 if kind in CONTEXTUAL:
-                    text = mapper._reason(kind, err, i, None, [])
+                    # (the error's index reads its context from the exception:
+                    # with none given, the error holds all there is)
+                    text = mapper._reason(kind, err, 0, None, [])
                 else:
                     text = reason(kind, ctx, err["msg"])
             else:
