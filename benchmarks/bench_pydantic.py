@@ -5,7 +5,12 @@
 - valid arguments: ``fn.execute(args)`` with ``args_schema=Invoice`` against
   ``Invoice.model_validate(args)`` plus a direct call of the body;
 - invalid arguments (three problems): ``fn.execute(bad)``, message included,
-  against a bare ``model_validate`` failure;
+  against a bare ``model_validate`` failure, for information only: pydantic's
+  own failure plus its message (``str(e)``) is already 2.5-3x its bare
+  failure, and reading every error with its input (``errors()``) 1.4x, so
+  against the bare failure a bound measures what any message costs, not the
+  adapter (the bound is on the row against the failure plus ``str(e)``, in
+  ``bench_rejected.py``);
 - the same tool through pydantic-ai: ``ToolManager.handle_call`` on a
   ``FunctionToolset`` (no model request), with the retry prompt text it sends
   back; timed inside one event loop, since that path is async;
@@ -225,7 +230,10 @@ def run() -> list[Row]:
     parse = ratio_rounds(lambda: fn.parse_arguments(VALID), _raw_valid)
     return [
         valid.row("pydantic: execute valid", "model_validate + body", 1.2),
-        invalid.row("pydantic: execute invalid (3 problems)", "model_validate failure", 3.0),
+        # no target: a message costs pydantic itself 2.5-3x its bare failure
+        # (see the module's docstring); bench_rejected.py holds the rejected call
+        # to 1.5x of the failure plus str(e)
+        invalid.row("pydantic: execute invalid (3 problems)", "model_validate failure"),
         parse.row("pydantic: parse_arguments valid", "model_validate + body"),
         _mapping_row(),
         _definition_row(),

@@ -18,8 +18,22 @@ _BOUNDED = settings(max_examples=200, deadline=None, derandomize=True)
 
 _ACCEPTED = ("vendor_name", "total_amount", "currency", "line_items")
 
-_part = st.sampled_from(["vendor_name", "total_amount", "line_items", "", "a b", "é"]) | (
-    st.integers(0, 3)
+
+class _Name(str):
+    """A name of a class of its own (a mapping's key need not be a plain str)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return f"<{self!s}>"
+
+
+# a bool and a name of its own class too: equal to a plain index or name, but
+# written as themselves (a line for a top-level name is the name's own text)
+_part = (
+    st.sampled_from(["vendor_name", "total_amount", "line_items", "", "a b", "é"])
+    | st.integers(0, 3)
+    | st.sampled_from([True, _Name("vendor_name"), _Name("x")])
 )
 _path = st.lists(_part, max_size=3).map(tuple)
 _reason = st.sampled_from(

@@ -56,7 +56,8 @@ def invalid_rows(
     is echoed. The exception keeps ``rows`` as given (not copied): the
     problems are built from it later, so it must not change afterwards.
     """
-    if len(rows) > messages.MAX_PROBLEM_LINES or (
+    count = len(rows)
+    if count > messages.MAX_PROBLEM_LINES or (
         arguments is not None and arguments is _pending.get()
     ):
         # more lines than a message shows, or problems a Function merges before
@@ -64,7 +65,7 @@ def invalid_rows(
         return _general(rows, arguments, accepted, cause)
     arguments = arguments or {}
     kept = rows  # (not copied: the rows are the exception's from here on)
-    if len(rows) == 1 and rows[0][3] == "invalid":
+    if count == 1 and rows[0][3] == "invalid":
         # the most common rejection, one wrong value (as render_problems has it)
         path, reason, received, _ = rows[0]
         line = _line(path, reason, received)
@@ -76,9 +77,7 @@ def invalid_rows(
         # apart. A repeat is at a place met before: where every place is
         # distinct (one error per place, as most libraries report) none is
         # looked for row by row
-        seen: set[tuple[Any, ...]] | None = (
-            None if len(set(map(_PATH, rows))) == len(rows) else set()
-        )
+        seen: set[tuple[Any, ...]] | None = None if len(set(map(_PATH, rows))) == count else set()
         missing: list[str] = []
         lines: list[str] = []
         repeats = 0
@@ -89,15 +88,15 @@ def invalid_rows(
                     repeats += 1
                     continue
                 seen.add(key)
-            if len(path) == 1 and type(path[0]) is str:
+            # most problems are on a top-level name: its text is the name
+            if len(path) == 1 and type(where := path[0]) is str:
                 if kind != "invalid":
                     if kind == "missing":
-                        missing.append(path[0])
+                        missing.append(where)
                         continue
                     if kind == "unrecognized":
                         # names to suggest for: the general path
                         return _general(rows, arguments, accepted, cause)
-                where = path[0]  # most problems are on a top-level name
             elif kind != "invalid" and len(path) == 1 and isinstance(path[0], str):
                 # a name of a class of its own: listed as its text
                 if kind == "missing":

@@ -81,6 +81,26 @@ def test_a_wrong_call_reads_as_the_general_mapping_renders_it(
     assert ours.exception.__cause__ is general.exception.__cause__
 
 
+# one Mapper per model for every call, as a tool keeps it: the reasons it
+# remembers (a bound's, read once from pydantic's context) are read back
+_KEPT = {model: Mapper(accepted=tuple(_keys(model))) for model in _MODELS}
+
+
+@_BOUNDED
+@given(calls=st.lists(_wrong_call(), min_size=2, max_size=4))
+def test_a_tool_rejecting_call_after_call_reads_as_the_general_mapping_renders_it(
+    calls: list[tuple[type[BaseModel], dict[str, Any]]],
+) -> None:
+    for model, arguments in calls * 2:  # each call again, every reason remembered
+        try:
+            model.model_validate(arguments)
+        except ValidationError as exc:
+            ours = _KEPT[model].rejection(exc, arguments)
+            general = _both(model, arguments)[1]
+            assert ours.message == general.message
+            assert ours.exception.problems == general.exception.problems  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize(
     ("model", "arguments"),
     [

@@ -57,14 +57,15 @@ def problem_rows(
         # answer, without its call and its list)
         data = arguments
         for part in loc:
-            step = type(data)
-            if (step is dict and type(part) is str and part in data) or (
-                step is list and type(part) is int and 0 <= part < len(data)
-            ):
+            if type(part) is str:
+                if type(data) is dict and part in data:
+                    data = data[part]
+                    continue
+            elif type(data) is list and type(part) is int and 0 <= part < len(data):
                 data = data[part]
-            else:
-                path, _, whole = _walk(loc, arguments, key_at_end=False)
-                break
+                continue
+            path, _, whole = _walk(loc, arguments, key_at_end=False)
+            break
         else:
             path, whole = loc, True
         fixed = text is not None
