@@ -147,3 +147,22 @@ def test_an_unrecognized_name_gets_its_suggestion() -> None:
     rows: list[ProblemRow] = [(("vendor",), "Unrecognized parameter", NOT_GIVEN, "unrecognized")]
     result = invalid_rows(rows, arguments={"vendor": 1}, accepted=_ACCEPTED)
     assert 'Unrecognized parameters: vendor (did you mean "vendor_name"?)' in result.message
+
+
+def test_a_place_is_written_by_its_own_parts_whatever_it_equals() -> None:
+    # ("items", True, "qty") equals ("items", 1, "qty"): each is still written as itself
+    def message(path: tuple[Any, ...]) -> str:
+        rows: list[ProblemRow] = [
+            (path, "must be greater than 0", 0, "invalid"),
+            (("vendor_name",), "is required", NOT_GIVEN, "missing"),
+        ]
+        return invalid_rows(rows, arguments={}, accepted=_ACCEPTED).message
+
+    for _ in range(2):  # and again, once each text was written
+        assert "\nitems[1].qty: must be greater than 0 (received 0)\n" in message(
+            ("items", 1, "qty")
+        )
+        assert "\nitems[True].qty: must be" in message(("items", True, "qty"))
+        assert "\nitems.1.0.qty: must be" in message(("items", 1.0, "qty"))
+        assert "\nitems.<x>: must be" in message(("items", _Name("x")))
+        assert "\nitems.x: must be" in message(("items", "x"))

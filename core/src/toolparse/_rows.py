@@ -107,7 +107,17 @@ def invalid_rows(
                 lines.append(_line(path, reason, received))
                 continue
             else:
-                where = path_text(path)
+                # a deeper place: its text as last written for it (a tool's
+                # rejections come back to the same places), where the parts
+                # are of the same types, so the same text
+                try:
+                    known = _WHERE.get(path)
+                except TypeError:  # a part that is no key: written each time
+                    known = None
+                if known is not None and known[0] == tuple(map(type, path)):
+                    where = known[1]
+                else:
+                    where = _where(path)
             # _line, written out: a call per line is much of what rendering costs
             if not reason.isprintable():
                 lines.append(_line(path, reason, received))
@@ -168,6 +178,28 @@ def invalid_rows(
     if cause is not None:
         exc.__cause__ = cause
     return _new(Error, (text, exc))
+
+
+#: the text of each deeper place lately written, with its parts' types
+_WHERE: dict[tuple[Any, ...], tuple[tuple[type, ...], str]] = {}
+_REMEMBERED_PLACES = 1024
+_PLAIN_PARTS = frozenset({str, int})
+
+
+def _where(path: tuple[Any, ...]) -> str:
+    """``path_text(path)``, remembered where every part is a plain name or index."""
+    text = path_text(path)
+    types = tuple(map(type, path))
+    # a plain name or index is written by its value and type alone (a part of
+    # a class of its own may write itself otherwise, whatever it equals)
+    if _PLAIN_PARTS.issuperset(types):
+        if len(_WHERE) >= _REMEMBERED_PLACES:
+            _WHERE.clear()
+        try:
+            _WHERE[path] = (types, text)
+        except TypeError:
+            pass
+    return text
 
 
 def _general(
