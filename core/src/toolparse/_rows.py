@@ -111,11 +111,11 @@ def invalid_rows(
                 # rejections come back to the same places), where the parts
                 # are of the same types, so the same text
                 try:
-                    known = _WHERE.get(path)
+                    place = _WHERE.get(path)
                 except TypeError:  # a part that is no key: written each time
-                    known = None
-                if known is not None and known[0] == tuple(map(type, path)):
-                    where = known[1]
+                    place = None
+                if place is not None and place[0] == tuple(map(type, path)):
+                    where = place[1]
                 else:
                     where = _where(path)
             # _line, written out: a call per line is much of what rendering costs

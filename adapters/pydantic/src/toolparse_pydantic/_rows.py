@@ -69,7 +69,7 @@ def problem_rows(
         else:
             path, whole = loc, True
         fixed = text is not None
-        if not fixed:
+        if text is None:
             # what _other does for a reason of its own (a bound, a choice)
             ctx = err.get("ctx")
             if ctx is None:
