@@ -165,8 +165,7 @@ def invalid_rows(
             text = messages.invalid(lines, missing, {}, accepted)
     # InvalidArguments._of_rows, written out (its problems built from ``kept``
     # when first read)
-    exc = _new_exc(InvalidArguments)
-    exc.args = (text,)
+    exc = _new_exc(InvalidArguments, text)  # (its ``args`` set by BaseException's __new__)
     exc.message = text
     exc._found = None
     exc._rows = kept

@@ -33,16 +33,18 @@ def problem_rows(
     """:meth:`Mapper._every` as rows; ``None`` where it would do more than build one per error.
 
     That is a union's member (its type words may join the next one's), a
-    missing or unknown name deeper than the top level, and a union's tag.
+    missing or unknown name deeper than the top level, a union's tag, and
+    arguments that are not a ``dict``.
     """
+    if type(arguments) is not dict:
+        return None  # (a Function's arguments are a dict: the rest is the general way)
     out: list[ProblemRow] = []
     append = out.append
-    top = type(arguments) is dict
     for err in errors:
         kind = err["type"]
         loc = err["loc"]
         text = FIXED.get(kind)
-        if text is not None and top and len(loc) == 1 and loc[0] in arguments:
+        if text is not None and len(loc) == 1 and loc[0] in arguments:
             value = err.get("input", NOT_GIVEN)
             if type(value) not in _LEAVES and isinstance(value, Mapping):
                 value = NOT_GIVEN
