@@ -22,7 +22,7 @@ from typing import Any
 from .._nulls import deep_names, null_restorer
 from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
-from ..problems import InvalidArguments, pending
+from ..problems import InvalidArguments, _pending
 from ._callables import _run_sync, isawaitable
 from ._outcome import Outcomes, redacted, text_of
 from ._policy import Policy
@@ -200,7 +200,11 @@ def compile_plan(
         "name": name,
         "outcome": outcomes.outcome,
         "parser": parser,
-        "pending": pending,
+        # ``problems.pending``'s two halves (see ``_steps._CALL_GUARDED``)
+        "hold": _pending.set,
+        "release": _pending.reset,
+        "InvalidArguments": InvalidArguments,
+        "names": policy.accepted,
         "required": policy.required_set,
         "rescue": outcomes.rescue,
         "restore": restore,

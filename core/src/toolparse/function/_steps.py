@@ -76,15 +76,28 @@ _DROP = """
 # are parsed with the adapter's rendering held back, so they join its problems
 # before the one rendering (in settle). ``{parsing}`` is the parser's call (one
 # piece, placed at its indentation by ``_at``), ``{retry}`` the step below.
+# ``hold``/``release`` are what ``problems.pending`` does, without its
+# generator and context-manager objects (a third of a rejected call's own cost)
 _CALL_GUARDED = """
 if within:
     parsed = {call}
     {awaiting}
 else:
-    with pending(args):
+    held = hold(args)
+    try:
         parsed = {call}
-        {awaiting}"""
+        {awaiting}
+    finally:
+        release(held)"""
 
+# A rejection leaves the plan with ``parsed`` unbound (``del`` in ``finally``,
+# once the value to return is on the stack): the cause's traceback holds the
+# parser's frame, whose ``f_back`` is this one, so a local still holding the
+# Error at return would keep it, and everything it holds, in a reference cycle.
+# An adapter's rejection of accepted names, rendered with these very names and
+# no context to redact, is the answer as it is: ``settle`` would return it
+# unchanged (the policy adds nothing, and a string message with no context
+# has nothing to redact), so the test here spares the call.
 _PARSE_GUARDED = """{within}
     try:{parsing}{retry}
     except Exception as exc:
@@ -94,9 +107,21 @@ _PARSE_GUARDED = """{within}
         if value is None:
             value = args
     else:
-        parsed = settle(parsed, args, within, context)
+        if not (
+            within
+            and context is None
+            and type(parsed) is Error
+            and type(parsed[0]) is str
+            and parsed[0]
+            and type(parsed[1]) is InvalidArguments
+            and parsed[1].accepted == names
+        ):
+            parsed = settle(parsed, args, within, context)
         if type(parsed) is Error:
-            return parsed
+            try:
+                return parsed
+            finally:
+                del parsed
         value = parsed[0]
 """
 
@@ -110,7 +135,10 @@ _PARSE = """
     except Exception as exc:
         return failed(exc, args, context)
     if type(parsed) is not Ok:
-        return settle(parsed, args, True, context)
+        try:
+            return settle(parsed, args, True, context)
+        finally:
+            del parsed  # no cycle through this frame (see ``_PARSE_GUARDED``)
     value = parsed[0]
     if value is None:
         value = args

@@ -1,0 +1,222 @@
+"""A rejected call through an adapter's parser: the plan's own steps on the way back.
+
+The plan returns an adapter's rejection as it is when the policy adds nothing
+and there is no context to redact, holds the adapter's rendering back (and
+lets go of it) around a call with names the policy may add, and keeps no
+reference to the rejection once it returned.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import toolparse as tp
+import toolparse.problems as problems_module
+from toolparse.problems import ArgumentProblem, InvalidArguments, invalid_arguments
+
+from .checking_adapter import ACCEPTED, Checker, checked_function, counted_renders, verdict_of
+
+POLICIES = ("report", "reject", "ignore")
+SECRET = "sk-live-0123456789"
+
+
+@pytest.fixture
+def no_collector() -> Iterator[None]:
+    """The collector off, so that what a call leaves in cycles is found by one collection."""
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class Raising(Checker):
+    """The checker, its rejection caused by an exception it caught (a traceback kept)."""
+
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        result = super().__call__(args)
+        if type(result) is tp.Error:
+            try:
+                raise ValueError("library failure")
+            except ValueError as exc:
+                found = result.exception.problems
+                return invalid_arguments(found, arguments=args, accepted=ACCEPTED, cause=exc)
+        return result
+
+
+class Quoting(Checker):
+    """A parser that quotes the whole call in its rejection (as a library's text may)."""
+
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        problem = ArgumentProblem(("tag",), f"must not be {args.get('tag')}")
+        return invalid_arguments([problem], arguments=args, accepted=ACCEPTED)
+
+
+class OtherNames(Checker):
+    """A parser that renders its rejection with accepted names of its own."""
+
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        problem = ArgumentProblem.missing("id")
+        return invalid_arguments([problem], arguments=args, accepted=("id",))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_rejection_of_accepted_names_is_the_adapters_own_error(policy: str) -> None:
+    parser = Checker()
+    fn = checked_function(parser=parser, unknown_arguments=policy, after=False)
+    bad = {"id": "one", "tag": 5}
+    own = parser(bad)
+    result = fn.execute(bad)
+    assert result.message == own.message
+    assert isinstance(result.exception, InvalidArguments)
+    assert [p.path for p in result.exception.problems] == [("id",), ("tag",)]
+    assert fn.parse_arguments(bad).message == own.message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_context_string_the_rejection_quotes_is_redacted(policy: str) -> None:
+    fn = checked_function(parser=Quoting(), unknown_arguments=policy, after=False)
+    bad = {"id": 1, "tag": SECRET}
+    for context in ({"key": SECRET}, [SECRET]):
+        result = fn.execute(bad, context)
+        assert isinstance(result, tp.Error)
+        assert SECRET not in result.message
+        assert "[redacted]" in result.message
+    # with no context, nothing is hidden
+    assert SECRET in fn.execute(bad).message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_rejection_rendered_with_other_names_is_rendered_with_the_tools(policy: str) -> None:
+    fn = checked_function(parser=OtherNames(), unknown_arguments=policy, after=False)
+    result = fn.execute({"tag": "a"})
+    assert isinstance(result, tp.Error)
+    assert "Accepted parameters: id, tag, meta, items" in result.message
+    expected = invalid_arguments([ArgumentProblem.missing("id")], accepted=ACCEPTED)
+    assert result.message == expected.message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"id": "one"},
+        {"id": "one", "tag": 5, "meta": {"x": "y"}},
+        {"tag": "a"},
+        {"id": "one", "idd": 1},
+        {"id": 1, "idd": 1},
+        {"id": "one", "zzz": 1, "items": [{"n": "x"}]},
+        {"id": 1},
+    ],
+)
+@pytest.mark.parametrize("context", [None, {"key": "one-secret"}, {"key": 5}])
+def test_the_shortcut_answers_what_the_policy_step_answers(
+    policy: str, args: dict[str, Any], context: Any
+) -> None:
+    """The plan's answer is the policy step's (``settle``) on the parser's own result."""
+    for parser in (Checker(), Raising(), Quoting(), OtherNames()):
+        fn = checked_function(parser=parser, unknown_arguments=policy, after=False)
+        space = fn._run.__globals__
+        sent = args
+        if policy == "ignore":
+            sent = {k: v for k, v in args.items() if k in ACCEPTED}
+        within = set(ACCEPTED).issuperset(sent)
+        if within:
+            raw = parser(sent)
+        else:
+            with problems_module.pending(sent):
+                raw = parser(sent)
+        if type(raw) is tp.Ok and within:
+            expected: Any = tp.Ok(sent)
+        else:
+            expected = space["settle"](raw, sent, within, context)
+        if type(expected) is tp.Ok:
+            expected = tp.Ok(sent)
+        assert verdict_of(fn.parse_arguments(args, context)) == verdict_of(expected)
+
+
+@pytest.mark.parametrize("policy", ["report", "reject"])
+def test_unknown_names_are_held_back_for_the_parser_call_alone(policy: str) -> None:
+    seen: list[object] = []
+
+    class Watching(Checker):
+        def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+            seen.append(problems_module._pending.get())
+            return super().__call__(args)
+
+    fn = checked_function(parser=Watching(), unknown_arguments=policy, after=False)
+    bad = {"id": "one", "idd": 1}
+    with counted_renders() as renders:
+        result = fn.execute(bad)
+    assert isinstance(result, tp.Error)
+    assert len(renders) == 1  # the adapter's problems and the unknown name, rendered once
+    assert "id: must be an integer" in result.message
+    assert "idd" in result.message
+    assert seen == [bad]
+    assert problems_module._pending.get() is None
+    fn.execute({"id": "one"})
+    assert seen[-1] is None  # accepted names only: nothing held back
+
+
+def test_the_held_back_rendering_ends_when_the_parser_raises() -> None:
+    class Broken(Checker):
+        def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+            raise RuntimeError("parser bug")
+
+    fn = checked_function(parser=Broken(), after=False)
+    result = fn.execute({"id": 1, "zzz": 2})
+    assert isinstance(result, tp.Error)
+    assert problems_module._pending.get() is None
+    # a later parser outside any Function renders its own problems again
+    rendered = invalid_arguments([ArgumentProblem(("id",), "bad")], arguments={"id": 1})
+    assert rendered.message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("after", [False, True])
+@pytest.mark.parametrize("args", [{"id": "one"}, {"id": "one", "zzz": 1}])
+@pytest.mark.usefixtures("no_collector")
+def test_a_rejected_call_leaves_no_reference_cycle_of_its_own(
+    policy: str, after: bool, args: dict[str, Any]
+) -> None:
+    # the parser's traceback holds its frame, whose caller is the plan's frame
+    fn = checked_function(parser=Raising(), unknown_arguments=policy, after=after)
+    for entry in (fn.execute, fn.parse_arguments):
+        entry(args)  # anything built once is built
+        gc.collect()
+        result = entry(args)
+        assert isinstance(result, tp.Error)
+        assert isinstance(result.exception.__cause__, ValueError)
+        del result
+        assert gc.collect() == 0
+
+
+@pytest.mark.usefixtures("no_collector")
+def test_your_own_parser_rejection_leaves_no_reference_cycle_of_its_own() -> None:
+    def parse_args(args: dict[str, Any]) -> tp.ParseResult:
+        try:
+            int(args["id"])
+        except ValueError as exc:
+            problem = ArgumentProblem(("id",), "must be an integer")
+            return invalid_arguments([problem], arguments=args, cause=exc)
+        return tp.ok()
+
+    fn = tp.Function(
+        "t",
+        lambda a: a,
+        parameters=[tp.FunctionParam("id", "string")],
+        parse_args=parse_args,
+    )
+    fn.execute({"id": "one"})
+    gc.collect()
+    result = fn.execute({"id": "one"})
+    assert isinstance(result, tp.Error)
+    del result
+    assert gc.collect() == 0
