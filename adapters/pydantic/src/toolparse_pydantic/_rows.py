@@ -57,7 +57,7 @@ def problem_rows(
             return None  # (no fixed reason is a name's or a tag's)
         # loc's steps all into decoded JSON: the path is loc (_walk's
         # answer, without its call and its list)
-        data = arguments
+        data: Any = arguments
         for part in loc:
             if type(part) is str:
                 if type(data) is dict and part in data:
