@@ -13,9 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolparse as tp
 import toolparse.problems as problems_module
+from toolparse.context import secrets_of
+from toolparse.function._outcome import _secrets
 from toolparse.problems import ArgumentProblem, InvalidArguments, invalid_arguments
 
 from .checking_adapter import ACCEPTED, Checker, checked_function, counted_renders, verdict_of
@@ -220,3 +224,40 @@ def test_your_own_parser_rejection_leaves_no_reference_cycle_of_its_own() -> Non
     assert isinstance(result, tp.Error)
     del result
     assert gc.collect() == 0
+
+
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False))
+_VALUE = st.one_of(_SCALAR, st.text(min_size=0, max_size=12), st.lists(_SCALAR, max_size=3))
+_KEY = st.one_of(st.sampled_from(["tool_call_id", "run_context", "user"]), st.text(max_size=6))
+_CONTEXTS = st.one_of(
+    _SCALAR,
+    st.dictionaries(_KEY, _VALUE, max_size=40),
+    st.lists(_VALUE, max_size=40),
+    st.lists(_VALUE, max_size=40).map(tuple),
+    st.dictionaries(_KEY, _VALUE, max_size=5).map(tp.Context),
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_CONTEXTS)
+def test_the_strings_of_a_context_are_the_searchs_whatever_the_context(context: Any) -> None:
+    """The quick answer for a context with no string is the search's own answer."""
+    assert _secrets(context) == secrets_of(context)
+
+
+@pytest.mark.parametrize(
+    "context", [{"user_id": 42}, {"tool_call_id": "call-123456", "n": 1.5}, [1, None], 7]
+)
+def test_a_context_of_numbers_reads_as_no_context(context: Any) -> None:
+    fn = checked_function(parser=Quoting(), after=False)
+    bad = {"id": 1, "tag": "call-123456 42"}
+    assert fn.execute(bad, context).message == fn.execute(bad).message
+
+
+def test_a_context_string_next_to_numbers_is_still_redacted() -> None:
+    fn = checked_function(parser=Quoting(), after=False)
+    bad = {"id": 1, "tag": SECRET}
+    for context in ({"n": 1, "key": SECRET}, [1, 2, SECRET], {"n": 1, "deep": [SECRET]}):
+        assert SECRET not in fn.execute(bad, context).message
+    many = {f"k{i}": i for i in range(100)} | {"key": SECRET}  # past the quick look
+    assert SECRET not in fn.execute(bad, many).message

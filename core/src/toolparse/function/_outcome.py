@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..arguments import ArgumentKeyError, Limits, recursion_error
-from ..context import redact, secrets_of
+from ..context import _OWN_KEYS, Context, redact, secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ToolError
 from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ContentPart, ToolResult
@@ -69,7 +69,7 @@ class Outcomes:
 
     def rescue(self, exc: BaseException, value: Any, context: Any = None) -> Error:
         """A body raised: a ToolError is its message; anything else is rescued."""
-        secrets = secrets_of(context)
+        secrets = _secrets(context)
         if isinstance(exc, ToolError):
             message = exc.message
             if not isinstance(message, str):
@@ -95,7 +95,7 @@ class Outcomes:
             # own limit): the model can fix that, so it reads an argument message
             problem = ArgumentProblem((), "holds an integer of more than 4300 digits")
             return invalid_arguments([problem], arguments=arguments, cause=exc)
-        return Error(self.exception_text(exc, secrets_of(context)), exc)
+        return Error(self.exception_text(exc, _secrets(context)), exc)
 
     def exception_text(self, exc: BaseException, secrets: Sequence[str] = ()) -> str:
         """The text for an exception, from the ``toolparse_format_exception`` hook or the default.
@@ -134,7 +134,7 @@ class Outcomes:
             display = result.display
             if not isinstance(display, str):
                 return Error(messages.UNEXPECTED_RESPONSE)
-            shown = redact(display, secrets_of(context))
+            shown = redact(display, _secrets(context))
             return result if shown is display else Interrupt(shown, result.data)
         content = self.content(result)
         return content if type(content) is Error else Ok(content)
@@ -166,12 +166,47 @@ class Outcomes:
         return Error(messages.UNEXPECTED_RESPONSE)
 
 
+#: the exact types of a context value that hold no string (nor anything inside)
+_SCALARS = frozenset({int, float, bool, type(None)})
+#: the containers whose values are looked at before the search, and how many of them
+_SIZED = frozenset({dict, Context, list, tuple})
+_LOOKED_AT = 32
+
+
+def _secrets(context: Any) -> tuple[str, ...]:
+    """The context's strings to redact (``secrets_of``), at once for a context that holds none.
+
+    A context of plain numbers, flags and nulls (``{"user_id": 42}``), at the
+    top or as a dict's or a list's values, holds no string: the search (a few
+    microseconds, as much as a rejection's own rendering) would find nothing.
+    """
+    if context is None:
+        return ()
+    kind = type(context)
+    if kind in _SCALARS:
+        return ()
+    if kind not in _SIZED or len(context) > _LOOKED_AT:
+        return secrets_of(context)  # its own search (bounded, whatever the context)
+    # the first value that may hold a string ends the look (a context that
+    # holds strings pays one test for it)
+    if kind is list or kind is tuple:
+        for value in context:
+            if type(value) not in _SCALARS:
+                return secrets_of(context)
+        return ()
+    for key, value in context.items():
+        # the keys toolparse adds are never searched (as in ``secrets_of``)
+        if type(value) not in _SCALARS and key not in _OWN_KEYS:
+            return secrets_of(context)
+    return ()
+
+
 def redacted(error: Error, context: Any) -> Error:
     """``error`` as the model may read it: text, with the context's strings redacted."""
     message = error[0]
     if context is None and type(message) is str:
         return error  # most rejected calls: nothing to look for
-    secrets = secrets_of(context)
+    secrets = _secrets(context)
     if not isinstance(message, str):
         return Error(text_of(message, secrets), error.exception)
     if not secrets:
