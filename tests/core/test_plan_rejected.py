@@ -261,3 +261,20 @@ def test_a_context_string_next_to_numbers_is_still_redacted() -> None:
         assert SECRET not in fn.execute(bad, context).message
     many = {f"k{i}": i for i in range(100)} | {"key": SECRET}  # past the quick look
     assert SECRET not in fn.execute(bad, many).message
+
+
+def test_your_own_parsers_rejection_is_returned_as_it_is_or_redacted() -> None:
+    answers: list[tp.Error] = []
+
+    def parse_args(args: dict[str, Any]) -> tp.ParseResult:
+        answers.append(tp.Error(f"id {args['id']} is not known"))
+        return answers[-1]
+
+    fn = tp.Function(
+        "t", lambda a: a, parameters=[tp.FunctionParam("id", "string")], parse_args=parse_args
+    )
+    assert fn.execute({"id": SECRET}) is answers[-1]
+    assert fn.parse_arguments({"id": SECRET}) is answers[-1]
+    redacted = fn.execute({"id": SECRET}, {"key": SECRET})
+    assert redacted.message == "id [redacted] is not known"
+    assert fn.execute({"id": SECRET}, {"n": 1}) is answers[-1]

@@ -136,6 +136,9 @@ _PARSE = """
         return failed(exc, args, context)
     if type(parsed) is not Ok:
         try:
+            # a text rejection with no context to redact is the answer as it is
+            if context is None and type(parsed) is Error and type(parsed[0]) is str:
+                return parsed
             return settle(parsed, args, True, context)
         finally:
             del parsed  # no cycle through this frame (see ``_PARSE_GUARDED``)
