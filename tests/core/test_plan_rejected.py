@@ -8,6 +8,7 @@ reference to the rejection once it returned.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +23,14 @@ from toolparse.context import secrets_of
 from toolparse.function._outcome import _secrets
 from toolparse.problems import ArgumentProblem, InvalidArguments, invalid_arguments
 
-from .checking_adapter import ACCEPTED, Checker, checked_function, counted_renders, verdict_of
+from .checking_adapter import (
+    ACCEPTED,
+    AsyncChecker,
+    Checker,
+    checked_function,
+    counted_renders,
+    verdict_of,
+)
 
 POLICIES = ("report", "reject", "ignore")
 SECRET = "sk-live-0123456789"
@@ -278,3 +286,26 @@ def test_your_own_parsers_rejection_is_returned_as_it_is_or_redacted() -> None:
     redacted = fn.execute({"id": SECRET}, {"key": SECRET})
     assert redacted.message == "id [redacted] is not known"
     assert fn.execute({"id": SECRET}, {"n": 1}) is answers[-1]
+
+
+@pytest.mark.parametrize("policy", ["report", "reject"])
+def test_an_async_parser_holds_unknown_names_back_for_its_call_alone(policy: str) -> None:
+    seen: list[object] = []
+
+    class Watching(AsyncChecker):
+        async def __call__(self, args: dict[str, Any]) -> tp.ParseResult:  # type: ignore[override]
+            result = await super().__call__(args)
+            seen.append(problems_module._pending.get())
+            return result
+
+    fn = checked_function(parser=Watching(), unknown_arguments=policy, after=False)
+    bad = {"id": "one", "idd": 1}
+    with counted_renders() as renders:
+        result = asyncio.run(fn.aexecute(bad))
+    assert isinstance(result, tp.Error)
+    assert len(renders) == 1
+    assert "id: must be an integer" in result.message
+    assert "idd" in result.message
+    assert seen == [bad]
+    assert problems_module._pending.get() is None
+    assert fn.execute(bad).message == result.message
