@@ -309,3 +309,25 @@ def test_an_async_parser_holds_unknown_names_back_for_its_call_alone(policy: str
     assert seen == [bad]
     assert problems_module._pending.get() is None
     assert fn.execute(bad).message == result.message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("context", [None, {"tool_call_id": "call-123456"}, {"n": 1}, (1, 2.5)])
+def test_a_rejection_with_nothing_to_redact_is_the_parsers_own_object(
+    policy: str, context: Any
+) -> None:
+    answers: list[tp.ParseResult] = []
+
+    class Keeping(Checker):
+        def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+            answers.append(super().__call__(args))
+            return answers[-1]
+
+    fn = checked_function(parser=Keeping(), unknown_arguments=policy, after=False)
+    assert fn.execute({"id": "call-123456"}, context) is answers[-1]
+    assert fn.parse_arguments({"id": "call-123456"}, context) is answers[-1]
+    # a context string the rejection quotes is never returned as it is
+    quoting = checked_function(parser=Quoting(), unknown_arguments=policy, after=False)
+    quoted = quoting.execute({"id": 1, "tag": SECRET}, {"tool_call_id": "x", "key": SECRET})
+    assert SECRET in quoting.execute({"id": 1, "tag": SECRET}, context).message
+    assert SECRET not in quoted.message

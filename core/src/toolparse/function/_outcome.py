@@ -173,32 +173,36 @@ _SIZED = frozenset({dict, Context, list, tuple})
 _LOOKED_AT = 32
 
 
-def _secrets(context: Any) -> tuple[str, ...]:
-    """The context's strings to redact (``secrets_of``), at once for a context that holds none.
+def holds_no_string(context: Any) -> bool:
+    """Whether one quick look shows that ``context`` holds no string to redact.
 
-    A context of plain numbers, flags and nulls (``{"user_id": 42}``), at the
-    top or as a dict's or a list's values, holds no string: the search (a few
-    microseconds, as much as a rejection's own rendering) would find nothing.
+    ``True`` for no context, and for a context of plain numbers, flags and
+    nulls (``{"user_id": 42}``, or only the keys toolparse adds), at the top
+    or as a dict's or a list's values: the search (a few microseconds, as much
+    as a rejection's own rendering) would find nothing. ``False``: it may hold
+    one; search it (``secrets_of``).
     """
     if context is None:
-        return ()
+        return True
     kind = type(context)
     if kind in _SCALARS:
-        return ()
+        return True
     if kind not in _SIZED or len(context) > _LOOKED_AT:
-        return secrets_of(context)  # its own search (bounded, whatever the context)
+        return False  # left to the search (bounded, whatever the context)
     # the first value that may hold a string ends the look (a context that
     # holds strings pays one test for it)
     if kind is list or kind is tuple:
-        for value in context:
-            if type(value) not in _SCALARS:
-                return secrets_of(context)
-        return ()
+        return all(type(value) in _SCALARS for value in context)
     for key, value in context.items():
         # the keys toolparse adds are never searched (as in ``secrets_of``)
         if type(value) not in _SCALARS and key not in _OWN_KEYS:
-            return secrets_of(context)
-    return ()
+            return False
+    return True
+
+
+def _secrets(context: Any) -> tuple[str, ...]:
+    """The context's strings to redact (``secrets_of``), at once for one that holds none."""
+    return () if holds_no_string(context) else secrets_of(context)
 
 
 def redacted(error: Error, context: Any) -> Error:

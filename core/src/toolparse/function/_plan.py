@@ -24,7 +24,7 @@ from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
 from ..problems import InvalidArguments, _pending
 from ._callables import _run_sync, isawaitable
-from ._outcome import Outcomes, redacted, text_of
+from ._outcome import Outcomes, holds_no_string, redacted, text_of
 from ._policy import Policy
 from ._shared import Keyed
 from ._steps import ABSENT, SETTLED, QuickTest, entry_points
@@ -189,6 +189,7 @@ def compile_plan(
         "bound": policy.bound,
         "rejected_bound": policy.rejected_bound,
         "check_parameters": check_parameters,
+        "clean": holds_no_string,
         "checked": policy.checked,
         "decode": decode,
         "deep": watched[1] if watched is not None else frozenset(),

@@ -95,9 +95,9 @@ else:
 # parser's frame, whose ``f_back`` is this one, so a local still holding the
 # Error at return would keep it, and everything it holds, in a reference cycle.
 # An adapter's rejection of accepted names, rendered with these very names and
-# no context to redact, is the answer as it is: ``settle`` would return it
-# unchanged (the policy adds nothing, and a string message with no context
-# has nothing to redact), so the test here spares the call.
+# no context to redact (none, or one ``clean`` sees holds no string), is the
+# answer as it is: ``settle`` would return it unchanged (the policy adds
+# nothing, and there is nothing to redact), so the test here spares the call.
 _PARSE_GUARDED = """{within}
     try:{parsing}{retry}
     except Exception as exc:
@@ -109,7 +109,7 @@ _PARSE_GUARDED = """{within}
     else:
         if not (
             within
-            and context is None
+            and (context is None or clean(context))
             and type(parsed) is Error
             and type(parsed[0]) is str
             and parsed[0]
@@ -137,7 +137,11 @@ _PARSE = """
     if type(parsed) is not Ok:
         try:
             # a text rejection with no context to redact is the answer as it is
-            if context is None and type(parsed) is Error and type(parsed[0]) is str:
+            if (
+                (context is None or clean(context))
+                and type(parsed) is Error
+                and type(parsed[0]) is str
+            ):
                 return parsed
             return settle(parsed, args, True, context)
         finally:
