@@ -110,6 +110,7 @@ def make_server(
     here, once.
     """
     from .. import __version__
+
     # the default manager, looked up when the server is built: the observers
     # aexecute_tool_calls would consult for a call given no manager
     from ..plugins import plugin_manager as default_pm
