@@ -84,8 +84,8 @@ def _text_rows() -> list[Row]:
         r = ratio_rounds(
             lambda t=text: fn.execute(t),  # type: ignore[misc]
             lambda t=text: fn.execute(json.loads(t)),  # type: ignore[misc]
-            rounds=7,
-            budget=0.05,
+            rounds=11,
+            budget=0.1,  # a call of a large text is long: more of them per round, more rounds
         )
         rows.append(r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.15))
     return rows
