@@ -29,13 +29,17 @@ def _jaro(a: str, b: str) -> float:
     a_hit = [False] * la
     b_hit = [False] * lb
     matches = 0
+    find = b.find
     for i, ch in enumerate(a):
-        lo, hi = max(0, i - window), min(i + window + 1, lb)
-        for j in range(lo, hi):
-            if not b_hit[j] and b[j] == ch:
-                a_hit[i] = b_hit[j] = True
-                matches += 1
-                break
+        # the first character of b in the window equal to ch and not yet matched:
+        # str.find scans the window in C, the loop only steps past those matched
+        hi = i + window + 1
+        j = find(ch, i - window if i > window else 0, hi)
+        while j >= 0 and b_hit[j]:
+            j = find(ch, j + 1, hi)
+        if j >= 0:
+            a_hit[i] = b_hit[j] = True
+            matches += 1
     if not matches:
         return 0.0
     transpositions = 0
