@@ -11,7 +11,7 @@ never reached, opening ``and_``, ``optional``, ``deep_iterable`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
@@ -27,6 +27,7 @@ __all__ = [
     "parts",
     "problem",
     "run",
+    "run_after",
     "sent_part",
 ]
 
@@ -51,6 +52,27 @@ def parts(validator: Any) -> Iterator[Any]:
 
 
 # -- running what attrs has not run ---------------------------------------------------
+
+
+def run_after(
+    fields: Iterable[Any], instance: Any, path: Path, raw: Mapping[str, Any], out: list[Problem]
+) -> None:
+    """Run the validators of ``fields``, those ``__init__`` never reached after it stopped.
+
+    Every attribute of ``instance`` is set (``__init__`` assigns them all
+    before validating), so none is partial; each value is echoed as sent.
+    """
+    for f in fields:
+        run(
+            f.validator,
+            instance,
+            f.field,
+            getattr(instance, f.name),
+            (*path, f.key),
+            out,
+            partial=False,
+            sent=raw.get(f.key, NOT_GIVEN),
+        )
 
 
 def run(

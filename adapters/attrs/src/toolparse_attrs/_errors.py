@@ -27,7 +27,7 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
 
-from ._checks import Problem, problem, run
+from ._checks import Problem, problem, run, run_after
 from ._converter import Rejected, get_structure_hook
 from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields, convert, init_name
 from ._leaves import leaf as _leaf
@@ -258,17 +258,7 @@ class ErrorReader:
         else:
             # a validator with no parts: nothing to go on from within it, no frame to read
             out.append(problem(validator, error, value, where, sent, False))
-        for f in info.validated_after[at]:
-            run(
-                f.validator,
-                instance,
-                f.field,
-                getattr(instance, f.name),
-                (*path, f.key),
-                out,
-                partial=False,
-                sent=raw.get(f.key, NOT_GIVEN),
-            )
+        run_after(info.validated_after[at], instance, path, raw, out)
 
     def _check(
         self,

@@ -29,7 +29,7 @@ from cattrs.errors import (
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import REQUIRED
 
-from ._checks import Problem, jsonable, run
+from ._checks import Problem, jsonable, run_after
 from ._converter import Rejected
 from ._errors import KEPT, ErrorReader, Path, _Found
 from ._fields import ClassInfo
@@ -195,15 +195,5 @@ def _stopped(
         if fixed_words(failing.validator, value) is not None:
             said[text] = words
     out.append(((*path, key), words, jsonable(value) if sent is NOT_GIVEN else sent, "invalid"))
-    for f in after:
-        run(
-            f.validator,
-            instance,
-            f.field,
-            getattr(instance, f.name),
-            (*path, f.key),
-            out,
-            partial=False,
-            sent=raw.get(f.key, NOT_GIVEN),
-        )
+    run_after(after, instance, path, raw, out)
     return True
