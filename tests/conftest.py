@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,6 +29,33 @@ def pm() -> tp.PluginManager:
 def full_pm() -> tp.PluginManager:
     """A fresh plugin manager with every installed plugin loaded."""
     return tp.make_plugin_manager(load_entry_points=True)
+
+
+def race(work: Callable[[int], None], threads: int = 8) -> None:
+    """Run ``work(i)`` in ``threads`` threads at once, switching as often as the interpreter allows.
+
+    So a race between them is met, not merely possible. A failure in a thread
+    (an assertion, any exception) is raised again here, in the test's own thread.
+    """
+    failures: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except BaseException as exc:  # reported below, in the test's own thread
+            failures.append(exc)
+
+    started = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for thread in started:
+            thread.start()
+        for thread in started:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
 
 
 class Count:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import pytest
+from tests.conftest import race
 
 import toolparse as tp
 from toolparse.adapter import Compiled, KeptForms
@@ -69,26 +67,11 @@ def test_a_limit_below_one_is_refused() -> None:
 
 def test_many_threads_keep_the_limit() -> None:
     kept = KeptForms(limit=50)
-    failures: list[BaseException] = []
 
     def keep(start: int) -> None:
-        try:
-            for i in range(start, 400, 8):
-                assert kept.keep(i, _compiled()).key == i
-                kept.get(i - 8)
-        except BaseException as exc:  # reported below, in the test's own thread
-            failures.append(exc)
+        for i in range(start, 400, 8):
+            assert kept.keep(i, _compiled()).key == i
+            kept.get(i - 8)
 
-    threads = [threading.Thread(target=keep, args=(i,)) for i in range(8)]
-    # threads switch as often as the interpreter allows, so any race is met
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert failures == []
+    race(keep)
     assert len(kept) == 50

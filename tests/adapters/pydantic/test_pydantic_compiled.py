@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-import threading
 from typing import Any
 
 import pytest
 from pydantic import BaseModel, TypeAdapter, create_model
+from tests.conftest import race
 
 import toolparse as tp
 from toolparse_pydantic import _adapter
@@ -108,27 +107,12 @@ def test_tools_defined_from_many_threads_keep_the_bound() -> None:
     # the eviction reads the oldest key while other threads insert theirs
     adapter = PydanticAdapter()
     models = [create_model(f"T{i}", x=(int, ...)) for i in range(600)]
-    failures: list[BaseException] = []
 
-    def define(part: list[type[BaseModel]]) -> None:
-        try:
-            for model in part:
-                assert adapter.compile(model).key == (model, "report")
-        except BaseException as exc:  # reported below, in the test's own thread
-            failures.append(exc)
+    def define(i: int) -> None:
+        for model in models[i::8]:
+            assert adapter.compile(model).key == (model, "report")
 
-    threads = [threading.Thread(target=define, args=(models[i::8],)) for i in range(8)]
-    # threads switch as often as the interpreter allows, so the race is met
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert failures == []
+    race(define)
     assert len(adapter._compiled) == 256
 
 
