@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from hypothesis import strategies as st
+
 import toolparse as tp
 import toolparse.function._policy as policy_module
 import toolparse.problems as problems_module
@@ -24,6 +26,7 @@ from toolparse.problems import ArgumentProblem, invalid_arguments
 
 __all__ = [
     "ACCEPTED",
+    "CALLS",
     "AsyncChecker",
     "Checker",
     "CheckingAdapter",
@@ -222,3 +225,20 @@ def counted_renders() -> Iterator[list[int]]:
 def verdict_of(result: Any) -> tuple[str, Any]:
     """What the model reads of a result (an Error's exception compares by identity)."""
     return ("error", result.message) if isinstance(result, tp.Error) else ("ok", result[0])
+
+
+# calls as a model sends them to this schema: nulls anywhere, wrong types, an
+# unknown name and a near-typo of one ("tga"), values and their lists nested
+_LEAF = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=2), st.booleans())
+_ITEM = st.dictionaries(st.sampled_from(["n", "note", "zz"]), _LEAF, max_size=3)
+CALLS = st.fixed_dictionaries(
+    {},
+    optional={
+        "id": st.one_of(st.integers(0, 3), _LEAF),
+        "tag": st.one_of(st.text(max_size=2), _LEAF),
+        "meta": st.one_of(_LEAF, st.dictionaries(st.sampled_from(["x", "y"]), _LEAF, max_size=2)),
+        "items": st.one_of(_LEAF, st.lists(st.one_of(_ITEM, _LEAF), max_size=3)),
+        "extra": _LEAF,
+        "tga": _LEAF,
+    },
+)

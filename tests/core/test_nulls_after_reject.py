@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.core.checking_adapter import (
+    CALLS,
     AsyncChecker,
     Checker,
     CheckingAdapter,
@@ -127,28 +128,13 @@ def test_an_async_parser_is_parsed_again_too() -> None:
     assert parser.calls == 2
 
 
-_leaf = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=2), st.booleans())
-_item = st.dictionaries(st.sampled_from(["n", "note", "zz"]), _leaf, max_size=3)
-_calls = st.fixed_dictionaries(
-    {},
-    optional={
-        "id": _leaf,
-        "tag": _leaf,
-        "meta": st.one_of(_leaf, st.dictionaries(st.sampled_from(["x", "y"]), _leaf, max_size=2)),
-        "items": st.one_of(_leaf, st.lists(st.one_of(_item, _leaf), max_size=3)),
-        "extra": _leaf,
-        "tga": _leaf,
-    },
-)
-
-
 @settings(
     max_examples=300,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(sent=_calls, policy=st.sampled_from(tp.adapter.POLICIES))
+@given(sent=CALLS, policy=st.sampled_from(tp.adapter.POLICIES))
 def test_after_the_rejection_or_first_the_verdict_is_the_same(
     sent: dict[str, Any], policy: str
 ) -> None:
@@ -164,7 +150,7 @@ def test_after_the_rejection_or_first_the_verdict_is_the_same(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(sent=_calls.map(lambda d: {k: v for k, v in d.items() if k not in ("extra", "tga")}))
+@given(sent=CALLS.map(lambda d: {k: v for k, v in d.items() if k not in ("extra", "tga")}))
 def test_the_looks_never_hide_a_null_the_step_drops(sent: dict[str, Any]) -> None:
     # the reference: the step always run, then the parser (falsy values and nulls anywhere)
     restore = null_restorer(schema())

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.core.checking_adapter import (
+    CALLS,
     AsyncChecker,
     Checker,
     CheckingAdapter,
@@ -253,21 +254,6 @@ def test_a_rejected_call_past_a_verdict_is_rendered_once(policy: str, closed: bo
             assert renders == [1], sent
 
 
-_leaf = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=2), st.booleans())
-_item = st.dictionaries(st.sampled_from(["n", "note", "zz"]), _leaf, max_size=3)
-_calls = st.fixed_dictionaries(
-    {},
-    optional={
-        "id": st.one_of(st.integers(0, 3), st.integers(0, 3), _leaf),
-        "tag": st.one_of(st.text(max_size=2), _leaf),
-        "meta": st.one_of(_leaf, st.dictionaries(st.sampled_from(["x", "y"]), _leaf, max_size=2)),
-        "items": st.one_of(_leaf, st.lists(st.one_of(_item, _leaf), max_size=3)),
-        "extra": _leaf,
-        "tga": _leaf,
-    },
-)
-
-
 @settings(
     max_examples=250,
     deadline=None,
@@ -275,7 +261,7 @@ _calls = st.fixed_dictionaries(
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(
-    sent=_calls,
+    sent=CALLS,
     policy=st.sampled_from(tp.adapter.POLICIES),
     schema_closed=st.booleans(),
     after=st.booleans(),

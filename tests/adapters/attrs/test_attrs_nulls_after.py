@@ -16,6 +16,7 @@ import cattrs
 from attrs import converters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.core.checking_adapter import verdict_of
 
 import toolparse as tp
 from toolparse.adapter import Compiled
@@ -135,10 +136,6 @@ _order = st.fixed_dictionaries(
 )
 
 
-def _verdict(result: Any) -> tuple[str, Any]:
-    return ("error", result.message) if isinstance(result, tp.Error) else ("ok", result[0])
-
-
 @settings(
     max_examples=300,
     deadline=None,
@@ -157,4 +154,4 @@ def test_after_the_rejection_or_first_the_verdict_is_the_same(
     )
     assert _restores_after(after)
     assert not _restores_after(first)
-    assert _verdict(after.parse_arguments(sent)) == _verdict(first.parse_arguments(sent))
+    assert verdict_of(after.parse_arguments(sent)) == verdict_of(first.parse_arguments(sent))
