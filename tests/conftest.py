@@ -3,7 +3,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -29,6 +30,19 @@ def pm() -> tp.PluginManager:
 def full_pm() -> tp.PluginManager:
     """A fresh plugin manager with every installed plugin loaded."""
     return tp.make_plugin_manager(load_entry_points=True)
+
+
+@pytest.fixture
+def release() -> Iterator[threading.Event]:
+    """An event hung bodies wait on; set at the end so their threads go back to the pool."""
+    from toolparse._workers import worker_pool  # the worker threads load with their first use
+
+    event = threading.Event()
+    yield event
+    event.set()
+    deadline = time.monotonic() + 5
+    while worker_pool().busy and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def race(work: Callable[[int], None], threads: int = 8) -> None:

@@ -57,17 +57,6 @@ def observed() -> tuple[tp.PluginManager, Observer]:
     return pm, observer
 
 
-@pytest.fixture
-def release() -> Iterator[threading.Event]:
-    """An event hung bodies wait on; set at the end so their threads go back to the pool."""
-    event = threading.Event()
-    yield event
-    event.set()
-    deadline = time.monotonic() + 5
-    while worker_pool().busy and time.monotonic() < deadline:
-        time.sleep(0.01)
-
-
 # -- the context ------------------------------------------------------------------
 
 

@@ -5,24 +5,12 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import toolparse as tp
 from toolparse._workers import WorkerPool, worker_pool
-
-
-@pytest.fixture
-def release() -> Iterator[threading.Event]:
-    """An event hung bodies wait on; set at the end so their threads go back to the pool."""
-    event = threading.Event()
-    yield event
-    event.set()
-    deadline = time.monotonic() + 5
-    while worker_pool().busy and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 def test_an_async_body_past_its_timeout_is_stopped() -> None:

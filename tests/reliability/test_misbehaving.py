@@ -189,14 +189,6 @@ def test_junk_from_a_parser_is_named_by_its_type(junk: Any) -> None:
         assert content == f"parse_args returned unexpected shape: {type(junk).__name__}", how
 
 
-@pytest.fixture
-def release() -> Iterator[threading.Event]:
-    """Set at the end of the test, so hung bodies end and free their threads."""
-    event = threading.Event()
-    yield event
-    event.set()
-
-
 def test_a_hung_sync_tool_times_out_and_the_batch_comes_back(release: threading.Event) -> None:
     hung = tp.Function("send_email", lambda a: release.wait(30) and "sent")
     quick = tp.Function("quick", _returns("done"), concurrent=True)
