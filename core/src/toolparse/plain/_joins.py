@@ -38,8 +38,9 @@ class Refused:
         self.names = names
 
 
-# ``_scalars._merge`` and ``_merge_capped`` in one call each: a list of 50,000
-# wrong objects joins 100,000 failures, and the calls were most of its cost
+# a child's failures joined to its parent's in one call each, its path moved in
+# place: a list of 50,000 wrong objects joins 100,000 failures, and the calls
+# were most of its cost
 
 
 def joined(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:

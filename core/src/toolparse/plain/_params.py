@@ -18,9 +18,10 @@ from ..arguments import Arguments
 from ..contract import Error
 from ..params import FunctionParam
 from ..problems import ArgumentProblem, render_problems
+from ._joins import joined
 from ._nodes import AnyNode, ChoiceNode, FieldInfo, ListNode, Node, ObjectNode, ScalarNode
 from ._parse import _Compiler
-from ._scalars import _Failed, _merge
+from ._scalars import _Failed
 
 __all__ = ["params_checker"]
 
@@ -140,7 +141,7 @@ def params_checker(
                 continue
             result = convert(value)
             if type(result) is _Failed:
-                failed = _merge(failed, result, name)
+                failed = joined(failed, result, name)
         if failed is None:
             return _pruned(arguments) if pruners else None
         problems = [

@@ -37,38 +37,9 @@ class _Failed:
         self.problems = problems
         self.more = more
 
-    def under(self, key: str | int) -> _Failed:
-        """Move these problems one level further down, below ``key``."""
-        for problem in self.problems:
-            problem[0].append(key)
-        return self
-
 
 def _fail(reason: str, received: Any = NOT_GIVEN, kind: ProblemKind = "invalid") -> _Failed:
     return _Failed([[[], reason, received, kind]])
-
-
-def _merge(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
-    more.under(key)
-    if failed is None:
-        return more
-    failed.problems.extend(more.problems)
-    failed.more += more.more
-    return failed
-
-
-def _merge_capped(failed: _Failed | None, more: _Failed, key: str | int) -> _Failed:
-    """:func:`_merge` for a container's items: past :data:`KEPT` problems, only counted.
-
-    Only containers (lists, maps) cap: their problems are all nested lines, so
-    the count stands for lines; an object's own names are never dropped.
-    """
-    failed = _merge(failed, more, key)
-    problems = failed.problems
-    if len(problems) > KEPT:
-        failed.more += len(problems) - KEPT
-        del problems[KEPT:]
-    return failed
 
 
 # the reasons in the shared words of the adapter SDK, worded once
