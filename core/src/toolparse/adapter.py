@@ -35,6 +35,7 @@ __all__ = [
     "TYPE_WORDS",
     "UUID_PATTERN",
     "Adapter",
+    "AdapterBase",
     "Compiled",
     "FieldSchema",
     "KeptForms",
@@ -51,6 +52,7 @@ __all__ = [
     "none_of_reason",
     "one_of_reason",
     "pattern_reason",
+    "plugin_maps_fields",
     "raised_text",
     "range_reason",
     "type_reason",
@@ -327,6 +329,102 @@ class Adapter(Protocol):
         problem the library found.
         """
         ...
+
+
+class AdapterBase:
+    """What every adapter shares: ``json_schema`` and ``parser`` from its one compile step.
+
+    A subclass sets :attr:`name` and implements :meth:`accepts` and
+    :meth:`build`; :meth:`compile` checks the policy and keeps what
+    :meth:`build` gave for the sources :meth:`kept_key` names (the last
+    :attr:`kept` of them), and :meth:`json_schema` / :meth:`parser` (the
+    two-method form) come from it. A subclass with an ``__init__`` of its own
+    calls ``super().__init__()``.
+    """
+
+    #: Short name, the one users pass as ``@tool(adapter=...)``.
+    name: str = ""
+    #: How many sources' compiled forms are kept (the least recently used goes).
+    kept: int = 256
+
+    def __init__(self) -> None:
+        self._kept = KeptForms(self.kept)
+
+    def accepts(self, source: object) -> bool:
+        """Return whether this adapter handles ``source``. Must not raise, must not import."""
+        raise NotImplementedError
+
+    def build(
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments,
+        field_schema: FieldSchema | None,
+        parser: bool,
+    ) -> Compiled:
+        """Compile ``source`` once: its schema, and its parser when ``parser`` is true.
+
+        ``unknown_arguments`` is already checked; see :class:`Adapter` for the rest.
+        """
+        raise NotImplementedError
+
+    def kept_key(
+        self, source: Any, unknown_arguments: UnknownArguments, field_schema: FieldSchema | None
+    ) -> Hashable | None:
+        """The key ``source``'s compiled form is kept under; ``None`` (the default): not kept.
+
+        The key holds everything the compiled form depends on (a class, not an
+        instance that may change; the policy; the adapter's own settings), and
+        it is given only while no plugin maps fields (``field_schema`` is
+        ``None`` or its ``answers`` is ``False``). Each tool gets its own copy
+        of a kept schema, the same parser, and the key as ``Compiled.key``.
+        """
+        return None
+
+    def compile(
+        self,
+        source: Any,
+        *,
+        unknown_arguments: UnknownArguments = "report",
+        field_schema: FieldSchema | None = None,
+        parser: bool = True,
+    ) -> Compiled:
+        """The one compile step (see :class:`Adapter`): built once per key, else per tool."""
+        policy = check_policy(unknown_arguments)
+        key = self.kept_key(source, policy, field_schema)
+        if key is None:
+            return self.build(
+                source, unknown_arguments=policy, field_schema=field_schema, parser=parser
+            )
+        found = self._kept.get(key, parser=parser)
+        if found is None:
+            built = self.build(
+                source, unknown_arguments=policy, field_schema=field_schema, parser=True
+            )
+            found = self._kept.keep(key, built, parser=parser)
+        return found
+
+    def json_schema(
+        self, source: Any, *, unknown_arguments: UnknownArguments = "report"
+    ) -> dict[str, Any]:
+        """The schema alone (see :meth:`compile`)."""
+        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
+
+    def parser(self, source: Any, *, unknown_arguments: UnknownArguments = "report") -> Parser:
+        """The parser alone (see :meth:`compile`)."""
+        found = self.compile(source, unknown_arguments=unknown_arguments).parser
+        if found is None:
+            raise ValueError(f"the {self.name} adapter built no parser for {source!r:.80}")
+        return found
+
+
+def plugin_maps_fields(field_schema: FieldSchema | None) -> bool:
+    """Whether a plugin may change the schema of a field (the hook ``answers``).
+
+    An adapter's :meth:`AdapterBase.kept_key` gives no key then: the compiled
+    form depends on more than the source.
+    """
+    return field_schema is not None and getattr(field_schema, "answers", True) is not False
 
 
 def install_hint(source: object) -> str | None:
