@@ -1,86 +1,134 @@
-"""A Function's plan: the steps its calls go through, chosen and compiled once.
+"""A Function's plan: the steps its calls go through, chosen once at definition.
 
-At definition a Function picks its steps: decode the arguments, restore nulls
-(when its schema has optional properties), then either the required-key check
-and the policy (no parser) or the parser with the policy around it, then the
-body and its outcome. Each step is written once (``_steps``), as a short piece
-of Python; the plan joins the pieces a Function needs into straight-line
-functions and compiles them (as attrs compiles its ``__init__``), so a call
-runs one function with no flags to read and no step-to-step calls. Execution
-is parsing followed by the body step, by construction: ``parse_arguments``
-runs exactly what ``execute`` runs first.
+A call is decoded, its nulls restored (where the schema has optional
+properties), checked (the required keys and the policy, then the declared
+parameters' values; or the parser, with the policy after an adapter's), and
+then its body runs and what it returned becomes an outcome. Each step is a
+plain callable picked when the Function is defined: a call runs the ones it
+needs and nothing else, and ``parse_arguments`` runs exactly what
+``execute`` runs before the body.
 """
 
 from __future__ import annotations
 
-import builtins
-import functools
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from types import FunctionType
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .._nulls import deep_names, null_restorer
 from ..arguments import Arguments, Limits, decode
-from ..contract import Error, Ok, Outcome, ParseResult
-from ..problems import InvalidArguments, _pending
-from ._callables import _run_sync, isawaitable
-from ._outcome import Outcomes, holds_no_string, redacted, text_of
+from ..context import secrets_of
+from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
+from ..results import ToolResult
+from ._callables import isawaitable, run_sync
+from ._outcomes import Outcomes, redacted, text_of
 from ._policy import Policy
-from ._shared import Keyed
-from ._steps import ABSENT, SETTLED, QuickTest, entry_points
 
 __all__: list[str] = []
 
+#: what a step gives: a parse result, or an awaitable of one (an async parser's)
+Check = Callable[[dict[str, Any], Any], ParseResult]
+Restore = Callable[[dict[str, Any]], dict[str, Any]]
 
-class Plan:
-    """The entry points of one Function, compiled from its steps.
+#: the exact types a body commonly returns that are never awaitable: one set
+#: test spares them the awaitable test (an ABC check) before their outcome
+_SETTLED: frozenset[type] = frozenset(
+    {dict, list, tuple, int, float, bool, type(None), Ok, Error, Interrupt, ToolResult}
+)
+_OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
 
-    ``call(value, context)`` is the body step alone (for callers that parse
-    first and run the body elsewhere); it gives an outcome, or an awaitable to
-    pass to ``finish(awaitable, value, context)``.
+
+class Parameters:
+    """No parser, declared ``parameters``: the required keys and the policy, then the values.
+
+    ``values(arguments)`` is the built-in adapter's check of the declared
+    values: the ``Error`` naming every problem, ``None`` when they fit, or the
+    arguments the body gets instead (names a nested object does not declare
+    dropped under ``"ignore"``).
     """
 
-    __slots__ = ("aparse", "arun", "call", "finish", "parse", "run")
+    __slots__ = ("checked", "values")
 
-    parse: Callable[[Any, Any], ParseResult]
-    aparse: Callable[[Any, Any], Awaitable[ParseResult]]
-    run: Callable[[Any, Any], Outcome]
-    arun: Callable[[Any, Any], Awaitable[Outcome]]
-    call: Callable[[Any, Any], Any]
-    finish: Callable[[Any, Any, Any], Awaitable[Outcome]]
+    def __init__(
+        self, policy: Policy, values: Callable[[Arguments], Error | Arguments | None]
+    ) -> None:
+        self.checked = policy.checked
+        self.values = values
+
+    def __call__(self, args: dict[str, Any], context: Any = None) -> ParseResult:
+        found = self.checked(args)
+        if type(found) is Error:
+            return found
+        problem = self.values(found[0])
+        if problem is None:
+            return found
+        return problem if type(problem) is Error else Ok(problem)
 
 
-def _watch(
-    schema: Mapping[str, Any], restore: Callable[[Any], Any]
-) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The top-level names that may hold a null to drop: ``(watch, deep)``.
+class Parser:
+    """A parser's step: called with the context when it takes one, its result checked.
 
-    ``deep`` are those under which a null may hide further down; ``watch``
-    adds those whose own null means absent. ``None``: the top-level names are
-    not known, so every call is walked.
+    :param policy: the policy applied after an adapter's parser (``None``
+        for your own ``parse_args``, which owns validation outright, and for
+        an adapter whose accepted names are unknown).
+    :param retry: for an adapter whose parser checks its schema's nulls
+        itself (``Compiled.nulls_after_reject``): the full null-restoring
+        walk, run only once a call is rejected; a call it changes is parsed
+        again, and that verdict is the answer.
     """
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return None
-    deep = deep_names(schema)  # one plan for every name, where the root is a plain object
-    if deep is None:
-        deep = frozenset(
-            name
-            for name, prop in props.items()
-            if null_restorer({**schema, "properties": {name: prop}, "required": [name]}) is not None
+
+    __slots__ = ("drop", "limits", "outcomes", "parser", "policy", "retry", "with_context")
+
+    def __init__(
+        self,
+        parser: Callable[..., Any],
+        *,
+        with_context: bool,
+        policy: Policy | None,
+        outcomes: Outcomes,
+        limits: Limits,
+        retry: Restore | None,
+    ) -> None:
+        self.parser = parser
+        self.with_context = with_context
+        self.policy = policy
+        #: under "ignore", the names to keep: the parser never sees the others
+        self.drop = (
+            policy.accepted_set if policy is not None and policy.policy == "ignore" else None
         )
-    own = frozenset(name for name in props if isinstance(name, str) and not restore({name: None}))
-    return own | deep, deep
+        self.outcomes = outcomes
+        self.limits = limits
+        self.retry = retry
 
+    def _kept(self, args: dict[str, Any]) -> dict[str, Any]:
+        keep = self.drop
+        if keep is None or keep.issuperset(args):
+            return args
+        return {k: v for k, v in args.items() if k in keep}
 
-def _settler(
-    policy: Policy | None,
-) -> Callable[[object, dict[str, Any], bool, Any], ParseResult]:
-    merge = policy.merge if policy is not None else None
-    accepted = policy.accepted if policy is not None else ()
+    def __call__(self, args: dict[str, Any], context: Any = None) -> ParseResult:
+        args = self._kept(args)
+        try:
+            result = self.parser(args, context) if self.with_context else self.parser(args)
+        except Exception as exc:
+            return self.outcomes.parser_failed(exc, args, self.limits, context)
+        settled = self.settled(result, args, context)
+        again = self.again(settled, args)
+        return settled if again is None else self(again, context)
 
-    def settle(result: object, args: dict[str, Any], within: bool, context: Any) -> ParseResult:
-        """Check a parser's result; merge the unknown-name policy into it.
+    async def acall(self, args: dict[str, Any], context: Any = None) -> ParseResult:
+        """:meth:`__call__` for an ``async def`` parser (a sync one is called as it is)."""
+        args = self._kept(args)
+        try:
+            result = self.parser(args, context) if self.with_context else self.parser(args)
+            if isawaitable(result):
+                result = await result
+        except Exception as exc:
+            return self.outcomes.parser_failed(exc, args, self.limits, context)
+        settled = self.settled(result, args, context)
+        again = self.again(settled, args)
+        return settled if again is None else await self.acall(again, context)
+
+    def settled(self, result: object, args: dict[str, Any], context: Any) -> ParseResult:
+        """The parser's result as a parse result: its shape checked, the policy applied.
 
         A rejection has the context's strings redacted (a parser given the
         context may quote it).
@@ -91,177 +139,143 @@ def _settler(
             outcome = result if result[0] is not None else Ok(args)  # type: ignore[index, assignment]
         elif kind is Error:
             message = result[0]  # type: ignore[index]
-            outcome = result if isinstance(message, str) else Error(text_of(message), result[1])  # type: ignore[assignment, index]
+            outcome = (
+                result  # type: ignore[assignment]
+                if isinstance(message, str)
+                else Error(text_of(message, secrets_of(context)), result[1])  # type: ignore[index]
+            )
         else:
             # the type alone: the value may hold anything (the context, secrets)
             return Error(f"parse_args returned unexpected shape: {kind.__name__}")
-        if merge is None or (within and kind is Ok):
-            return outcome if kind is Ok else redacted(outcome, context)  # type: ignore[arg-type]
-        if within:
-            # every name sent is accepted: the policy adds nothing, and an adapter
-            # that rendered its rejection with these names said it all already
-            exc = outcome[1]
-            if not isinstance(exc, InvalidArguments) or (outcome[0] and exc.accepted == accepted):
-                return redacted(outcome, context)  # type: ignore[arg-type]
-        merged = merge(outcome, args)
-        return merged if type(merged) is Ok else redacted(merged, context)  # type: ignore[arg-type]
+        if self.policy is not None:
+            outcome = self.policy.after_parser(outcome, args)
+        return outcome if isinstance(outcome, Ok) else redacted(outcome, context)
 
-    return settle
-
-
-_Nulls = tuple[Callable[[Any], Any] | None, tuple[frozenset[str], frozenset[str]] | None]
+    def again(self, settled: ParseResult, args: dict[str, Any]) -> dict[str, Any] | None:
+        """The arguments to parse again after a rejection (``None``: the answer stands)."""
+        if self.retry is None or type(settled) is Ok:
+            return None
+        restored = self.retry(args)
+        # (the walk may hand back an equal copy: that call is not parsed twice)
+        return None if restored is args or restored == args else restored
 
 
-def _nulls_step(schema: Mapping[str, Any]) -> _Nulls:
-    """The null-restoring step of ``schema`` and the names it watches (``None``: no step)."""
-    restore = null_restorer(schema)
-    return restore, (_watch(schema, restore) if restore is not None else None)
+class Plan:
+    """The steps of one Function's calls (see the module's docstring).
 
-
-@functools.lru_cache(maxsize=256)
-def _shared_nulls_step(keyed: Keyed) -> _Nulls:
-    # the step only reads the arguments it is given: Functions of one schema share it
-    return _nulls_step(keyed.value)
-
-
-def compile_plan(
-    *,
-    name: str,
-    limits: Limits,
-    schema: Mapping[str, Any],
-    policy: Policy,
-    parser: Callable[..., Any] | None,
-    parser_arity: int,
-    guarded: bool,
-    outcomes: Outcomes,
-    function: Callable[..., Any],
-    body_arity: int,
-    parser_async: bool,
-    body_async: bool,
-    check_parameters: Callable[[Any], Any] | None = None,
-    quick_tests: Sequence[QuickTest] = (),
-    schema_key: Hashable | None = None,
-    nulls_after_reject: bool = False,
-    verdict: Callable[[Any], bool] | None = None,
-    closed: bool = False,
-    explain: Callable[..., Any] | None = None,
-) -> Plan:
-    """Choose a Function's steps and compile them into its plan.
-
-    :param guarded: apply the policy around ``parser`` (an adapter's parser
-        whose accepted names are known; never your own ``parse_args``).
-    :param check_parameters: without a parser, the check of the declared
-        parameters' values that follows the required-key check (``None``:
-        none); it returns the Error that rejects the call, ``None``, or the
-        arguments the body gets instead.
-    :param schema_key: a key that fully determines ``schema`` (a declaration
-        the core turned into it), so that tools of one declaration share the
-        steps built from it; ``None``: built for this schema alone.
-    :param nulls_after_reject: ``parser`` checks ``schema`` itself, so nulls
-        deeper than the top level are restored only when it rejects a call
-        (see :attr:`~toolparse.adapter.Compiled.nulls_after_reject`).
-    :param verdict: the sync ``parser``'s verdict alone: a call it accepts
-        skips the parser (see :attr:`~toolparse.adapter.Compiled.verdict`).
-    :param closed: ``parser`` refuses every name outside the accepted ones,
-        so a call ``verdict`` accepts skips the accepted-names test.
-    :param explain: ``parser`` for a call ``verdict`` refused, without
-        deciding again (see :attr:`~toolparse.adapter.Compiled.explain`).
+    :param check: the step that decides a call: ``Policy.checked``,
+        :class:`Parameters` or :class:`Parser`.
+    :param restore: the null-restoring step before ``check`` (``None``: none).
     """
-    if parser is None or parser_async:
-        verdict = None
-    if verdict is None:
-        explain = None
-    if schema_key is None:
-        restore, watched = _nulls_step(schema)
-    else:
-        restore, watched = _shared_nulls_step(Keyed(schema_key, schema))
-    namespace: dict[str, Any] = {
-        "__builtins__": builtins,
-        "Arguments": Arguments,
-        "Error": Error,
-        "Ok": Ok,
-        "_new": tuple.__new__,
-        "_run_sync": _run_sync,
-        "accepted": policy.accepted_set,
-        "passes": policy.passes,
-        # the names of the last call that passed the quick test (one slot, per Function)
-        "last": [policy.accepted_set],
-        "bound": policy.bound,
-        "rejected_bound": policy.rejected_bound,
-        "check_parameters": check_parameters,
-        "clean": holds_no_string,
-        "checked": policy.checked,
-        "decode": decode,
-        "deep": watched[1] if watched is not None else frozenset(),
-        "failed": lambda exc, args, context: outcomes.parser_failed(exc, args, limits, context),
-        "finish": outcomes.finish,
-        "function": function,
-        "isawaitable": isawaitable,
-        "limits": limits,
-        "name": name,
-        "outcome": outcomes.outcome,
-        "parser": parser,
-        # ``problems.pending``'s two halves (see ``_steps._CALL_GUARDED``)
-        "hold": _pending.set,
-        "release": _pending.reset,
-        "InvalidArguments": InvalidArguments,
-        "names": policy.accepted,
-        "required": policy.required_set,
-        "rescue": outcomes.rescue,
-        "restore": restore,
-        "settle": _settler(policy if guarded else None),
-        "settled": SETTLED,
-        "verdict": verdict,
-        "explain": explain,
-        "watch": watched[0] if watched is not None else frozenset(),
-        "_absent": ABSENT,
-    }
-    for i, test in enumerate(quick_tests):
-        namespace[f"_k{i}"] = test.name
-        namespace[f"_t{i}"] = test.operand
-    codes = entry_points(
-        (
-            restore is not None,
-            restore is not None and watched is None,
-            bool(policy.bound),
-            parser is not None,
-            bool(policy.accepted),
-            check_parameters is not None,
-            guarded,
-            policy.policy == "ignore",
-            parser_arity == 2,
-            body_arity == 2,
-            parser_async,
-            body_async,
-            ",".join(t.code for t in quick_tests) if check_parameters is not None else "",
-            nulls_after_reject,
-            verdict is not None,
-            closed,
-            explain is not None,
-        )
+
+    __slots__ = (
+        "acheck",
+        "bound",
+        "check",
+        "function",
+        "limits",
+        "name",
+        "outcomes",
+        "policy",
+        "restore",
+        "with_context",
     )
-    plan = Plan()
-    plan.aparse = FunctionType(codes["aparse"], namespace)
-    plan.arun = FunctionType(codes["arun"], namespace)
-    plan.call = FunctionType(codes["call"], namespace)
-    plan.finish = outcomes.finish
-    if parser_async:
-        aparse = plan.aparse
 
-        def parse(arguments: Any, context: Any) -> ParseResult:
-            return _run_sync(aparse(arguments, context))  # type: ignore[no-any-return]
+    def __init__(
+        self,
+        *,
+        name: str,
+        limits: Limits,
+        restore: Restore | None,
+        policy: Policy,
+        check: Check,
+        function: Callable[..., Any],
+        with_context: bool,
+        outcomes: Outcomes,
+    ) -> None:
+        self.name = name
+        self.limits = limits
+        self.restore = restore
+        self.policy = policy
+        self.bound = policy.bound
+        self.check = check
+        self.acheck: Callable[[dict[str, Any], Any], Awaitable[ParseResult]] | None = getattr(
+            check, "acall", None
+        )
+        self.function = function
+        self.with_context = with_context
+        self.outcomes = outcomes
 
-        plan.parse = parse
-    else:
-        plan.parse = FunctionType(codes["parse"], namespace)
-    if parser_async or body_async:
-        arun = plan.arun
+    def prepare(self, arguments: object) -> dict[str, Any] | Error:
+        """The arguments as a dict, nulls restored, or the Error that ends the call."""
+        args = arguments if type(arguments) is dict else decode(arguments, self.name, self.limits)
+        if isinstance(args, Error):
+            return args
+        if self.restore is not None:
+            args = self.restore(args)
+        if self.bound and not self.bound.isdisjoint(args):
+            return self.policy.rejected_bound(args)
+        return args
 
-        def run(arguments: Any, context: Any) -> Outcome:
-            # one event loop for the parser and the body
-            return _run_sync(arun(arguments, context))  # type: ignore[no-any-return]
+    def parse(self, arguments: object, context: Any = None) -> ParseResult:
+        """What ``parse_arguments`` returns: ``Ok`` of the body's value, or the Error."""
+        args = self.prepare(arguments)
+        if isinstance(args, Error):
+            return args
+        return self.check(args, context)
 
-        plan.run = run
-    else:
-        plan.run = FunctionType(codes["run"], namespace)
-    return plan
+    async def aparse(self, arguments: object, context: Any = None) -> ParseResult:
+        """:meth:`parse` for async code (an ``async def`` parser is awaited)."""
+        args = self.prepare(arguments)
+        if isinstance(args, Error):
+            return args
+        if self.acheck is None:
+            return self.check(args, context)
+        return await self.acheck(args, context)
+
+    def call(self, value: Any, context: Any = None) -> Any:
+        """The body step alone: the outcome, or an awaitable to complete with ``finish``."""
+        try:
+            out = self.function(value, context) if self.with_context else self.function(value)
+        except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
+            return self.outcomes.rescue(exc, value, context)
+        if type(out) is str:
+            return Ok(out)
+        if type(out) in _SETTLED or not isawaitable(out):
+            return self.outcomes.outcome(out, context)
+        return out
+
+    def finish(self, awaitable: Awaitable[Any], value: Any, context: Any = None) -> Any:
+        """Complete what an async body returned (a coroutine of its outcome)."""
+        return self.outcomes.finish(awaitable, value, context)
+
+    def run(self, arguments: object, context: Any = None) -> Outcome:
+        """What ``execute`` returns, for a sync parser and body."""
+        parsed = self.parse(arguments, context)
+        if type(parsed) is not Ok:
+            return parsed
+        value = parsed[0]
+        out = self.call(value, context)
+        if type(out) in _OUTCOMES:
+            return out  # type: ignore[no-any-return]
+        # a sync callable may still return an awaitable (a partial of an async def)
+        return run_sync(self.outcomes.finish(out, value, context))  # type: ignore[no-any-return]
+
+    async def arun(self, arguments: object, context: Any = None) -> Outcome:
+        """What ``aexecute`` returns: async parsers and bodies awaited."""
+        parsed = await self.aparse(arguments, context)
+        if type(parsed) is not Ok:
+            return parsed
+        value = parsed[0]
+        out = self.call(value, context)
+        if type(out) in _OUTCOMES:
+            return out  # type: ignore[no-any-return]
+        return await self.outcomes.finish(out, value, context)
+
+    def parse_to_completion(self, arguments: object, context: Any = None) -> ParseResult:
+        """:meth:`parse` for an ``async def`` parser, from sync code (its own event loop)."""
+        return run_sync(self.aparse(arguments, context))  # type: ignore[no-any-return]
+
+    def run_to_completion(self, arguments: object, context: Any = None) -> Outcome:
+        """:meth:`run` for an ``async def`` parser or body: one event loop for both."""
+        return run_sync(self.arun(arguments, context))  # type: ignore[no-any-return]
