@@ -6,13 +6,22 @@ import functools
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from ._nulls import deep_names
 from ._nulls import null_restorer as _old
 
 __all__ = ["Restorer", "null_restorer"]
 
 
+class _Every:
+    def isdisjoint(self, other: object) -> bool:
+        return False
+
+
+_EVERY = _Every()
+
+
 class Restorer:
-    __slots__ = ("_restore", "_own")
+    __slots__ = ("_deep", "_own", "_restore", "_watch", "deep")
 
     def __init__(self, schema: Mapping[str, Any], restore: Any) -> None:
         self._restore = restore
@@ -22,8 +31,20 @@ class Restorer:
             for name in (props if isinstance(props, Mapping) else ())
             if isinstance(name, str) and not restore({name: None})
         )
+        deep = deep_names(schema) if isinstance(props, Mapping) else None
+        self._deep = deep
+        self._watch = None if deep is None else self._own | deep
+        self.deep: Any = _EVERY if deep is None else deep
 
     def __call__(self, arguments: Any) -> Any:
+        watch = self._watch
+        if watch is not None:
+            if watch.isdisjoint(arguments):
+                return arguments
+            if self._deep.isdisjoint(arguments):  # type: ignore[union-attr]
+                values = arguments.values()
+                if all(values) or None not in values:
+                    return arguments
         return self._restore(arguments)
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:

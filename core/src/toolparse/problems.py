@@ -275,7 +275,14 @@ def invalid_arguments(
         named = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
         unrecognized = [
             *unrecognized,
-            *(k for k in arguments if isinstance(k, str) and k not in known and k not in named and k not in unrecognized),
+            *(
+                k
+                for k in arguments
+                if isinstance(k, str)
+                and k not in known
+                and k not in named
+                and k not in unrecognized
+            ),
         ]
     if arguments is not None and arguments is _pending.get():
         # the Function running this parser adds the policy's names to these

@@ -10,6 +10,7 @@ handed to everything that asks a hook.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +19,10 @@ from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..nulls import null_restorer
 from ..params import FunctionParam
-from ._callables import arity, bound_names, is_async
+from ._callables import arity, bound_names, is_async, run_sync
 from ._declaration import Declaration, declare, field_errors, source_description, without_bound
 from ._outcomes import Outcomes
-from ._plan import Check, Parameters, Parser, Plan, Restore
+from ._plan import OUTCOMES, Check, Parameters, Plan
 from ._policy import Policy
 
 if TYPE_CHECKING:
@@ -85,13 +86,12 @@ class Function:
     __slots__ = (
         "_accepted",
         "_adapter",
-        "_aparse",
-        "_arun",
         "_async",
+        "_async_parser",
         "_call",
-        "_finish",
         "_given",
         "_parse",
+        "_plan_",
         "_pm",
         "_required",
         "_run",
@@ -132,16 +132,16 @@ class Function:
     _required: tuple[str, ...]
     _accepted: tuple[str, ...]
     _async: bool
+    _async_parser: bool
     _given: dict[str, Any]
     #: the body step, for callers that parse first and run the body elsewhere
-    #: (a worker thread): ``_call(value, context)`` gives an outcome, or an
-    #: awaitable to pass to ``_finish(awaitable, value, context)``
+    #: (a worker thread): ``_call(value, context)`` gives an outcome, or, for
+    #: an async body, a coroutine of it
     _call: Callable[[Any, Any], Any]
-    _finish: Callable[[Any, Any, Any], Any]
-    _parse: Callable[[Any, Any], ParseResult]
-    _aparse: Callable[[Any, Any], Any]
-    _run: Callable[[Any, Any], Outcome]
-    _arun: Callable[[Any, Any], Any]
+    _plan_: Plan
+    #: the plan's steps, to the outcome and to the parsed value
+    _run: Callable[[Any, Any], Any]
+    _parse: Callable[[Any, Any], Any]
 
     def __init__(
         self,
@@ -230,10 +230,11 @@ class Function:
         self._plan(body_arity, parser_arity, found)
 
     def _plan(self, body_arity: int, parser_arity: int, found: Declaration) -> None:
-        """Choose the steps a call goes through (see ``_plan``)."""
+        """Choose the pieces a call goes through (see ``_plan``)."""
         parser = self.parse_args if self.parse_args is not None else found.parser
-        if parser is not None and parser is found.parser:
-            parser_arity = arity(parser, "parser", [])
+        adapters = parser is not None and parser is found.parser
+        if adapters:
+            parser_arity = arity(parser, "parser", [])  # type: ignore[arg-type]
         parser_async = parser is not None and is_async(parser)
         body_async = is_async(self.function)
         policy = Policy(
@@ -242,36 +243,25 @@ class Function:
         # the "wrong argument name" message is for bodies given the arguments as sent
         outcomes = Outcomes(self, self._pm, self._accepted if parser is None else ())
         restorer = null_restorer(self._schema, found.key)
-        restore: Restore | None = restorer
-        check: Check
-        if parser is None:
-            check = policy.checked
-            accepted = policy.accepted_set
-            params = tuple(
-                p for p in self.parameters if p.name in accepted
-            )  # bound ones: never sent
-            if params:
-                check = Parameters(policy, _values_check(params, self._accepted, policy.policy))
-        else:
-            adapters = parser is found.parser
-            after = adapters and found.nulls_after_reject and restorer is not None
-            check = Parser(
-                parser,
-                with_context=parser_arity == 2,
-                # the policy applies after an adapter's parser whose names are
-                # known, never around your own parse_args
-                policy=policy if adapters and self._accepted else None,
-                outcomes=outcomes,
-                limits=self.limits,
-                retry=restorer if after else None,
-            )
-            if restorer is not None and after:
-                restore = restorer.top
+        # an adapter whose parser checks its schema's nulls itself: only the
+        # top-level nulls before it, the rest once it rejects a call
+        after = adapters and found.nulls_after_reject and restorer is not None
+        check: Check = policy.checked
+        params = tuple(p for p in self.parameters if p.name in policy.accepted_set)
+        if parser is None and params:  # (bound names are never sent: not checked)
+            check = Parameters(policy, _values_check(params, self._accepted, policy.policy))
         plan = Plan(
             name=self.name,
             limits=self.limits,
-            restore=restore,
             policy=policy,
+            restore=None if restorer is None else restorer.top if after else restorer,
+            deep=frozenset() if restorer is None or after else restorer.deep,
+            parser=parser,
+            parser_context=parser_arity == 2,
+            # the policy applies after an adapter's parser whose names are
+            # known, never around your own parse_args
+            guarded=adapters and bool(self._accepted),
+            retry=restorer if after else None,
             check=check,
             function=self.function,
             with_context=body_arity == 2,
@@ -279,12 +269,11 @@ class Function:
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
+        set_(self, "_async_parser", parser_async)
+        set_(self, "_plan_", plan)
+        set_(self, "_run", plan.steps)
+        set_(self, "_parse", functools.partial(plan.steps, body=False))
         set_(self, "_call", plan.call)
-        set_(self, "_finish", plan.finish)
-        set_(self, "_parse", plan.parse_to_completion if parser_async else plan.parse)
-        set_(self, "_aparse", plan.aparse)
-        set_(self, "_run", plan.run_to_completion if parser_async or body_async else plan.run)
-        set_(self, "_arun", plan.arun)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the definition as it was given: the plan and everything compiled from
@@ -344,11 +333,13 @@ class Function:
 
         Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
         """
-        return self._parse(arguments, context)
+        if self._async_parser:
+            return run_sync(self._plan_.aparse(arguments, context))  # type: ignore[no-any-return]
+        return self._parse(arguments, context)  # type: ignore[no-any-return]
 
     async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """:meth:`parse_arguments` for async code and ``async def`` parsers."""
-        return await self._aparse(arguments, context)  # type: ignore[no-any-return]
+        return await self._plan_.aparse(arguments, context)
 
     def execute(self, arguments: object = None, context: Any = None) -> Outcome:
         """Parse the arguments, run the body, and return what the model reads.
@@ -357,11 +348,16 @@ class Function:
         an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
         completion here too (in a private event loop).
         """
-        return self._run(arguments, context)
+        if self._async:
+            return run_sync(self._plan_.arun(arguments, context))  # type: ignore[no-any-return]
+        out = self._run(arguments, context)
+        if type(out) in OUTCOMES:
+            return out  # type: ignore[no-any-return]
+        return run_sync(out)  # type: ignore[no-any-return]  # an async body's outcome
 
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
-        return await self._arun(arguments, context)  # type: ignore[no-any-return]
+        return await self._plan_.arun(arguments, context)
 
 
 def _rebuilt(name: str, function: Callable[..., Any], fields: dict[str, Any]) -> Function:

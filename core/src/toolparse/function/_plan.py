@@ -1,39 +1,47 @@
 """A Function's plan: the steps its calls go through, chosen once at definition.
 
 A call is decoded, its nulls restored (where the schema has optional
-properties), checked (the required keys and the policy, then the declared
-parameters' values; or the parser, with the policy after an adapter's), and
-then its body runs and what it returned becomes an outcome. Each step is a
-plain callable picked when the Function is defined: a call runs the ones it
-needs and nothing else, and ``parse_arguments`` runs exactly what
-``execute`` runs before the body.
+properties), then decided: by the parser, with the policy applied after an
+adapter's, or, without a parser, by the required-key check and the policy
+(then the declared parameters' values). Then the body runs and what it
+returned becomes an outcome. The pieces (the parser, the check, the restorer,
+the body) are chosen when the Function is defined; :meth:`Plan.steps` runs
+them in order, one readable function, and ``parse_arguments`` runs exactly
+what ``execute`` runs before the body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..arguments import Arguments, Limits, decode
 from ..context import secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..results import ToolResult
-from ._callables import isawaitable, run_sync
+from ._callables import isawaitable
 from ._outcomes import Outcomes, redacted, text_of
 from ._policy import Policy
 
 __all__: list[str] = []
 
-#: what a step gives: a parse result, or an awaitable of one (an async parser's)
-Check = Callable[[dict[str, Any], Any], ParseResult]
-Restore = Callable[[dict[str, Any]], dict[str, Any]]
+#: the check of a Function without a parser: the body's arguments, or the Error
+Check = Callable[[dict[str, Any]], Arguments | Error]
 
 #: the exact types a body commonly returns that are never awaitable: one set
 #: test spares them the awaitable test (an ABC check) before their outcome
 _SETTLED: frozenset[type] = frozenset(
     {dict, list, tuple, int, float, bool, type(None), Ok, Error, Interrupt, ToolResult}
 )
-_OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
+#: what :meth:`Plan.steps` gives when it is finished (anything else is awaited)
+OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
+_new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
+
+
+class Names(Protocol):
+    """Top-level names, as a restorer says which may hold something to restore further down."""
+
+    def isdisjoint(self, other: dict[str, Any], /) -> bool: ...
 
 
 class Parameters:
@@ -53,85 +61,152 @@ class Parameters:
         self.checked = policy.checked
         self.values = values
 
-    def __call__(self, args: dict[str, Any], context: Any = None) -> ParseResult:
+    def __call__(self, args: dict[str, Any]) -> Arguments | Error:
         found = self.checked(args)
         if type(found) is Error:
             return found
-        problem = self.values(found[0])
-        if problem is None:
-            return found
-        return problem if type(problem) is Error else Ok(problem)
+        problem = self.values(found)  # type: ignore[arg-type]
+        return found if problem is None else problem
 
 
-class Parser:
-    """A parser's step: called with the context when it takes one, its result checked.
+class Pending:
+    """An ``async def`` parser's result still to be awaited, with the arguments it was given."""
 
-    :param policy: the policy applied after an adapter's parser (``None``
-        for your own ``parse_args``, which owns validation outright, and for
-        an adapter whose accepted names are unknown).
+    __slots__ = ("args", "awaitable")
+
+    def __init__(self, awaitable: Awaitable[Any], args: dict[str, Any]) -> None:
+        self.awaitable = awaitable
+        self.args = args
+
+
+class Plan:
+    """The pieces one Function's calls go through (see the module's docstring).
+
+    :param parser: the parser (``None``: ``check`` decides).
+    :param check: without a parser, ``Policy.checked`` or :class:`Parameters`.
+    :param policy: the tool's policy; applied after ``parser`` when
+        ``guarded`` (an adapter's parser whose accepted names are known, never
+        your own ``parse_args``).
+    :param restore: the null-restoring step before the parser (``None``: none).
+    :param deep: the top-level names under which ``restore`` may change
+        something further down: a call that sends none of them and no
+        top-level null is not walked.
     :param retry: for an adapter whose parser checks its schema's nulls
-        itself (``Compiled.nulls_after_reject``): the full null-restoring
-        walk, run only once a call is rejected; a call it changes is parsed
-        again, and that verdict is the answer.
+        itself (``Compiled.nulls_after_reject``): the full walk, run only once
+        a call is rejected; a call it changes is parsed again, and that
+        verdict is the answer.
     """
 
-    __slots__ = ("drop", "limits", "outcomes", "parser", "policy", "retry", "with_context")
+    __slots__ = (
+        "bound",
+        "guarded",
+        "check",
+        "deep",
+        "drop",
+        "function",
+        "limits",
+        "name",
+        "outcomes",
+        "parser",
+        "parser_context",
+        "names",
+        "policy",
+        "restore",
+        "retry",
+        "with_context",
+    )
 
     def __init__(
         self,
-        parser: Callable[..., Any],
         *,
-        with_context: bool,
-        policy: Policy | None,
-        outcomes: Outcomes,
+        name: str,
         limits: Limits,
-        retry: Restore | None,
+        policy: Policy,
+        restore: Callable[[dict[str, Any]], dict[str, Any]] | None,
+        deep: Names,
+        parser: Callable[..., Any] | None,
+        parser_context: bool,
+        guarded: bool,
+        retry: Callable[[dict[str, Any]], dict[str, Any]] | None,
+        check: Check,
+        function: Callable[..., Any],
+        with_context: bool,
+        outcomes: Outcomes,
     ) -> None:
-        self.parser = parser
-        self.with_context = with_context
-        self.policy = policy
-        #: under "ignore", the names to keep: the parser never sees the others
-        self.drop = (
-            policy.accepted_set if policy is not None and policy.policy == "ignore" else None
-        )
-        self.outcomes = outcomes
+        self.name = name
         self.limits = limits
+        self.policy = policy
+        self.bound = policy.bound
+        self.restore = restore
+        self.deep = deep
+        self.parser = parser
+        self.parser_context = parser_context
+        #: the policy after the parser, or None
+        self.guarded = policy if guarded else None
+        #: under "ignore", the names to keep: an adapter's parser never sees the others
+        self.drop = policy.accepted_set if guarded and policy.policy == "ignore" else None
+        #: the names an accepted call may send for the policy to have nothing to say
+        self.names = policy.accepted_set if guarded else None
         self.retry = retry
+        self.check = check
+        self.function = function
+        self.with_context = with_context
+        self.outcomes = outcomes
 
-    def _kept(self, args: dict[str, Any]) -> dict[str, Any]:
-        keep = self.drop
-        if keep is None or keep.issuperset(args):
-            return args
-        return {k: v for k, v in args.items() if k in keep}
+    def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:
+        """One call's steps, in order; ``body=False`` stops at the parsed value.
 
-    def __call__(self, args: dict[str, Any], context: Any = None) -> ParseResult:
-        args = self._kept(args)
+        Returns the outcome (``Ok``/``Error``/``Interrupt``; with
+        ``body=False``, ``Ok`` of the body's value or the ``Error``), or what
+        is left to await: an async body's coroutine of its outcome, or a
+        :class:`Pending` async parser's result.
+        """
+        args: Any = arguments
+        if type(args) is not dict:
+            args = decode(arguments, self.name, self.limits)
+            if type(args) is Error:
+                return args
+        # null means absent: restored where a top-level null, or a value that may hold one, was sent
+        restore = self.restore
+        if restore is not None:
+            deep = self.deep
+            # (a null is falsy: most calls pass the truth test, which costs less than the look)
+            if (deep and not deep.isdisjoint(args)) or (not all(v := args.values()) and None in v):
+                args = restore(args)
+        # a name the application bound is never the model's to send
+        if self.bound and not self.bound.isdisjoint(args):
+            return self.policy.rejected_bound(args)
+        parser = self.parser
+        if parser is None:  # the required keys and the policy, then the declared values
+            value = self.check(args)
+            if type(value) is Error:
+                return value
+            return self.call(value, context) if body else Ok(value)
+        if self.drop is not None and not self.drop.issuperset(args):
+            args = {k: v for k, v in args.items() if k in self.drop}
         try:
-            result = self.parser(args, context) if self.with_context else self.parser(args)
+            result = parser(args, context) if self.parser_context else parser(args)
         except Exception as exc:
             return self.outcomes.parser_failed(exc, args, self.limits, context)
-        settled = self.settled(result, args, context)
-        again = self.again(settled, args)
-        return settled if again is None else self(again, context)
+        names = self.names
+        if (
+            type(result) is Ok
+            and result[0] is not None
+            and (names is None or names.issuperset(args))
+        ):
+            parsed = result  # the usual valid call: the parser's own Ok, nothing to add
+        else:
+            parsed = self.settled(result, args, context)
+        if type(parsed) is not Ok or not body:
+            return parsed
+        return self.call(parsed[0], context)
 
-    async def acall(self, args: dict[str, Any], context: Any = None) -> ParseResult:
-        """:meth:`__call__` for an ``async def`` parser (a sync one is called as it is)."""
-        args = self._kept(args)
-        try:
-            result = self.parser(args, context) if self.with_context else self.parser(args)
-            if isawaitable(result):
-                result = await result
-        except Exception as exc:
-            return self.outcomes.parser_failed(exc, args, self.limits, context)
-        settled = self.settled(result, args, context)
-        again = self.again(settled, args)
-        return settled if again is None else await self.acall(again, context)
-
-    def settled(self, result: object, args: dict[str, Any], context: Any) -> ParseResult:
+    def settled(self, result: object, args: dict[str, Any], context: Any) -> Any:
         """The parser's result as a parse result: its shape checked, the policy applied.
 
         A rejection has the context's strings redacted (a parser given the
-        context may quote it).
+        context may quote it), and, with ``retry``, a rejected call whose
+        nulls the walk restores is parsed again.
         """
         kind = type(result)
         outcome: ParseResult
@@ -144,138 +219,49 @@ class Parser:
                 if isinstance(message, str)
                 else Error(text_of(message, secrets_of(context)), result[1])  # type: ignore[index]
             )
+        elif isawaitable(result):
+            return Pending(result, args)  # type: ignore[arg-type]
         else:
             # the type alone: the value may hold anything (the context, secrets)
             return Error(f"parse_args returned unexpected shape: {kind.__name__}")
-        if self.policy is not None:
-            outcome = self.policy.after_parser(outcome, args)
-        return outcome if isinstance(outcome, Ok) else redacted(outcome, context)
-
-    def again(self, settled: ParseResult, args: dict[str, Any]) -> dict[str, Any] | None:
-        """The arguments to parse again after a rejection (``None``: the answer stands)."""
-        if self.retry is None or type(settled) is Ok:
-            return None
-        restored = self.retry(args)
-        # (the walk may hand back an equal copy: that call is not parsed twice)
-        return None if restored is args or restored == args else restored
-
-
-class Plan:
-    """The steps of one Function's calls (see the module's docstring).
-
-    :param check: the step that decides a call: ``Policy.checked``,
-        :class:`Parameters` or :class:`Parser`.
-    :param restore: the null-restoring step before ``check`` (``None``: none).
-    """
-
-    __slots__ = (
-        "acheck",
-        "bound",
-        "check",
-        "function",
-        "limits",
-        "name",
-        "outcomes",
-        "policy",
-        "restore",
-        "with_context",
-    )
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        limits: Limits,
-        restore: Restore | None,
-        policy: Policy,
-        check: Check,
-        function: Callable[..., Any],
-        with_context: bool,
-        outcomes: Outcomes,
-    ) -> None:
-        self.name = name
-        self.limits = limits
-        self.restore = restore
-        self.policy = policy
-        self.bound = policy.bound
-        self.check = check
-        self.acheck: Callable[[dict[str, Any], Any], Awaitable[ParseResult]] | None = getattr(
-            check, "acall", None
-        )
-        self.function = function
-        self.with_context = with_context
-        self.outcomes = outcomes
-
-    def prepare(self, arguments: object) -> dict[str, Any] | Error:
-        """The arguments as a dict, nulls restored, or the Error that ends the call."""
-        args = arguments if type(arguments) is dict else decode(arguments, self.name, self.limits)
-        if isinstance(args, Error):
-            return args
-        if self.restore is not None:
-            args = self.restore(args)
-        if self.bound and not self.bound.isdisjoint(args):
-            return self.policy.rejected_bound(args)
-        return args
-
-    def parse(self, arguments: object, context: Any = None) -> ParseResult:
-        """What ``parse_arguments`` returns: ``Ok`` of the body's value, or the Error."""
-        args = self.prepare(arguments)
-        if isinstance(args, Error):
-            return args
-        return self.check(args, context)
-
-    async def aparse(self, arguments: object, context: Any = None) -> ParseResult:
-        """:meth:`parse` for async code (an ``async def`` parser is awaited)."""
-        args = self.prepare(arguments)
-        if isinstance(args, Error):
-            return args
-        if self.acheck is None:
-            return self.check(args, context)
-        return await self.acheck(args, context)
+        if self.guarded is not None:
+            outcome = self.guarded.after_parser(outcome, args)
+        if isinstance(outcome, Ok):
+            return outcome
+        if self.retry is not None:
+            restored = self.retry(args)
+            # (the walk may hand back an equal copy: that call is not parsed twice)
+            if restored is not args and restored != args:
+                return self.steps(restored, context, body=False)
+        return redacted(outcome, context)
 
     def call(self, value: Any, context: Any = None) -> Any:
-        """The body step alone: the outcome, or an awaitable to complete with ``finish``."""
+        """The body step alone: the outcome, or, for an async body, a coroutine of it."""
         try:
             out = self.function(value, context) if self.with_context else self.function(value)
         except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
             return self.outcomes.rescue(exc, value, context)
         if type(out) is str:
-            return Ok(out)
+            return _new(Ok, (out, None))
         if type(out) in _SETTLED or not isawaitable(out):
             return self.outcomes.outcome(out, context)
-        return out
+        return self.outcomes.finish(out, value, context)
 
-    def finish(self, awaitable: Awaitable[Any], value: Any, context: Any = None) -> Any:
-        """Complete what an async body returned (a coroutine of its outcome)."""
-        return self.outcomes.finish(awaitable, value, context)
-
-    def run(self, arguments: object, context: Any = None) -> Outcome:
-        """What ``execute`` returns, for a sync parser and body."""
-        parsed = self.parse(arguments, context)
-        if type(parsed) is not Ok:
-            return parsed
-        value = parsed[0]
-        out = self.call(value, context)
-        if type(out) in _OUTCOMES:
-            return out  # type: ignore[no-any-return]
-        # a sync callable may still return an awaitable (a partial of an async def)
-        return run_sync(self.outcomes.finish(out, value, context))  # type: ignore[no-any-return]
+    async def aparse(self, arguments: object, context: Any = None) -> ParseResult:
+        """What ``aparse_arguments`` returns: an ``async def`` parser awaited."""
+        parsed = self.steps(arguments, context, body=False)
+        while type(parsed) is Pending:
+            try:
+                result = await parsed.awaitable
+            except Exception as exc:
+                return self.outcomes.parser_failed(exc, parsed.args, self.limits, context)
+            parsed = self.settled(result, parsed.args, context)
+        return parsed  # type: ignore[no-any-return]
 
     async def arun(self, arguments: object, context: Any = None) -> Outcome:
         """What ``aexecute`` returns: async parsers and bodies awaited."""
         parsed = await self.aparse(arguments, context)
         if type(parsed) is not Ok:
             return parsed
-        value = parsed[0]
-        out = self.call(value, context)
-        if type(out) in _OUTCOMES:
-            return out  # type: ignore[no-any-return]
-        return await self.outcomes.finish(out, value, context)
-
-    def parse_to_completion(self, arguments: object, context: Any = None) -> ParseResult:
-        """:meth:`parse` for an ``async def`` parser, from sync code (its own event loop)."""
-        return run_sync(self.aparse(arguments, context))  # type: ignore[no-any-return]
-
-    def run_to_completion(self, arguments: object, context: Any = None) -> Outcome:
-        """:meth:`run` for an ``async def`` parser or body: one event loop for both."""
-        return run_sync(self.arun(arguments, context))  # type: ignore[no-any-return]
+        out = self.call(parsed[0], context)
+        return out if type(out) in OUTCOMES else await out  # type: ignore[no-any-return]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import messages
 from ..arguments import Arguments
-from ..contract import Error, Ok, ParseResult
+from ..contract import Error, ParseResult
 from ..problems import InvalidArguments, invalid_arguments
 
 __all__: list[str] = []
@@ -35,6 +35,7 @@ class Policy:
         "accepted",
         "accepted_set",
         "bound",
+        "exact",
         "policy",
         "required",
         "required_set",
@@ -53,28 +54,32 @@ class Policy:
         self.accepted_set = frozenset(accepted)
         self.required = tuple(required)
         self.required_set = frozenset(required)
+        #: every accepted name and nothing else: a call that sends exactly these
+        #: passes both checks with one comparison (``None`` when that is not so)
+        self.exact = (
+            self.accepted_set if self.accepted and self.required_set <= self.accepted_set else None
+        )
         # models send the same extra names again and again: whether one
         # resembles a parameter is worked out once (a bounded memory)
         self._resembling: dict[str, bool] = {}
 
     # -- before any parser ------------------------------------------------------
 
-    def checked(self, args: dict[str, Any], context: Any = None) -> ParseResult:
-        """The required-key check and the policy; the ``Ok`` holds the body's :class:`Arguments`.
-
-        (``context`` is not read: this is a plan's check step, called as a parser is.)
-        """
+    def checked(self, args: dict[str, Any]) -> Arguments | Error:
+        """The required-key check and the policy: the body's :class:`Arguments`, or the Error."""
         keys = args.keys()
-        if keys >= self.required_set and (not self.accepted or self.accepted_set >= keys):
-            return Ok(Arguments(args))  # the usual call: every name required sent, none unknown
+        if keys == self.exact or (
+            keys >= self.required_set and (not self.accepted or self.accepted_set >= keys)
+        ):
+            return Arguments(args)  # the usual call: every name required sent, none unknown
         if not keys >= self.required_set:
             return Error(self._missing(args))
         if self.policy == "ignore":
-            return Ok(Arguments({k: v for k, v in args.items() if k in self.accepted_set}))
+            return Arguments({k: v for k, v in args.items() if k in self.accepted_set})
         found = self.flagged(args)
         if found:
             return Error(messages.unrecognized_only(found, self.accepted))
-        return Ok(Arguments(args))
+        return Arguments(args)
 
     def rejected_bound(self, args: Mapping[str, Any]) -> Error:
         """The rejection of a call that sends a name the application bound.
