@@ -1,11 +1,10 @@
-"""A test adapter whose parser checks the very schema it exports, for the plan's shortcuts.
+"""A test adapter whose parser checks the very schema it exports.
 
-What the adapter says of its parser (``Compiled.nulls_after_reject``,
-``verdict``, ``closed``) lets the plan skip steps; each fact is true of this
-parser, so every shortcut must give the verdict the plain order gives (the
-restoring step first, then the parser, then the policy). The parser counts
-its calls and keeps a copy of each arguments dict it is given; so does the
-verdict.
+What the adapter says of its parser (``Compiled.nulls_after_reject``) lets
+the plan restore nulls below the top level only once a call is rejected;
+that is true of this parser, so the answer must be the one of the plain order
+(the restoring step first, then the parser, then the policy). The parser
+counts its calls and keeps a copy of each arguments dict it is given.
 """
 
 from __future__ import annotations
@@ -13,14 +12,11 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from hypothesis import strategies as st
 
 import toolparse as tp
-import toolparse.function._policy as policy_module
-import toolparse.problems as problems_module
 from toolparse.adapter import Compiled, type_reason
 from toolparse.problems import ArgumentProblem, invalid_arguments
 
@@ -31,8 +27,6 @@ __all__ = [
     "Checker",
     "CheckingAdapter",
     "checked_function",
-    "counted_renders",
-    "counted_restores",
     "schema",
     "verdict_of",
 ]
@@ -98,8 +92,6 @@ class Checker:
     def __init__(self, closed: bool = False) -> None:
         self.schema = schema(closed)
         self.seen: list[dict[str, Any]] = []
-        self.judged: list[dict[str, Any]] = []
-        self.explained: list[dict[str, Any]] = []
 
     @property
     def calls(self) -> int:
@@ -111,19 +103,6 @@ class Checker:
         found = list(_problems(args, self.schema, ()))
         if not found:
             return tp.ok()
-        return invalid_arguments(found, arguments=args, accepted=ACCEPTED)
-
-    def verdict(self, args: dict[str, Any]) -> bool:
-        """The parser's verdict alone: ``True`` exactly when it returns ``Ok(None)``."""
-        self.judged.append(copy.deepcopy(args))
-        return not any(_problems(args, self.schema, ()))
-
-    def explain(self, args: dict[str, Any]) -> tp.ParseResult:
-        """The parser's answer for a call the verdict refused, which must have a problem."""
-        self.explained.append(copy.deepcopy(args))
-        found = list(_problems(args, self.schema, ()))
-        if not found:
-            raise AssertionError(f"explained a valid call: {args!r}")
         return invalid_arguments(found, arguments=args, accepted=ACCEPTED)
 
 
@@ -140,20 +119,9 @@ class CheckingAdapter:
 
     name = "checking"
 
-    def __init__(
-        self,
-        parser: Checker,
-        *,
-        after: bool = True,
-        verdict: Callable[[dict[str, Any]], Any] | bool = False,
-        closed: bool = False,
-        explain: bool = False,
-    ) -> None:
+    def __init__(self, parser: Checker, *, after: bool = True) -> None:
         self.parser = parser
         self.after = after
-        self.verdict = parser.verdict if verdict is True else (verdict or None)
-        self.closed = closed
-        self.explain = parser.explain if explain else None
 
     def accepts(self, source: object) -> bool:
         return source == "checked"
@@ -164,9 +132,6 @@ class CheckingAdapter:
             self.parser,
             accepted=ACCEPTED,
             nulls_after_reject=self.after,
-            verdict=self.verdict,
-            closed=self.closed,
-            explain=self.explain,
         )
 
 
@@ -175,51 +140,12 @@ def checked_function(
     parser: Checker | None = None,
     *,
     after: bool = True,
-    verdict: Callable[[dict[str, Any]], Any] | bool = False,
-    closed: bool = False,
-    explain: bool = False,
-    schema_closed: bool | None = None,
+    schema_closed: bool = False,
     **kwargs: Any,
 ) -> tp.Function:
-    """A Function over :class:`CheckingAdapter` (its schema closed when ``closed``, unless told)."""
-    parser = parser or Checker(closed if schema_closed is None else schema_closed)
-    adapter: Any = CheckingAdapter(
-        parser, after=after, verdict=verdict, closed=closed, explain=explain
-    )
+    """A Function over :class:`CheckingAdapter` (its schema closed when ``schema_closed``)."""
+    adapter: Any = CheckingAdapter(parser or Checker(schema_closed), after=after)
     return tp.Function("t", body, args_schema="checked", adapter=adapter, **kwargs)
-
-
-def counted_restores(fn: tp.Function) -> list[Any]:
-    """Wrap the Function's restoring step; the list receives each arguments dict it is given."""
-    space = fn._parse.__globals__
-    seen: list[Any] = []
-    restore: Callable[[Any], Any] = space["restore"]
-
-    def counting(args: Any) -> Any:
-        seen.append(args)
-        return restore(args)
-
-    space["restore"] = counting
-    return seen
-
-
-@contextmanager
-def counted_renders() -> Iterator[list[int]]:
-    """Count calls of the one renderer of argument problems while open (where each caller reads it)."""
-    count: list[int] = []
-    original = problems_module.render_problems
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        count.append(1)
-        return original(*args, **kwargs)
-
-    problems_module.render_problems = counting  # type: ignore[assignment]
-    policy_module.render_problems = counting  # type: ignore[assignment]
-    try:
-        yield count
-    finally:
-        problems_module.render_problems = original
-        policy_module.render_problems = original
 
 
 def verdict_of(result: Any) -> tuple[str, Any]:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import toolparse as tp
 from toolparse.adapter import Compiled
+from toolparse.nulls import null_restorer
 
 
 class _Source:
@@ -39,10 +42,6 @@ class OtherKeyedAdapter(KeyedAdapter):
     name = "other"
 
 
-def _restore(fn: tp.Function) -> Any:
-    return fn._run.__globals__["restore"]
-
-
 def _fn(source: _Source, adapter: Any, **kwargs: Any) -> tp.Function:
     return tp.Function("t", lambda a: a, args_schema=source, adapter=adapter, **kwargs)
 
@@ -52,32 +51,28 @@ def test_compiled_has_no_key_by_default() -> None:
     assert Compiled({"type": "object"}, key=("x", 1)).key == ("x", 1)
 
 
-def test_equal_keys_share_the_null_step() -> None:
-    adapter = KeyedAdapter()
-    first = _fn(_Source("a"), adapter)
-    second = _fn(_Source("a"), KeyedAdapter())
-    assert _restore(first) is not None
-    assert _restore(first) is _restore(second)
-    assert second.parse_arguments({"id": 1, "tag": None}) == tp.Ok({"id": 1})
+@pytest.mark.parametrize(
+    "adapter",
+    [
+        KeyedAdapter(),
+        KeyedAdapter(key=None),
+        KeyedAdapter(key=["not", "hashable"]),
+        OtherKeyedAdapter(),
+    ],
+)
+@pytest.mark.parametrize("policy", ["report", "ignore"])
+def test_tools_of_one_key_or_none_each_restore_their_nulls(adapter: Any, policy: str) -> None:
+    # an unusable key costs the sharing, never the tool
+    for source in (_Source("a"), _Source("a"), _Source("b")):
+        fn = _fn(source, adapter, unknown_arguments=policy)
+        assert fn.parse_arguments({"id": 1, "tag": None}) == tp.Ok({"id": 1})
+        assert fn.json_schema() == _schema(source)
 
 
-def test_other_keys_other_policies_other_adapter_types_do_not_share() -> None:
-    first = _fn(_Source("a"), KeyedAdapter())
-    assert _restore(_fn(_Source("b"), KeyedAdapter())) is not _restore(first)
-    assert _restore(_fn(_Source("a"), KeyedAdapter(), unknown_arguments="ignore")) is not (
-        _restore(first)
-    )
-    assert _restore(_fn(_Source("a"), OtherKeyedAdapter())) is not _restore(first)
-
-
-def test_no_key_shares_nothing() -> None:
-    first = _fn(_Source("a"), KeyedAdapter(key=None))
-    second = _fn(_Source("a"), KeyedAdapter(key=None))
-    assert _restore(first) is not _restore(second)
-
-
-def test_an_unhashable_key_costs_the_sharing_not_the_tool() -> None:
-    first = _fn(_Source("a"), KeyedAdapter(key=["not", "hashable"]))
-    second = _fn(_Source("a"), KeyedAdapter(key=["not", "hashable"]))
-    assert _restore(first) is not _restore(second)
-    assert first.parse_arguments({"id": 2, "tag": None}) == tp.Ok({"id": 2})
+def test_a_restorer_is_shared_by_key() -> None:
+    schema = _schema(_Source("a"))
+    first = null_restorer(schema, ("keyed", "a"))
+    assert first is not None
+    assert null_restorer(_schema(_Source("a")), ("keyed", "a")) is first
+    assert null_restorer(schema, ("keyed", "b")) is not first
+    assert null_restorer(schema) is not null_restorer(schema)

@@ -118,10 +118,13 @@ def _is_default_manager_lookup(node: ast.Import | ast.ImportFrom) -> bool:
 FIRST_USE: dict[tuple[str, str], str] = {
     ("toolparse.calls", "toolparse._workers"): "the first set_max_workers",
     ("toolparse._threads", "toolparse._workers"): "the first body run in a worker thread",
-    ("toolparse.function._shared", "toolparse.plain._params"): (
+    ("toolparse.function._function", "toolparse.plain"): (
         "the first Function that declares parameters"
     ),
-    ("toolparse.function._resolution", "toolparse.plugins"): (
+    ("toolparse.function._function", "toolparse.plugins"): (
+        "the first Function defined without a plugin manager of its own"
+    ),
+    ("toolparse.function._declaration", "toolparse.plugins"): (
         "the first args_schema resolved by a two-method adapter"
     ),
 }

@@ -1,21 +1,33 @@
-"""A Function's plan: one rendering per rejected call, null as absent, replace(), and
-the small guarantees every tool has (the exception hook, a returned ToolResult untouched)."""
+"""What a Function's plan does with a call, through the public API.
+
+A rejection is built once and rendered once (an adapter's own rendering is the
+answer when the tool's policy adds nothing to it), null for an optional
+property means absent, the policy applies after an adapter's parser, bodies
+and parsers of every shape are called as they declare, and what a body
+returns reads the same whatever its type.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Callable, Iterator
+import functools
+import inspect
+import json
+import pickle
+from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.core.checking_adapter import ACCEPTED, CALLS, AsyncChecker, Checker, checked_function
 
 import toolparse as tp
-import toolparse.function._plan as plan_module
-import toolparse.function._policy as policy_module
-import toolparse.function._steps as steps_module
-import toolparse.problems as problems_module
-from toolparse import plugins as plugins_module
 from toolparse.adapter import Compiled
+
+POLICIES = ("report", "reject", "ignore")
+SECRET = "sk-live-0123456789"
 
 
 @dataclasses.dataclass
@@ -31,27 +43,56 @@ def pm() -> tp.PluginManager:
     return tp.make_plugin_manager(load_entry_points=False)
 
 
-@pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count calls of the one renderer of argument problems (where each caller reads it)."""
-    count: list[int] = []
-    original = problems_module.render_problems
+class Keeping(Checker):
+    """The checker, keeping every result it returned."""
 
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        count.append(1)
-        return original(*args, **kwargs)
+    def __init__(self, closed: bool = False) -> None:
+        super().__init__(closed)
+        self.answers: list[tp.ParseResult] = []
 
-    monkeypatch.setattr(problems_module, "render_problems", counting)
-    monkeypatch.setattr(policy_module, "render_problems", counting)
-    return count
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        self.answers.append(super().__call__(args))
+        return self.answers[-1]
 
 
-# -- render once ----------------------------------------------------------------------
+class Quoting(Checker):
+    """A parser that quotes the call in its rejection (as a library's text may)."""
+
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        problem = tp.ArgumentProblem(("tag",), f"must not be {args.get('tag')}")
+        return tp.invalid_arguments([problem], arguments=args, accepted=ACCEPTED)
+
+
+class OtherNames(Checker):
+    """A parser that renders its rejection with accepted names of its own."""
+
+    def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
+        return tp.invalid_arguments(
+            [tp.ArgumentProblem.missing("id")], arguments=args, accepted=("id",)
+        )
+
+
+# -- a rejection is rendered once -----------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("bad", [{"id": "one", "tag": 5}, {"id": "one", "tgs": 1, "zzz": 2}])
+def test_an_adapters_rejection_is_the_answer_as_it_is(policy: str, bad: dict[str, Any]) -> None:
+    parser = Keeping()
+    fn = checked_function(parser=parser, unknown_arguments=policy, after=False)
+    result = fn.execute(bad)
+    assert result is parser.answers[-1]  # rendered by the adapter, once, and not again
+    assert fn.parse_arguments(bad) is parser.answers[-1]
+    if policy == "ignore":
+        assert parser.seen[-1] == {"id": "one"} | ({"tag": 5} if "tag" in bad else {})
+    elif "idd" in bad:
+        # every unknown name is named, the likely typo with its suggestion
+        assert 'Unrecognized parameters: idd (did you mean "id"?), zzz' in result.message
 
 
 @pytest.mark.parametrize("policy", ["report", "reject"])
-def test_a_rejected_call_with_unknown_names_is_rendered_once(
-    pm: tp.PluginManager, renders: list[int], policy: Any
+def test_a_rejected_call_names_the_adapters_problem_and_every_unknown_name(
+    pm: tp.PluginManager, policy: Any
 ) -> None:
     fn = tp.Function(
         "forecast",
@@ -60,73 +101,87 @@ def test_a_rejected_call_with_unknown_names_is_rendered_once(
         plugin_manager=pm,
         unknown_arguments=policy,
     )
-    # a wrong value (the adapter's problem) and two unknown names (the policy's)
     result = fn.execute({"city": 5, "dayz": 2, "other": 1})
     assert isinstance(result, tp.Error)
     assert "\ncity: " in result.message
     assert 'Unrecognized parameters: dayz (did you mean "days"?), other' in result.message
-    assert renders == [1]
-    problems = result.exception.problems  # type: ignore[union-attr]
-    assert [(p.path, p.kind) for p in problems][-2:] == [
-        (("dayz",), "unrecognized"),
-        (("other",), "unrecognized"),
-    ]
+    assert isinstance(result.exception, tp.InvalidArguments)
+    unknown = [p.path for p in result.exception.problems if p.kind == "unrecognized"]
+    assert unknown == [("dayz",), ("other",)]
 
 
-def test_every_kind_of_rejected_call_is_rendered_once(
-    pm: tp.PluginManager, renders: list[int]
-) -> None:
-    fn = tp.Function("forecast", lambda a: "ok", args_schema=Forecast, plugin_manager=pm)
-    calls: list[dict[str, Any]] = [
-        {"city": 5},  # the adapter alone
-        {"days": "x"},  # missing and invalid
-        {"city": "Oslo", "dayz": 2},  # only the policy (a likely typo)
-        {"city": 5, "unrelated": 1},  # the adapter, and a name the policy names
-    ]
-    for arguments in calls:
-        renders.clear()
-        assert isinstance(fn.execute(arguments), tp.Error)
-        assert renders == [1], arguments
-        renders.clear()
-        assert isinstance(fn.parse_arguments(arguments), tp.Error)
-        assert renders == [1], arguments
-
-
-def test_an_adapter_that_names_the_unknown_names_itself_is_rendered_once(
-    renders: list[int],
-) -> None:
-    accepted = ["city"]
-
-    def parser(arguments: dict[str, Any]) -> Any:
-        problems = [tp.ArgumentProblem.unrecognized(k) for k in arguments if k not in accepted]
-        return tp.invalid_arguments(problems, arguments=arguments, accepted=accepted)
-
-    class Strict:
-        name = "strict-test"
-
-        def accepts(self, source: object) -> bool:
-            return source == "strict-source"
-
-        def compile(self, source: Any, **options: Any) -> Compiled:
-            schema = {"type": "object", "properties": {"city": {"type": "string"}}}
-            return Compiled(schema, parser, accepted=accepted)
-
-    fn = tp.Function("t", lambda a: "ok", args_schema="strict-source", adapter=Strict())
-    result = fn.execute({"city": "Oslo", "other": 1})
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_rejection_rendered_with_other_names_is_rendered_with_the_tools(policy: str) -> None:
+    fn = checked_function(parser=OtherNames(), unknown_arguments=policy, after=False)
+    result = fn.execute({"tag": "a"})
     assert isinstance(result, tp.Error)
-    # held back while the adapter ran, rendered once at the end: never empty
-    assert result.message.startswith("Invalid arguments for this tool.")
-    assert "Unrecognized parameters: other" in result.message
-    assert renders == [1]
+    expected = tp.invalid_arguments(
+        [tp.ArgumentProblem.missing("id")], arguments={"tag": "a"}, accepted=ACCEPTED
+    )
+    assert result.message == expected.message
+    assert "Accepted parameters: id, tag, meta, items" in result.message
 
 
-def test_invalid_arguments_outside_a_function_still_renders() -> None:
-    error = tp.invalid_arguments([tp.ArgumentProblem.missing("city")], arguments={})
-    assert error.message.startswith("Invalid arguments for this tool.")
-    assert "Missing parameters: city" in error.message
+def test_an_accepted_call_with_a_likely_typo_is_rejected_for_it_alone() -> None:
+    fn = checked_function(unknown_arguments="report", after=False)
+    result = fn.execute({"id": 1, "tga": "x", "unrelated": 2})
+    assert isinstance(result, tp.Error)
+    assert result.message == (
+        "Invalid arguments for this tool.\n\n"
+        'Unrecognized parameters: tga (did you mean "tag"?), unrelated\n'
+        "Accepted parameters: id, tag, meta, items\n\n"
+        "Fix these arguments and call the tool again."
+    )
+    # a name resembling no parameter passes through to the body under "report"
+    assert fn.parse_arguments({"id": 1, "unrelated": 2}) == tp.Ok({"id": 1, "unrelated": 2})
+    assert isinstance(
+        checked_function(unknown_arguments="reject").parse_arguments({"id": 1, "unrelated": 2}),
+        tp.Error,
+    )
 
 
-# -- null means absent, for every Function -------------------------------------------
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_context_string_the_rejection_quotes_is_redacted(policy: str) -> None:
+    fn = checked_function(parser=Quoting(), unknown_arguments=policy, after=False)
+    bad = {"id": 1, "tag": SECRET}
+    for context in ({"key": SECRET}, [SECRET], {f"k{i}": i for i in range(100)} | {"k": SECRET}):
+        result = fn.execute(bad, context)
+        assert isinstance(result, tp.Error)
+        assert SECRET not in result.message
+        assert "[redacted]" in result.message
+    assert SECRET in fn.execute(bad).message  # with no context, nothing is hidden
+    assert SECRET in fn.execute(bad, {"tool_call_id": SECRET}).message  # the call's own id
+
+
+def test_your_own_parsers_rejection_is_returned_as_it_is_or_redacted() -> None:
+    answers: list[tp.Error] = []
+
+    def parse_args(args: dict[str, Any]) -> tp.ParseResult:
+        answers.append(tp.Error(f"id {args['id']} is not known"))
+        return answers[-1]
+
+    fn = tp.Function(
+        "t", lambda a: a, parameters=[tp.FunctionParam("id", "string")], parse_args=parse_args
+    )
+    assert fn.execute({"id": SECRET}) is answers[-1]
+    assert fn.parse_arguments({"id": SECRET}) is answers[-1]
+    assert fn.execute({"id": SECRET}, {"key": SECRET}).message == "id [redacted] is not known"
+    assert fn.execute({"id": SECRET}, {"n": 1}) is answers[-1]
+
+
+def test_an_async_parser_is_awaited_and_the_policy_applies_after_it() -> None:
+    fn = checked_function(parser=AsyncChecker(), after=False)
+    bad = {"id": "one", "idd": 1}
+    result = asyncio.run(fn.aexecute(bad))
+    assert isinstance(result, tp.Error)
+    assert "id: must be an integer" in result.message
+    assert "idd" in result.message
+    assert fn.execute(bad).message == result.message
+    assert asyncio.run(fn.aparse_arguments({"id": 1})) == tp.Ok({"id": 1})
+    assert fn.parse_arguments({"id": 1}) == tp.Ok({"id": 1})
+
+
+# -- null means absent ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -141,54 +196,7 @@ def test_null_for_an_optional_field_gives_its_default(pm: tp.PluginManager, stri
     )
     assert fn.execute({"city": "Oslo", "days": None}) == tp.Ok("ok")
     assert seen == [Forecast("Oslo", 1)]
-    # a required field's null is the adapter's to judge
-    assert isinstance(fn.execute({"city": None}), tp.Error)
-
-
-@pytest.fixture
-def fresh_steps() -> Iterator[None]:
-    """Steps shared by tools of one declaration are built again (and not kept after)."""
-    plan_module._shared_nulls_step.cache_clear()
-    yield
-    plan_module._shared_nulls_step.cache_clear()
-
-
-@pytest.mark.usefixtures("fresh_steps")
-def test_the_null_step_runs_only_when_a_null_could_be_there(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    walks: list[Any] = []
-    original = plan_module.null_restorer
-
-    def counting(schema: Any) -> Callable[[Any], Any] | None:
-        restore = original(schema)
-        if restore is None:
-            return None
-
-        def walk(value: Any) -> Any:
-            walks.append(value)
-            return restore(value)
-
-        return walk
-
-    monkeypatch.setattr(plan_module, "null_restorer", counting)
-    params = [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("days", "integer"),
-    ]
-    fn = tp.Function("t", lambda a: str(dict(a)), parameters=params)
-    walks.clear()  # probing at definition does not count
-    assert fn.execute({"city": "Oslo"}) == tp.Ok("{'city': 'Oslo'}")
-    assert fn.execute({"city": "Oslo", "days": 2}) == tp.Ok("{'city': 'Oslo', 'days': 2}")
-    assert walks == []
-    assert fn.execute({"city": "Oslo", "days": None}) == tp.Ok("{'city': 'Oslo'}")
-    assert walks == [{"city": "Oslo", "days": None}]
-    # nothing optional: no null step at all
-    required = tp.Function("t", lambda a: "ok", parameters=params[:1])
-    walks.clear()
-    assert required.execute({"city": "Oslo"}) == tp.Ok("ok")
-    assert isinstance(required.execute({"city": None}), tp.Error)  # null is not a string
-    assert walks == []
+    assert isinstance(fn.execute({"city": None}), tp.Error)  # a required field's null is judged
 
 
 def test_nulls_below_the_top_are_dropped_without_a_top_level_null() -> None:
@@ -208,7 +216,176 @@ def test_nulls_below_the_top_are_dropped_without_a_top_level_null() -> None:
     )
 
 
-# -- replace and description ---------------------------------------------------------
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_parser_that_checks_nulls_itself_sees_a_nested_null_only_after_rejecting(
+    policy: str,
+) -> None:
+    parser = Checker(closed=True)
+    fn = checked_function(lambda a: dict(a), parser, unknown_arguments=policy, schema_closed=True)
+    sent = {"id": 1, "items": [{"n": 1, "note": None}]}
+    assert fn.execute(sent) == tp.Ok('{"id": 1, "items": [{"n": 1}]}')
+    assert parser.seen == [sent, {"id": 1, "items": [{"n": 1}]}]
+    # an optional name's null at the top is restored before the parser (parsed once)
+    parser.seen.clear()
+    assert fn.execute({"id": 1, "tag": None}) == tp.Ok('{"id": 1}')
+    assert parser.seen == [{"id": 1}]
+    parser.seen.clear()
+    assert isinstance(fn.execute({"id": None}), tp.Error)  # a required name's null is judged
+    assert parser.seen == [{"id": None}]
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(CALLS, st.sampled_from(POLICIES))
+def test_restoring_after_a_rejection_answers_as_restoring_first(
+    args: dict[str, Any], policy: str
+) -> None:
+    body = functools.partial(json.dumps, sort_keys=True)
+    after = checked_function(lambda a: body(a), unknown_arguments=policy)
+    first = checked_function(lambda a: body(a), unknown_arguments=policy, after=False)
+    got, want = after.execute(dict(args)), first.execute(dict(args))
+    assert type(got) is type(want)
+    assert got[0] == want[0]  # the value the body returned, or the text the model reads
+
+
+# -- parsers, bodies and what they return ---------------------------------------------------
+
+
+class ToolOut:
+    """Not a result type: its outcome goes through the serialiser."""
+
+
+class AwaitableDict(dict[str, Any]):
+    """A dict subclass a sync body returns that must still be awaited."""
+
+    def __await__(self) -> Generator[Any, None, str]:
+        yield from asyncio.sleep(0).__await__()
+        return "awaited"
+
+
+@pytest.mark.parametrize(
+    ("returned", "expected"),
+    [
+        ("text", tp.Ok("text")),
+        ({"a": 1}, tp.Ok('{"a": 1}')),
+        ([1, "x"], tp.Ok('[1, "x"]')),
+        ((1, 2), tp.Ok("[1, 2]")),
+        (3, tp.Ok("3")),
+        (2.5, tp.Ok("2.5")),
+        (True, tp.Ok("true")),
+        (None, tp.Ok("null")),
+        (tp.Ok("done"), tp.Ok("done")),
+        (tp.Error("no such id"), tp.Error("no such id")),
+        (tp.Interrupt("ask first", {"k": 1}), tp.Interrupt("ask first", {"k": 1})),
+        (AwaitableDict(x=1), tp.Ok("awaited")),
+    ],
+)
+def test_what_a_body_returns_reads_the_same_on_every_path(
+    returned: Any, expected: tp.Outcome
+) -> None:
+    fn = checked_function(lambda a: returned)
+    assert fn.execute({"id": 1}) == expected
+    assert type(fn.execute({"id": 1})) is type(expected)
+    assert asyncio.run(fn.aexecute({"id": 1})) == expected
+
+
+def test_a_returned_tool_result_is_copied_and_another_object_is_not_shown() -> None:
+    shown = tp.ToolResult("c1", "t", "hello")
+    result = checked_function(lambda a: shown).execute({"id": 1})
+    assert isinstance(result, tp.Ok)
+    assert result.value is not shown  # the call never fills in the tool's own object
+    assert result.value.content == "hello"
+    assert checked_function(lambda a: ToolOut()).execute({"id": 1}) == tp.Error(
+        "An unexpected response was returned from the tool."
+    )
+
+
+def _shapes() -> list[tuple[Callable[..., Any], bool]]:
+    """Bodies of every shape, with whether each takes the context."""
+
+    def one(a):
+        return dict(a)
+
+    def two(a, c):
+        return {"ctx": c}
+
+    def star(*args):
+        return {"n": len(args)}
+
+    def defaults(a, c=None, d=2):
+        return {"ctx": c}
+
+    async def coro(a):
+        return dict(a)
+
+    class Call:
+        def __call__(self, a: Any, c: Any = None) -> Any:
+            return {"ctx": c}
+
+    class ACall:
+        async def __call__(self, a: Any) -> Any:
+            return dict(a)
+
+    @functools.wraps(one)
+    def wrapped(*args: Any) -> Any:
+        return one(args[0])
+
+    wrapped.__signature__ = inspect.signature(one)  # type: ignore[attr-defined]
+    return [
+        (one, False), (two, True), (star, True), (defaults, True), (coro, False),
+        (Call(), True), (ACall(), False), (wrapped, False),
+        (functools.partial(two, {"x": 1}), False), (lambda a: dict(a), False),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("body", "with_context"), _shapes())
+def test_bodies_of_every_shape_are_called_as_they_declare(
+    body: Callable[..., Any], with_context: bool
+) -> None:
+    fn = tp.Function("t", body)
+    context = {"user": 7}
+    result = fn.execute({}, context)
+    assert isinstance(result, tp.Ok), result
+    assert asyncio.run(fn.aexecute({}, context)) == result
+    decoded = json.loads(result.value)
+    if with_context and "ctx" in decoded:
+        assert decoded["ctx"] == context
+
+
+def test_an_async_body_runs_from_sync_code_even_inside_a_running_loop() -> None:
+    async def body(a: Any) -> str:
+        await asyncio.sleep(0)
+        return "done"
+
+    fn = tp.Function("t", body)
+    assert fn.execute({}) == tp.Ok("done")
+
+    async def main() -> tp.Outcome:
+        return fn.execute({})  # a loop is running: the body runs in a loop of its own
+
+    assert asyncio.run(main()) == tp.Ok("done")
+
+
+def test_a_parameter_check_follows_the_required_key_check() -> None:
+    fn = tp.Function(
+        "t",
+        lambda a: f"ran {a['city']}",
+        parameters=[
+            tp.FunctionParam("city", "string", required=True),
+            tp.FunctionParam("days", "integer"),
+        ],
+    )
+    assert fn.execute({"city": "Oslo", "days": 2}) == tp.Ok("ran Oslo")
+    rejected = fn.execute({"city": "Oslo", "days": "x"})
+    assert isinstance(rejected, tp.Error)
+    assert 'days: must be an integer (received "x")' in rejected.message
+    # the required-key message comes first: the values are not checked
+    missing = fn.parse_arguments({"days": "x"})
+    assert isinstance(missing, tp.Error)
+    assert missing.message.startswith("Missing required parameters")
+    assert "must be an integer" not in missing.message
+
+
+# -- the definition ------------------------------------------------------------------------
 
 
 def test_replace_changes_the_given_fields_only() -> None:
@@ -252,279 +429,61 @@ def test_description_is_taken_from_the_source(pm: tp.PluginManager) -> None:
     assert given.replace(args_schema=Plain).description == "Mine."
 
 
-# -- every tool ----------------------------------------------------------------------
+def _square(arguments: Any) -> str:
+    return str(arguments["n"] ** 2)
 
 
-def test_the_exception_hook_applies_to_tools_without_a_plugin_manager(
-    monkeypatch: pytest.MonkeyPatch, pm: tp.PluginManager
-) -> None:
+def test_a_function_pickles_as_its_definition() -> None:
+    fn = tp.Function(
+        "square",
+        _square,
+        description="Square a number.",
+        parameters=[tp.FunctionParam("n", "integer", required=True)],
+        unknown_arguments="reject",
+    )
+    for protocol in (2, pickle.HIGHEST_PROTOCOL):
+        loaded = pickle.loads(pickle.dumps(fn, protocol))
+        assert loaded.name == fn.name
+        assert loaded.description == fn.description
+        assert loaded.parameters == fn.parameters
+        assert loaded.unknown_arguments == "reject"
+        assert loaded.json_schema() == fn.json_schema()
+        assert loaded.execute({"n": 3}) == tp.Ok("9")
+        assert loaded.execute({"n": "x"}).message == fn.execute({"n": "x"}).message
+
+
+def test_the_exception_hook_of_the_default_manager_applies_to_every_tool() -> None:
     class Formatter:
         @tp.hookimpl
         def toolparse_format_exception(self, exception: BaseException, function: Any) -> str:
             return f"{function.name} failed: {exception}"
 
-    pm.register(Formatter())
-    monkeypatch.setattr(plugins_module, "_default", pm)
-
     def boom(a: Any) -> str:
         raise RuntimeError("no")
 
-    plain = tp.Function("plain", boom)  # no args_schema: no plugin manager of its own
-    result = plain.execute({})
+    formatter = Formatter()
+    tp.plugin_manager().register(formatter)
+    try:
+        result = tp.Function("plain", boom).execute({})
+    finally:
+        tp.plugin_manager().unregister(formatter)
     assert isinstance(result, tp.Error)
     assert result.message == "plain failed: no"
     assert isinstance(result.exception, RuntimeError)
 
 
-def test_a_returned_tool_result_is_never_mutated() -> None:
-    mine = tp.ToolResult(None, None, "cached answer")
-    fn = tp.Function("t", lambda a: mine, display_text="Looking", return_direct=True)
-    first, second = tp.execute_tool_calls(
-        [fn], [tp.ToolCall("1", "t", {}), tp.ToolCall("2", "t", {})]
-    )
-    assert (first.tool_call_id, second.tool_call_id) == ("1", "2")
-    assert (first.name, first.display_text, first.return_direct) == ("t", "Looking", True)
-    assert (mine.tool_call_id, mine.name, mine.display_text, mine.return_direct) == (
-        None,
-        None,
-        None,
-        False,
-    )
+def test_an_adapters_accepted_names_are_the_tools() -> None:
+    class Named:
+        name = "named-test"
 
+        def accepts(self, source: object) -> bool:
+            return source == "named"
 
-def test_a_parameter_check_follows_the_required_key_check() -> None:
-    from toolparse.function._outcome import Outcomes
-    from toolparse.function._plan import compile_plan
-    from toolparse.function._policy import Policy
+        def compile(self, source: Any, **options: Any) -> Compiled:
+            schema = {"type": "object", "properties": {"b": {}, "a": {}}}
+            return Compiled(schema, lambda args: tp.ok(), accepted=["b", "a"], required=["a"])
 
-    owner = tp.Function("t", lambda a: "ok")
-    seen: list[Any] = []
-
-    def check(value: Any) -> tp.Error | None:
-        seen.append(dict(value))
-        return tp.Error("days: must be an integer") if value.get("days") == "x" else None
-
-    plan = compile_plan(
-        name="t",
-        limits=owner.limits,
-        schema={"type": "object", "properties": {"city": {}, "days": {}}, "required": ["city"]},
-        policy=Policy("report", ["city", "days"], ["city"]),
-        parser=None,
-        parser_arity=0,
-        guarded=False,
-        outcomes=Outcomes(owner, ["city", "days"]),
-        function=lambda a: f"ran {a['city']}",
-        body_arity=1,
-        parser_async=False,
-        body_async=False,
-        check_parameters=check,
-    )
-    assert plan.run({"city": "Oslo", "days": 2}, None) == tp.Ok("ran Oslo")
-    assert plan.run({"city": "Oslo", "days": "x"}, None) == tp.Error("days: must be an integer")
-    # the required-key message comes first: the check does not run
-    assert plan.parse({"days": "x"}, None).message.startswith("Missing required parameters")
-    assert seen == [{"city": "Oslo", "days": 2}, {"city": "Oslo", "days": "x"}]
-
-
-def test_a_plan_source_holds_no_text_of_the_definition(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the compiled source is a join of the fixed pieces: names, descriptions and
-    # schemas reach the plan as values, never as code, so the cache stays small
-    sources: list[str] = []
-    original = steps_module._code
-
-    def recording(source: str) -> Any:
-        sources.append(source)
-        return original(source)
-
-    monkeypatch.setattr(steps_module, "_code", recording)
-    steps_module.entry_points.cache_clear()  # compile this shape again, recorded
-    hostile = '"""\nimport os\nos.exit(1)\n'
-    for i in range(30):
-        marker = f"zq_marker_{i}"
-        fn = tp.Function(
-            f"{marker}_tool",
-            lambda a: ",".join(a.values()),
-            description=hostile + marker,
-            parameters=[tp.FunctionParam(marker, "string", description=hostile, required=True)],
-        )
-        assert fn.execute({marker: "x"}) == tp.Ok("x")
-    assert sources
-    assert not [s for s in sources if "zq_marker" in s or "os.exit" in s]
-    # thirty tools of one shape compile the same few sources, once
-    assert len(sources) == len(set(sources)) <= 5
-    assert original.cache_info().maxsize is not None  # bounded, however many tools
-    assert steps_module.entry_points.cache_info().maxsize is not None
-
-
-def _steps(fn: tp.Function) -> tuple[Any, Any]:
-    namespace = fn._run.__globals__
-    return namespace["check_parameters"], namespace["restore"]
-
-
-def test_tools_of_one_declaration_share_the_steps_built_from_it() -> None:
-    def declared() -> list[tp.FunctionParam]:
-        return [
-            tp.FunctionParam("city", "string", required=True),
-            tp.FunctionParam("days", "integer", enum=[1, 2, 3]),
-            tp.FunctionParam(
-                "stops",
-                "array",
-                item_type="object",
-                object_properties=[tp.FunctionParam("name", "string", required=True)],
-            ),
-        ]
-
-    first = tp.Function("a", lambda a: "a", parameters=declared())
-    second = tp.Function("b", lambda a, c: "b", parameters=declared(), display_text="x")
-    check, restore = _steps(first)
-    assert check is not None
-    assert restore is not None
-    assert _steps(second) == (check, restore)
-    # each still runs its own body, with its own name in what it says
-    assert first.execute({"city": "Oslo"}) == tp.Ok("a")
-    assert second.execute({"city": "Oslo", "days": None}) == tp.Ok("b")
-    assert "days: must be one of: 1, 2, 3" in second.execute({"city": "x", "days": 9})[0]
-    # another policy, or a bound name, is another declaration
-    rejecting = tp.Function("a", lambda a: "a", parameters=declared(), unknown_arguments="reject")
-    assert _steps(rejecting)[0] is not check
-
-
-def test_enum_values_equal_in_python_but_not_in_json_are_not_shared() -> None:
-    # FunctionParam equality says 1 == 1.0 == True; a check and its message do not
-    texts = {}
-    for values in ([1], [1.0], [True]):
-        fn = tp.Function(
-            "t", lambda a: "ok", parameters=[tp.FunctionParam("x", "number", enum=values)]
-        )
-        texts[repr(values)] = fn.execute({"x": 2})[0].splitlines()[2]
-        assert fn.execute({"x": values[0]}) == tp.Ok("ok")
-    assert texts == {
-        "[1]": "x: must be 1 (received 2)",
-        "[1.0]": "x: must be 1.0 (received 2)",
-        "[True]": "x: must be true (received 2)",
-    }
-
-
-def test_a_declaration_that_is_not_a_key_still_works() -> None:
-    # an enum value past Python's integer text limit cannot be a key: built for the tool alone
-    huge = 10**5000
-    fn = tp.Function(
-        "t", lambda a: "ok", parameters=[tp.FunctionParam("x", "integer", enum=[huge])]
-    )
-    assert fn.execute({"x": huge}) == tp.Ok("ok")
-    assert isinstance(fn.execute({"x": 1}), tp.Error)
-
-
-def test_a_remembered_harmless_name_passes_the_quick_test_and_only_under_report() -> None:
-    declared = [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("days", "integer"),
-    ]
-    fn = tp.Function("t", lambda a: ",".join(sorted(a)), parameters=declared)
-    sent = {"city": "Oslo", "reasoning": "asked about Oslo"}
-    assert fn.execute(sent) == tp.Ok("city,reasoning")
-    passes = fn._run.__globals__["passes"]
-    assert "reasoning" in passes  # remembered: the next call passes with no search
-    assert fn.execute(sent) == tp.Ok("city,reasoning")
-    assert isinstance(fn.execute({"reasoning": "x"}), tp.Error)  # required still checked
-    # a likely typo is never remembered as harmless
-    assert isinstance(fn.execute({"city": "Oslo", "dayz": 2}), tp.Error)
-    assert isinstance(fn.execute({"city": "Oslo", "dayz": 2}), tp.Error)
-    assert "dayz" not in passes
-    for policy in ("reject", "ignore"):
-        other = tp.Function(
-            "t", lambda a: ",".join(sorted(a)), parameters=declared, unknown_arguments=policy
-        )
-        outcome = other.execute(sent)
-        assert outcome == tp.Ok("city") if policy == "ignore" else isinstance(outcome, tp.Error)
-        assert "reasoning" not in other._run.__globals__["passes"]
-
-
-def test_the_quick_test_passes_only_what_the_check_passes() -> None:
-    declared = [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("units", "string", enum=["celsius", "fahrenheit"]),
-        tp.FunctionParam("days", "integer"),
-        tp.FunctionParam("ratio", "number"),
-        tp.FunctionParam("daily", "boolean"),
-        tp.FunctionParam("levels", "integer", enum=[1, 2]),
-        tp.FunctionParam("tags", "array", item_type="string"),
-    ]
-    fn = tp.Function("t", lambda a: "ok", parameters=declared)
-    namespace = fn._run.__globals__
-    check = namespace["check_parameters"]
-    checked: list[Any] = []
-
-    def counting(value: Any) -> Any:
-        checked.append(dict(value))
-        return check(value)
-
-    namespace["check_parameters"] = counting
-    quick = [
-        {"city": "Oslo"},
-        {"city": "Oslo", "units": "celsius", "days": 3, "ratio": 0.5, "daily": True},
-    ]
-    for sent in quick:
-        assert fn.execute(sent) == tp.Ok("ok")
-    assert checked == []  # all passed by the quick test alone
-    to_check = [
-        ({"city": 1}, False),
-        ({"city": "Oslo", "units": "kelvin"}, False),
-        ({"city": "Oslo", "days": True}, False),  # a boolean is no integer
-        ({"city": "Oslo", "days": 3.0}, False),
-        ({"city": "Oslo", "ratio": "2"}, False),
-        ({"city": "Oslo", "ratio": 2}, True),  # an integer is a number, the check says
-        ({"city": "Oslo", "ratio": 10**400}, False),  # but not one past what a float holds
-        ({"city": "Oslo", "daily": 1}, False),
-        ({"city": "Oslo", "levels": 1}, True),  # no quick test for an integer enum
-        ({"city": "Oslo", "levels": True}, False),
-        ({"city": "Oslo", "tags": ["a"]}, True),  # nor for an array
-        ({"city": "Oslo", "tags": [1]}, False),
-    ]
-    for sent, accepted in to_check:
-        outcome = fn.execute(sent)
-        assert isinstance(outcome, tp.Ok) is accepted, (sent, outcome)
-    assert checked == [sent for sent, _ in to_check]  # each went to the check
-
-
-def test_no_quick_test_when_a_required_value_is_the_checks_alone() -> None:
-    declared = [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("tags", "array", item_type="string", required=True),
-    ]
-    fn = tp.Function("t", lambda a: "ok", parameters=declared)
-    assert "_k0" not in fn._run.__globals__
-    assert fn.execute({"city": "Oslo", "tags": ["a"]}) == tp.Ok("ok")
-    assert isinstance(fn.execute({"city": "Oslo", "tags": "a"}), tp.Error)
-
-
-def test_the_names_of_the_last_passing_call_pass_at_once_and_nothing_else_does() -> None:
-    declared = [
-        tp.FunctionParam("city", "string", required=True),
-        tp.FunctionParam("days", "integer"),
-    ]
-    for policy in ("report", "reject", "ignore"):
-        fn = tp.Function(
-            "t",
-            lambda a: ",".join(sorted(a)),
-            parameters=declared,
-            unknown_arguments=policy,  # type: ignore[arg-type]
-        )
-        last = fn._run.__globals__["last"]
-        assert fn.execute({"city": "Oslo"}) == tp.Ok("city")  # an optional name left out
-        assert last[0] == {"city"}
-        assert fn.execute({"city": "Bergen"}) == tp.Ok("city")
-        # other names still take the whole way: the required check, the policy
-        assert isinstance(fn.execute({"days": 2}), tp.Error)
-        assert last[0] == {"city"}
-        extra = fn.execute({"city": "Oslo", "note": "x"})
-        assert extra == (tp.Ok("city,note") if policy == "report" else extra)
-        if policy == "report":
-            # remembered as resembling no parameter: the next such call passes the quick test
-            assert fn.execute({"city": "Oslo", "note": "y"}) == tp.Ok("city,note")
-            assert last[0] == {"city", "note"}
-        elif policy == "reject":
-            assert isinstance(extra, tp.Error)
-        else:
-            assert extra == tp.Ok("city")  # dropped, never remembered as passing
-        assert "note" not in last[0] or policy == "report"
+    fn = tp.Function("t", lambda a: "ok", args_schema="named", adapter=Named())
+    assert fn.accepted_param_names() == ["b", "a"]
+    assert fn.required_param_names() == ["a"]
+    assert fn.execute({"a": 1}) == tp.Ok("ok")

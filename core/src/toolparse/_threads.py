@@ -44,5 +44,5 @@ def body(fn: Function, value: Any, context: Any) -> Outcome:
     """
     outcome = fn._call(value, context)
     if not isinstance(outcome, tuple):  # a sync callable that returned an awaitable
-        outcome = _run_sync(fn._finish(outcome, value, context))
+        outcome = _run_sync(outcome)  # an async body's coroutine of its outcome
     return outcome  # type: ignore[no-any-return]

@@ -104,6 +104,17 @@ class FunctionParam:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("FunctionParam is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through the constructor (and its checks), never set slot by slot
+        options = {
+            "item_type": self.item_type,
+            "enum": self.enum or None,
+            "description": self.description,
+            "required": self.required,
+            "object_properties": self.object_properties,
+        }
+        return (_rebuilt, (self.name, self.type, options))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FunctionParam):
             return NotImplemented
@@ -166,3 +177,8 @@ class FunctionParam:
 
 def _frozen(value: object) -> object:
     return tuple(value) if isinstance(value, list) else value
+
+
+def _rebuilt(name: str, type: str, options: dict[str, Any]) -> FunctionParam:
+    """A FunctionParam again, from what its ``__reduce__`` kept."""
+    return FunctionParam(name, type, **options)

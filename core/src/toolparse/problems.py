@@ -268,6 +268,22 @@ def invalid_arguments(
     message, and the same :attr:`InvalidArguments.problems` once read);
     cheaper for a call that sends thousands of them.
     """
+    # TEMPORARY (until the one renderer lands): every unknown top-level name is named
+    if arguments and accepted:
+        known = set(accepted)
+        problems = list(problems)
+        named = {p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1}
+        unrecognized = [
+            *unrecognized,
+            *(
+                k
+                for k in arguments
+                if isinstance(k, str)
+                and k not in known
+                and k not in named
+                and k not in unrecognized
+            ),
+        ]
     if arguments is not None and arguments is _pending.get():
         # the Function running this parser adds the policy's names to these
         # problems and renders them all once, at the end of the call

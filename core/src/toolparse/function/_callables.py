@@ -4,38 +4,30 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from types import CoroutineType, FunctionType, GeneratorType
-from typing import Any, TypeGuard
+from types import CoroutineType, GeneratorType
+from typing import Any
 
-__all__ = ["BOUND_ATTRIBUTE", "bound_names", "isawaitable"]
+__all__ = [
+    "BOUND_ATTRIBUTE",
+    "accepts_keyword",
+    "arity",
+    "bound_names",
+    "is_async",
+    "isawaitable",
+    "run_sync",
+]
 
-# code flags, as ``inspect`` names them (CPython's values, held equal by a test):
-# a plain function is read from its code, so defining and running one never
-# imports ``inspect``; other callables import it on first use (at definition)
-_CO_VARARGS = 0x04
-_CO_COROUTINE = 0x80
+# flags of a code object, as ``inspect`` names them (CPython's values): the
+# awaitable test runs on every body result, without importing ``inspect``
 _CO_ITERABLE_COROUTINE = 0x100
 
 
-def _plain(fn: object) -> TypeGuard[FunctionType]:
-    """Whether ``fn`` is a ``def`` or lambda whose signature is its code's own.
-
-    ``inspect.signature`` reads such a function from its code object and
-    defaults; anything else (a wrapper with ``__wrapped__``, a function given
-    a ``__signature__`` or a coroutine marker, a partial, a method, a callable
-    object) goes the full way.
-    """
-    return type(fn) is FunctionType and not fn.__dict__
-
-
-def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
+def arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> int:
     """How many positional arguments to pass ``fn``: 1 or 2 (0 on error)."""
     if not callable(fn):
         errors.append((field, f"must be callable, got {fn!r:.60}"))
         return 0
-    if _plain(fn):
-        return _code_arity(fn, field, errors)
-    import inspect  # see the code flags above
+    import inspect  # at definition only: ``import toolparse`` does not load it
 
     try:
         sig = inspect.signature(fn)
@@ -59,20 +51,6 @@ def _arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) ->
             errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
             return 0
     return _judged(field, positional, required, varargs, errors)
-
-
-def _code_arity(fn: FunctionType, field: str, errors: list[tuple[str, str]]) -> int:
-    """:func:`_arity` for a plain function, read from its code (what ``inspect`` reads)."""
-    code = fn.__code__
-    positional = code.co_argcount
-    kwonly = code.co_varnames[positional : positional + code.co_kwonlyargcount]
-    defaults = fn.__kwdefaults__ or {}
-    for name in kwonly:
-        if name not in defaults:
-            errors.append((field, f"keyword-only parameter {name!r} has no default"))
-            return 0
-    required = positional - len(fn.__defaults__ or ())
-    return _judged(field, positional, required, bool(code.co_flags & _CO_VARARGS), errors)
 
 
 def _judged(
@@ -109,7 +87,7 @@ def bound_names(fn: object) -> frozenset[str]:
     while isinstance(target, functools.partial):
         names.update(target.keywords)
         if target.args:
-            import inspect  # see the code flags above
+            import inspect  # at definition only
 
             try:
                 params = list(inspect.signature(target.func).parameters.values())
@@ -123,18 +101,18 @@ def bound_names(fn: object) -> frozenset[str]:
     return frozenset(names)
 
 
-def _is_async(fn: object) -> bool:
-    if _plain(fn):
-        return bool(fn.__code__.co_flags & _CO_COROUTINE)
-    import inspect  # see the code flags above
+def is_async(fn: object) -> bool:
+    """Whether calling ``fn`` gives a coroutine (an ``async def``, or an object with one as ``__call__``)."""
+    import inspect  # at definition only
 
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - callable objects with async __call__
     )
 
 
-def _accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
-    import inspect  # see the code flags above
+def accepts_keyword(method: Callable[..., Any], keyword: str) -> bool:
+    """Whether ``method`` takes ``keyword`` (an adapter's optional keyword argument)."""
+    import inspect  # at definition only
 
     try:
         return keyword in inspect.signature(method).parameters
@@ -154,7 +132,7 @@ def isawaitable(value: object) -> bool:
     )
 
 
-def _run_sync(awaitable: Awaitable[Any]) -> Any:
+def run_sync(awaitable: Awaitable[Any]) -> Any:
     """Run a coroutine to completion from sync code, even inside a running loop."""
     import asyncio  # only code with async tools pays for importing asyncio
 
@@ -199,3 +177,7 @@ def _run(main: Any) -> Any:
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+
+
+#: the name the tool-call loop imports today (until it moves to run_sync)
+_run_sync = run_sync

@@ -1,32 +1,29 @@
 """``Function``: a tool definition, and its execution with every failure caught.
 
-The definition is checked and resolved once (``_definition``); the steps a
-call goes through are chosen and composed once into a plan (``_plan``), which
-``execute``, ``aexecute``, ``parse_arguments`` and ``aparse_arguments`` run.
+The definition is checked and resolved once (``_declaration``); the steps a
+call goes through are chosen once into a plan (``_plan``), which ``execute``,
+``aexecute``, ``parse_arguments`` and ``aparse_arguments`` run. The plugin
+manager is taken here, at the edge (the one given, else the default), and
+handed to everything that asks a hook.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
+from ..nulls import null_restorer
 from ..params import FunctionParam
-from ._callables import _arity, _is_async, bound_names
-from ._definition import (
-    Declaration,
-    declare,
-    field_errors,
-    source_description,
-    without_bound,
-)
-from ._outcome import Outcomes
-from ._plan import compile_plan
+from ._callables import arity, bound_names, is_async, run_sync
+from ._declaration import Declaration, declare, field_errors, source_description, without_bound
+from ._outcomes import Outcomes
+from ._plan import OUTCOMES, Check, Parameters, Plan
 from ._policy import Policy
-from ._shared import Keyed, checker, params_key, quick_tests, shared_checker
 
 if TYPE_CHECKING:
     from ..plugins import PluginManager
@@ -89,13 +86,12 @@ class Function:
     __slots__ = (
         "_accepted",
         "_adapter",
-        "_aparse",
-        "_arun",
         "_async",
+        "_async_parser",
         "_call",
-        "_finish",
         "_given",
         "_parse",
+        "_plan_",
         "_pm",
         "_required",
         "_run",
@@ -130,22 +126,22 @@ class Function:
     unknown_arguments: UnknownArguments
     return_direct: bool
     limits: Limits
-    _pm: PluginManager | None
+    _pm: PluginManager
     _adapter: Adapter | None
     _schema: dict[str, Any]
     _required: tuple[str, ...]
     _accepted: tuple[str, ...]
     _async: bool
+    _async_parser: bool
     _given: dict[str, Any]
     #: the body step, for callers that parse first and run the body elsewhere
-    #: (a worker thread): ``_call(value, context)`` gives an outcome, or an
-    #: awaitable to pass to ``_finish(awaitable, value, context)``
+    #: (a worker thread): ``_call(value, context)`` gives an outcome, or, for
+    #: an async body, a coroutine of it
     _call: Callable[[Any, Any], Any]
-    _finish: Callable[[Any, Any, Any], Any]
-    _parse: Callable[[Any, Any], ParseResult]
-    _aparse: Callable[[Any, Any], Any]
-    _run: Callable[[Any, Any], Outcome]
-    _arun: Callable[[Any, Any], Any]
+    _plan_: Plan
+    #: the plan's steps, to the outcome and to the parsed value
+    _run: Callable[[Any, Any], Any]
+    _parse: Callable[[Any, Any], Any]
 
     def __init__(
         self,
@@ -179,8 +175,15 @@ class Function:
             parameters_schema,
             args_schema,
         )
-        body_arity = _arity(function, "function", errors)
-        parser_arity = 0 if parse_args is None else _arity(parse_args, "parse_args", errors)
+        body_arity = arity(function, "function", errors)
+        parser_arity = 0 if parse_args is None else arity(parse_args, "parse_args", errors)
+        pm = plugin_manager
+        if pm is None:
+            # the edge where the default manager is taken: plugins (and pluggy)
+            # load with the first Function, not with ``import toolparse``
+            from ..plugins import plugin_manager as default_manager
+
+            pm = default_manager()
         found = declare(
             name=name,
             params=params,
@@ -189,16 +192,14 @@ class Function:
             styles=styles,
             unknown_arguments=unknown_arguments,
             want_parser=parse_args is None,
-            pm=plugin_manager,
+            pm=pm,
             pinned=adapter,
             errors=errors,
         )
-        bound = bound_names(function)
-        without_bound(found, bound)
+        without_bound(found, bound_names(function))
         given = description
         if description is None and (args_schema is not None or parameters_schema is not None):
             description = source_description(found.schema)
-        limits = limits or DEFAULT_LIMITS
         set_ = object.__setattr__
         for field, value in (
             ("name", name),
@@ -214,8 +215,8 @@ class Function:
             ("options", options),
             ("unknown_arguments", unknown_arguments),
             ("return_direct", return_direct),
-            ("limits", limits),
-            ("_pm", found.pm),
+            ("limits", limits or DEFAULT_LIMITS),
+            ("_pm", pm),
             ("_adapter", found.adapter),
             ("_schema", found.schema),
             ("_required", found.required),
@@ -226,88 +227,64 @@ class Function:
             ),
         ):
             set_(self, field, value)
-        self._compile(body_arity, parser_arity, found)
+        self._plan(body_arity, parser_arity, found)
 
-    def _compile(
-        self,
-        body_arity: int,
-        parser_arity: int,
-        found: Declaration,
-    ) -> None:
-        """Choose the steps a call goes through, and compile them into the plan.
-
-        ``found``: the declaration: the adapter's parser, the key of its
-        compiled form, and what it says of that parser (its facts count only
-        while that parser is the one that runs).
-        """
-        adapter_parser = found.parser
-        declared = found.key
-        parser = self.parse_args if self.parse_args is not None else adapter_parser
-        if parser is adapter_parser and parser is not None:
-            parser_arity = _arity(parser, "parser", [])
-        parser_async = parser is not None and _is_async(parser)
-        body_async = _is_async(self.function)
-        # what the declared parameters mean, read once for both keys below
-        shape = (
-            params_key(self.parameters)
-            if self.args_schema is None and self.parameters_schema is None
-            else None
+    def _plan(self, body_arity: int, parser_arity: int, found: Declaration) -> None:
+        """Choose the pieces a call goes through (see ``_plan``)."""
+        parser = self.parse_args if self.parse_args is not None else found.parser
+        adapters = parser is not None and parser is found.parser
+        if adapters:
+            parser_arity = arity(parser, "parser", [])  # type: ignore[arg-type]
+        parser_async = parser is not None and is_async(parser)
+        body_async = is_async(self.function)
+        policy = Policy(
+            self.unknown_arguments, self._accepted, self._required, bound_names(self.function)
         )
-        plan = compile_plan(
+        # the "wrong argument name" message is for bodies given the arguments as sent
+        outcomes = Outcomes(self, self._pm, self._accepted if parser is None else ())
+        restorer = null_restorer(self._schema, found.key)
+        # an adapter whose parser checks its schema's nulls itself: only the
+        # top-level nulls before it, the rest once it rejects a call
+        after = adapters and found.nulls_after_reject and restorer is not None
+        check: Check = policy.checked
+        params = tuple(p for p in self.parameters if p.name in policy.accepted_set)
+        if parser is None and params:  # (bound names are never sent: not checked)
+            check = Parameters(policy, _values_check(params, self._accepted, policy.policy))
+        plan = Plan(
             name=self.name,
             limits=self.limits,
-            schema=self._schema,
-            policy=Policy(
-                self.unknown_arguments, self._accepted, self._required, bound_names(self.function)
-            ),
+            policy=policy,
+            restore=None if restorer is None else restorer.top if after else restorer,
+            deep=frozenset() if restorer is None or after else restorer.deep,
             parser=parser,
-            parser_arity=parser_arity,
-            # the policy applies around an adapter's parser (when its names are
-            # known), never around yours
-            guarded=self.parse_args is None and bool(self._accepted),
-            # the "wrong argument name" message is for bodies given the arguments as sent
-            outcomes=Outcomes(self, self._accepted if parser is None else ()),
+            parser_context=parser_arity == 2,
+            # the policy applies after an adapter's parser whose names are
+            # known, never around your own parse_args
+            guarded=adapters and bool(self._accepted),
+            retry=restorer if after else None,
+            check=check,
             function=self.function,
-            body_arity=body_arity,
-            parser_async=parser_async,
-            body_async=body_async,
-            check_parameters=self._parameters_check(parser, shape),
-            quick_tests=quick_tests(self.parameters, self._accepted) if parser is None else (),
-            schema_key=declared
-            if shape is None
-            else (shape, self.unknown_arguments, self._accepted),
-            nulls_after_reject=found.nulls_after_reject and parser is adapter_parser,
-            verdict=found.verdict if parser is adapter_parser and not parser_async else None,
-            closed=found.closed,
-            explain=found.explain,
+            with_context=body_arity == 2,
+            outcomes=outcomes,
         )
         set_ = object.__setattr__
         set_(self, "_async", parser_async or body_async)
+        set_(self, "_async_parser", parser_async)
+        set_(self, "_plan_", plan)
+        set_(self, "_run", plan.steps)
+        set_(self, "_parse", functools.partial(plan.steps, body=False))
         set_(self, "_call", plan.call)
-        set_(self, "_finish", plan.finish)
-        set_(self, "_parse", plan.parse)
-        set_(self, "_aparse", plan.aparse)
-        set_(self, "_run", plan.run)
-        set_(self, "_arun", plan.arun)
 
-    def _parameters_check(
-        self, parser: Callable[..., Any] | None, shape: Hashable | None
-    ) -> Callable[[Any], Any] | None:
-        """The check of declared ``parameters``' values (no parser), compiled once.
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the definition as it was given: the plan and everything compiled from
+        # it are rebuilt on load (the default plugin manager is looked up again)
+        return (_rebuilt, (self.name, self.function, self._definition()))
 
-        ``shape``: what the parameters mean (see ``params_key``); with the
-        accepted names and the policy it fully determines the check (and the
-        schema, so it also keys what is built from that), so Functions of one
-        declaration share it. ``None``: built for this Function alone.
-        """
-        if parser is not None or not self.parameters:
-            return None
-        accepted = set(self._accepted)
-        params = tuple(p for p in self.parameters if p.name in accepted)  # bound names left out
-        built = (params, self._accepted, self.unknown_arguments)
-        if shape is None:
-            return checker(Keyed(None, built))
-        return shared_checker(Keyed((shape, self._accepted, self.unknown_arguments), built))
+    def _definition(self) -> dict[str, Any]:
+        """The keyword arguments of ``Function(...)`` that define this one (name and body aside)."""
+        fields = {f: getattr(self, f) for f in _FIELDS[2:] if f not in self._given}
+        fields.update(self._given)
+        return fields
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -327,12 +304,8 @@ class Function:
             raise TypeError(f"replace() got unexpected field(s): {', '.join(unknown)}")
         # the fields as they were given (a description taken from the source,
         # the adapter chosen for it, are chosen again for the new definition)
-        fields = {f: getattr(self, f) for f in _FIELDS if f not in self._given}
-        fields.update(self._given)
-        fields.update(changes)
-        name = fields.pop("name")
-        function = fields.pop("function")
-        return Function(name, function, **fields)
+        fields = {"name": self.name, "function": self.function, **self._definition(), **changes}
+        return Function(fields.pop("name"), fields.pop("function"), **fields)
 
     # -- introspection --------------------------------------------------------
 
@@ -360,11 +333,13 @@ class Function:
 
         Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
         """
-        return self._parse(arguments, context)
+        if self._async_parser:
+            return run_sync(self._plan_.aparse(arguments, context))  # type: ignore[no-any-return]
+        return self._parse(arguments, context)  # type: ignore[no-any-return]
 
     async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """:meth:`parse_arguments` for async code and ``async def`` parsers."""
-        return await self._aparse(arguments, context)  # type: ignore[no-any-return]
+        return await self._plan_.aparse(arguments, context)
 
     def execute(self, arguments: object = None, context: Any = None) -> Outcome:
         """Parse the arguments, run the body, and return what the model reads.
@@ -373,11 +348,30 @@ class Function:
         an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
         completion here too (in a private event loop).
         """
-        return self._run(arguments, context)
+        if self._async:
+            return run_sync(self._plan_.arun(arguments, context))  # type: ignore[no-any-return]
+        out = self._run(arguments, context)
+        if type(out) in OUTCOMES:
+            return out  # type: ignore[no-any-return]
+        return run_sync(out)  # type: ignore[no-any-return]  # an async body's outcome
 
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
-        return await self._arun(arguments, context)  # type: ignore[no-any-return]
+        return await self._plan_.arun(arguments, context)
+
+
+def _rebuilt(name: str, function: Callable[..., Any], fields: dict[str, Any]) -> Function:
+    """A Function again, from what its ``__reduce__`` kept."""
+    return Function(name, function, **fields)
+
+
+def _values_check(
+    params: Sequence[FunctionParam], accepted: Sequence[str], policy: str
+) -> Callable[[Any], Any]:
+    """The built-in adapter's check of declared parameters' values, compiled once."""
+    from ..plain import params_checker  # on first use: a Function that declares parameters
+
+    return params_checker(params, accepted, policy)
 
 
 def get_display_text(

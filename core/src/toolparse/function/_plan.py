@@ -1,89 +1,212 @@
-"""A Function's plan: the steps its calls go through, chosen and compiled once.
+"""A Function's plan: the steps its calls go through, chosen once at definition.
 
-At definition a Function picks its steps: decode the arguments, restore nulls
-(when its schema has optional properties), then either the required-key check
-and the policy (no parser) or the parser with the policy around it, then the
-body and its outcome. Each step is written once (``_steps``), as a short piece
-of Python; the plan joins the pieces a Function needs into straight-line
-functions and compiles them (as attrs compiles its ``__init__``), so a call
-runs one function with no flags to read and no step-to-step calls. Execution
-is parsing followed by the body step, by construction: ``parse_arguments``
-runs exactly what ``execute`` runs first.
+A call is decoded, its nulls restored (where the schema has optional
+properties), then decided: by the parser, with the policy applied after an
+adapter's, or, without a parser, by the required-key check and the policy
+(then the declared parameters' values). Then the body runs and what it
+returned becomes an outcome. The pieces (the parser, the check, the restorer,
+the body) are chosen when the Function is defined; :meth:`Plan.steps` runs
+them in order, one readable function, and ``parse_arguments`` runs exactly
+what ``execute`` runs before the body.
 """
 
 from __future__ import annotations
 
-import builtins
-import functools
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from types import FunctionType
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
-from .._nulls import deep_names, null_restorer
 from ..arguments import Arguments, Limits, decode
-from ..contract import Error, Ok, Outcome, ParseResult
-from ..problems import InvalidArguments, _pending
-from ._callables import _run_sync, isawaitable
-from ._outcome import Outcomes, holds_no_string, redacted, text_of
+from ..context import secrets_of
+from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
+from ..results import ToolResult
+from ._callables import isawaitable
+from ._outcomes import Outcomes, redacted, text_of
 from ._policy import Policy
-from ._shared import Keyed
-from ._steps import ABSENT, SETTLED, QuickTest, entry_points
 
 __all__: list[str] = []
 
+#: the check of a Function without a parser: the body's arguments, or the Error
+Check = Callable[[dict[str, Any]], Arguments | Error]
+
+#: the exact types a body commonly returns that are never awaitable: one set
+#: test spares them the awaitable test (an ABC check) before their outcome
+_SETTLED: frozenset[type] = frozenset(
+    {dict, list, tuple, int, float, bool, type(None), Ok, Error, Interrupt, ToolResult}
+)
+#: what :meth:`Plan.steps` gives when it is finished (anything else is awaited)
+OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
+_new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
+
+
+class Names(Protocol):
+    """Top-level names, as a restorer says which may hold something to restore further down."""
+
+    def isdisjoint(self, other: dict[str, Any], /) -> bool: ...
+
+
+class Parameters:
+    """No parser, declared ``parameters``: the required keys and the policy, then the values.
+
+    ``values(arguments)`` is the built-in adapter's check of the declared
+    values: the ``Error`` naming every problem, ``None`` when they fit, or the
+    arguments the body gets instead (names a nested object does not declare
+    dropped under ``"ignore"``).
+    """
+
+    __slots__ = ("checked", "values")
+
+    def __init__(
+        self, policy: Policy, values: Callable[[Arguments], Error | Arguments | None]
+    ) -> None:
+        self.checked = policy.checked
+        self.values = values
+
+    def __call__(self, args: dict[str, Any]) -> Arguments | Error:
+        found = self.checked(args)
+        if type(found) is Error:
+            return found
+        problem = self.values(found)  # type: ignore[arg-type]
+        return found if problem is None else problem
+
+
+class Pending:
+    """An ``async def`` parser's result still to be awaited, with the arguments it was given."""
+
+    __slots__ = ("args", "awaitable")
+
+    def __init__(self, awaitable: Awaitable[Any], args: dict[str, Any]) -> None:
+        self.awaitable = awaitable
+        self.args = args
+
 
 class Plan:
-    """The entry points of one Function, compiled from its steps.
+    """The pieces one Function's calls go through (see the module's docstring).
 
-    ``call(value, context)`` is the body step alone (for callers that parse
-    first and run the body elsewhere); it gives an outcome, or an awaitable to
-    pass to ``finish(awaitable, value, context)``.
+    :param parser: the parser (``None``: ``check`` decides).
+    :param check: without a parser, ``Policy.checked`` or :class:`Parameters`.
+    :param policy: the tool's policy; applied after ``parser`` when
+        ``guarded`` (an adapter's parser whose accepted names are known, never
+        your own ``parse_args``).
+    :param restore: the null-restoring step before the parser (``None``: none).
+    :param deep: the top-level names under which ``restore`` may change
+        something further down: a call that sends none of them and no
+        top-level null is not walked.
+    :param retry: for an adapter whose parser checks its schema's nulls
+        itself (``Compiled.nulls_after_reject``): the full walk, run only once
+        a call is rejected; a call it changes is parsed again, and that
+        verdict is the answer.
     """
 
-    __slots__ = ("aparse", "arun", "call", "finish", "parse", "run")
+    __slots__ = (
+        "bound",
+        "check",
+        "deep",
+        "drop",
+        "function",
+        "guarded",
+        "limits",
+        "name",
+        "names",
+        "outcomes",
+        "parser",
+        "parser_context",
+        "policy",
+        "restore",
+        "retry",
+        "with_context",
+    )
 
-    parse: Callable[[Any, Any], ParseResult]
-    aparse: Callable[[Any, Any], Awaitable[ParseResult]]
-    run: Callable[[Any, Any], Outcome]
-    arun: Callable[[Any, Any], Awaitable[Outcome]]
-    call: Callable[[Any, Any], Any]
-    finish: Callable[[Any, Any, Any], Awaitable[Outcome]]
+    def __init__(
+        self,
+        *,
+        name: str,
+        limits: Limits,
+        policy: Policy,
+        restore: Callable[[dict[str, Any]], dict[str, Any]] | None,
+        deep: Names,
+        parser: Callable[..., Any] | None,
+        parser_context: bool,
+        guarded: bool,
+        retry: Callable[[dict[str, Any]], dict[str, Any]] | None,
+        check: Check,
+        function: Callable[..., Any],
+        with_context: bool,
+        outcomes: Outcomes,
+    ) -> None:
+        self.name = name
+        self.limits = limits
+        self.policy = policy
+        self.bound = policy.bound
+        self.restore = restore
+        self.deep = deep
+        self.parser = parser
+        self.parser_context = parser_context
+        #: the policy after the parser, or None
+        self.guarded = policy if guarded else None
+        #: under "ignore", the names to keep: an adapter's parser never sees the others
+        self.drop = policy.accepted_set if guarded and policy.policy == "ignore" else None
+        #: the names an accepted call may send for the policy to have nothing to say
+        self.names = policy.accepted_set if guarded else None
+        self.retry = retry
+        self.check = check
+        self.function = function
+        self.with_context = with_context
+        self.outcomes = outcomes
 
+    def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:
+        """One call's steps, in order; ``body=False`` stops at the parsed value.
 
-def _watch(
-    schema: Mapping[str, Any], restore: Callable[[Any], Any]
-) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The top-level names that may hold a null to drop: ``(watch, deep)``.
+        Returns the outcome (``Ok``/``Error``/``Interrupt``; with
+        ``body=False``, ``Ok`` of the body's value or the ``Error``), or what
+        is left to await: an async body's coroutine of its outcome, or a
+        :class:`Pending` async parser's result.
+        """
+        args: Any = arguments
+        if type(args) is not dict:
+            args = decode(arguments, self.name, self.limits)
+            if type(args) is Error:
+                return args
+        # null means absent: restored where a top-level null, or a value that may hold one, was sent
+        restore = self.restore
+        if restore is not None:
+            deep = self.deep
+            # (a null is falsy: most calls pass the truth test, which costs less than the look)
+            if (deep and not deep.isdisjoint(args)) or (not all(v := args.values()) and None in v):
+                args = restore(args)
+        # a name the application bound is never the model's to send
+        if self.bound and not self.bound.isdisjoint(args):
+            return self.policy.rejected_bound(args)
+        parser = self.parser
+        if parser is None:  # the required keys and the policy, then the declared values
+            value = self.check(args)
+            if type(value) is Error:
+                return value
+            return self.call(value, context) if body else Ok(value)
+        if self.drop is not None and not self.drop.issuperset(args):
+            args = {k: v for k, v in args.items() if k in self.drop}
+        try:
+            result = parser(args, context) if self.parser_context else parser(args)
+        except Exception as exc:
+            return self.outcomes.parser_failed(exc, args, self.limits, context)
+        names = self.names
+        if (
+            type(result) is Ok
+            and result[0] is not None
+            and (names is None or names.issuperset(args))
+        ):
+            parsed = result  # the usual valid call: the parser's own Ok, nothing to add
+        else:
+            parsed = self.settled(result, args, context)
+        if type(parsed) is not Ok or not body:
+            return parsed
+        return self.call(parsed[0], context)
 
-    ``deep`` are those under which a null may hide further down; ``watch``
-    adds those whose own null means absent. ``None``: the top-level names are
-    not known, so every call is walked.
-    """
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return None
-    deep = deep_names(schema)  # one plan for every name, where the root is a plain object
-    if deep is None:
-        deep = frozenset(
-            name
-            for name, prop in props.items()
-            if null_restorer({**schema, "properties": {name: prop}, "required": [name]}) is not None
-        )
-    own = frozenset(name for name in props if isinstance(name, str) and not restore({name: None}))
-    return own | deep, deep
-
-
-def _settler(
-    policy: Policy | None,
-) -> Callable[[object, dict[str, Any], bool, Any], ParseResult]:
-    merge = policy.merge if policy is not None else None
-    accepted = policy.accepted if policy is not None else ()
-
-    def settle(result: object, args: dict[str, Any], within: bool, context: Any) -> ParseResult:
-        """Check a parser's result; merge the unknown-name policy into it.
+    def settled(self, result: object, args: dict[str, Any], context: Any) -> Any:
+        """The parser's result as a parse result: its shape checked, the policy applied.
 
         A rejection has the context's strings redacted (a parser given the
-        context may quote it).
+        context may quote it), and, with ``retry``, a rejected call whose
+        nulls the walk restores is parsed again.
         """
         kind = type(result)
         outcome: ParseResult
@@ -91,177 +214,54 @@ def _settler(
             outcome = result if result[0] is not None else Ok(args)  # type: ignore[index, assignment]
         elif kind is Error:
             message = result[0]  # type: ignore[index]
-            outcome = result if isinstance(message, str) else Error(text_of(message), result[1])  # type: ignore[assignment, index]
+            outcome = (
+                result  # type: ignore[assignment]
+                if isinstance(message, str)
+                else Error(text_of(message, secrets_of(context)), result[1])  # type: ignore[index]
+            )
+        elif isawaitable(result):
+            return Pending(result, args)  # type: ignore[arg-type]
         else:
             # the type alone: the value may hold anything (the context, secrets)
             return Error(f"parse_args returned unexpected shape: {kind.__name__}")
-        if merge is None or (within and kind is Ok):
-            return outcome if kind is Ok else redacted(outcome, context)  # type: ignore[arg-type]
-        if within:
-            # every name sent is accepted: the policy adds nothing, and an adapter
-            # that rendered its rejection with these names said it all already
-            exc = outcome[1]
-            if not isinstance(exc, InvalidArguments) or (outcome[0] and exc.accepted == accepted):
-                return redacted(outcome, context)  # type: ignore[arg-type]
-        merged = merge(outcome, args)
-        return merged if type(merged) is Ok else redacted(merged, context)  # type: ignore[arg-type]
+        if self.guarded is not None:
+            outcome = self.guarded.after_parser(outcome, args)
+        if isinstance(outcome, Ok):
+            return outcome
+        if self.retry is not None:
+            restored = self.retry(args)
+            # (the walk may hand back an equal copy: that call is not parsed twice)
+            if restored is not args and restored != args:
+                return self.steps(restored, context, body=False)
+        return redacted(outcome, context)
 
-    return settle
+    def call(self, value: Any, context: Any = None) -> Any:
+        """The body step alone: the outcome, or, for an async body, a coroutine of it."""
+        try:
+            out = self.function(value, context) if self.with_context else self.function(value)
+        except (Exception, SystemExit) as exc:  # a body's exit is its failure, not the caller's
+            return self.outcomes.rescue(exc, value, context)
+        if type(out) is str:
+            return _new(Ok, (out, None))
+        if type(out) in _SETTLED or not isawaitable(out):
+            return self.outcomes.outcome(out, context)
+        return self.outcomes.finish(out, value, context)
 
+    async def aparse(self, arguments: object, context: Any = None) -> ParseResult:
+        """What ``aparse_arguments`` returns: an ``async def`` parser awaited."""
+        parsed = self.steps(arguments, context, body=False)
+        while type(parsed) is Pending:
+            try:
+                result = await parsed.awaitable
+            except Exception as exc:
+                return self.outcomes.parser_failed(exc, parsed.args, self.limits, context)
+            parsed = self.settled(result, parsed.args, context)
+        return parsed  # type: ignore[no-any-return]
 
-_Nulls = tuple[Callable[[Any], Any] | None, tuple[frozenset[str], frozenset[str]] | None]
-
-
-def _nulls_step(schema: Mapping[str, Any]) -> _Nulls:
-    """The null-restoring step of ``schema`` and the names it watches (``None``: no step)."""
-    restore = null_restorer(schema)
-    return restore, (_watch(schema, restore) if restore is not None else None)
-
-
-@functools.lru_cache(maxsize=256)
-def _shared_nulls_step(keyed: Keyed) -> _Nulls:
-    # the step only reads the arguments it is given: Functions of one schema share it
-    return _nulls_step(keyed.value)
-
-
-def compile_plan(
-    *,
-    name: str,
-    limits: Limits,
-    schema: Mapping[str, Any],
-    policy: Policy,
-    parser: Callable[..., Any] | None,
-    parser_arity: int,
-    guarded: bool,
-    outcomes: Outcomes,
-    function: Callable[..., Any],
-    body_arity: int,
-    parser_async: bool,
-    body_async: bool,
-    check_parameters: Callable[[Any], Any] | None = None,
-    quick_tests: Sequence[QuickTest] = (),
-    schema_key: Hashable | None = None,
-    nulls_after_reject: bool = False,
-    verdict: Callable[[Any], bool] | None = None,
-    closed: bool = False,
-    explain: Callable[..., Any] | None = None,
-) -> Plan:
-    """Choose a Function's steps and compile them into its plan.
-
-    :param guarded: apply the policy around ``parser`` (an adapter's parser
-        whose accepted names are known; never your own ``parse_args``).
-    :param check_parameters: without a parser, the check of the declared
-        parameters' values that follows the required-key check (``None``:
-        none); it returns the Error that rejects the call, ``None``, or the
-        arguments the body gets instead.
-    :param schema_key: a key that fully determines ``schema`` (a declaration
-        the core turned into it), so that tools of one declaration share the
-        steps built from it; ``None``: built for this schema alone.
-    :param nulls_after_reject: ``parser`` checks ``schema`` itself, so nulls
-        deeper than the top level are restored only when it rejects a call
-        (see :attr:`~toolparse.adapter.Compiled.nulls_after_reject`).
-    :param verdict: the sync ``parser``'s verdict alone: a call it accepts
-        skips the parser (see :attr:`~toolparse.adapter.Compiled.verdict`).
-    :param closed: ``parser`` refuses every name outside the accepted ones,
-        so a call ``verdict`` accepts skips the accepted-names test.
-    :param explain: ``parser`` for a call ``verdict`` refused, without
-        deciding again (see :attr:`~toolparse.adapter.Compiled.explain`).
-    """
-    if parser is None or parser_async:
-        verdict = None
-    if verdict is None:
-        explain = None
-    if schema_key is None:
-        restore, watched = _nulls_step(schema)
-    else:
-        restore, watched = _shared_nulls_step(Keyed(schema_key, schema))
-    namespace: dict[str, Any] = {
-        "__builtins__": builtins,
-        "Arguments": Arguments,
-        "Error": Error,
-        "Ok": Ok,
-        "_new": tuple.__new__,
-        "_run_sync": _run_sync,
-        "accepted": policy.accepted_set,
-        "passes": policy.passes,
-        # the names of the last call that passed the quick test (one slot, per Function)
-        "last": [policy.accepted_set],
-        "bound": policy.bound,
-        "rejected_bound": policy.rejected_bound,
-        "check_parameters": check_parameters,
-        "clean": holds_no_string,
-        "checked": policy.checked,
-        "decode": decode,
-        "deep": watched[1] if watched is not None else frozenset(),
-        "failed": lambda exc, args, context: outcomes.parser_failed(exc, args, limits, context),
-        "finish": outcomes.finish,
-        "function": function,
-        "isawaitable": isawaitable,
-        "limits": limits,
-        "name": name,
-        "outcome": outcomes.outcome,
-        "parser": parser,
-        # ``problems.pending``'s two halves (see ``_steps._CALL_GUARDED``)
-        "hold": _pending.set,
-        "release": _pending.reset,
-        "InvalidArguments": InvalidArguments,
-        "names": policy.accepted,
-        "required": policy.required_set,
-        "rescue": outcomes.rescue,
-        "restore": restore,
-        "settle": _settler(policy if guarded else None),
-        "settled": SETTLED,
-        "verdict": verdict,
-        "explain": explain,
-        "watch": watched[0] if watched is not None else frozenset(),
-        "_absent": ABSENT,
-    }
-    for i, test in enumerate(quick_tests):
-        namespace[f"_k{i}"] = test.name
-        namespace[f"_t{i}"] = test.operand
-    codes = entry_points(
-        (
-            restore is not None,
-            restore is not None and watched is None,
-            bool(policy.bound),
-            parser is not None,
-            bool(policy.accepted),
-            check_parameters is not None,
-            guarded,
-            policy.policy == "ignore",
-            parser_arity == 2,
-            body_arity == 2,
-            parser_async,
-            body_async,
-            ",".join(t.code for t in quick_tests) if check_parameters is not None else "",
-            nulls_after_reject,
-            verdict is not None,
-            closed,
-            explain is not None,
-        )
-    )
-    plan = Plan()
-    plan.aparse = FunctionType(codes["aparse"], namespace)
-    plan.arun = FunctionType(codes["arun"], namespace)
-    plan.call = FunctionType(codes["call"], namespace)
-    plan.finish = outcomes.finish
-    if parser_async:
-        aparse = plan.aparse
-
-        def parse(arguments: Any, context: Any) -> ParseResult:
-            return _run_sync(aparse(arguments, context))  # type: ignore[no-any-return]
-
-        plan.parse = parse
-    else:
-        plan.parse = FunctionType(codes["parse"], namespace)
-    if parser_async or body_async:
-        arun = plan.arun
-
-        def run(arguments: Any, context: Any) -> Outcome:
-            # one event loop for the parser and the body
-            return _run_sync(arun(arguments, context))  # type: ignore[no-any-return]
-
-        plan.run = run
-    else:
-        plan.run = FunctionType(codes["run"], namespace)
-    return plan
+    async def arun(self, arguments: object, context: Any = None) -> Outcome:
+        """What ``aexecute`` returns: async parsers and bodies awaited."""
+        parsed = await self.aparse(arguments, context)
+        if type(parsed) is not Ok:
+            return parsed
+        out = self.call(parsed[0], context)
+        return out if type(out) in OUTCOMES else await out  # type: ignore[no-any-return]

@@ -1,21 +1,21 @@
-"""The ``unknown_arguments`` policy and the required-key check, as plan steps.
+"""The ``unknown_arguments`` policy over a Function's top-level names, and the required-key check.
 
-Two places apply the policy: before any parser (the required-key check of a
-Function without one), and around an adapter's parser, where the unknown
-names join the adapter's problems so the rejected call is rendered once. The
-quick tests that let most calls through run in the plan itself (``_plan``).
+Two places apply the policy: before any parser (a Function without one: the
+required keys, then the unknown names), and after an adapter's parser, where
+a rejection already names every unknown name and an accepted call is
+rejected only for a likely typo (``"report"``) or any unknown name
+(``"reject"``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import repeat
 from typing import Any
 
 from .. import messages
 from ..arguments import Arguments
-from ..contract import Error, Ok, ParseResult
-from ..problems import ArgumentProblem, InvalidArguments, render_problems
+from ..contract import Error, ParseResult
+from ..problems import InvalidArguments, invalid_arguments
 
 __all__: list[str] = []
 
@@ -24,14 +24,18 @@ _REMEMBERED = 256
 
 
 class Policy:
-    """The policy of one Function over its accepted and required top-level names."""
+    """The policy of one Function over its accepted and required top-level names.
+
+    :param bound: names the application bound (a partial's): a call that
+        sends one is rejected under every policy, so the model can never set them.
+    """
 
     __slots__ = (
         "_resembling",
         "accepted",
         "accepted_set",
         "bound",
-        "passes",
+        "exact",
         "policy",
         "required",
         "required_set",
@@ -45,36 +49,37 @@ class Policy:
         bound: frozenset[str] = frozenset(),
     ) -> None:
         self.policy = policy
-        #: names the application bound (a partial's): a call that sends one is
-        #: rejected under every policy, so the model can never set them
         self.bound = bound
         self.accepted = tuple(accepted)
         self.accepted_set = frozenset(accepted)
         self.required = tuple(required)
         self.required_set = frozenset(required)
-        self._resembling: dict[str, bool] = {}
-        #: the names a call may send and pass the quick test: the accepted
-        #: names, and under "report" those remembered as resembling none of
-        #: them (such a call is accepted with no search; see ``_resembles``)
-        self.passes: set[str] | frozenset[str] = (
-            set(accepted) if policy == "report" else self.accepted_set
+        #: every accepted name and nothing else: a call that sends exactly these
+        #: passes both checks with one comparison (``None`` when that is not so)
+        self.exact = (
+            self.accepted_set if self.accepted and self.required_set <= self.accepted_set else None
         )
+        # models send the same extra names again and again: whether one
+        # resembles a parameter is worked out once (a bounded memory)
+        self._resembling: dict[str, bool] = {}
 
     # -- before any parser ------------------------------------------------------
 
-    def checked(self, args: dict[str, Any]) -> ParseResult:
-        """The required-key check and the policy, for arguments the quick test did not pass.
-
-        Its ``Ok`` carries the :class:`~toolparse.Arguments` the body receives.
-        """
-        if not self.required_set.issubset(args):
+    def checked(self, args: dict[str, Any]) -> Arguments | Error:
+        """The required-key check and the policy: the body's :class:`Arguments`, or the Error."""
+        keys = args.keys()
+        if keys == self.exact or (
+            keys >= self.required_set and (not self.accepted or self.accepted_set >= keys)
+        ):
+            return Arguments(args)  # the usual call: every name required sent, none unknown
+        if not keys >= self.required_set:
             return Error(self._missing(args))
         if self.policy == "ignore":
-            return Ok(Arguments({k: v for k, v in args.items() if k in self.accepted_set}))
+            return Arguments({k: v for k, v in args.items() if k in self.accepted_set})
         found = self.flagged(args)
         if found:
             return Error(messages.unrecognized_only(found, self.accepted))
-        return Ok(Arguments(args))
+        return Arguments(args)
 
     def rejected_bound(self, args: Mapping[str, Any]) -> Error:
         """The rejection of a call that sends a name the application bound.
@@ -82,121 +87,81 @@ class Policy:
         The required-key message comes first, as for any other call; the
         bound name is one more unrecognized name (never "accepted").
         """
-        if not self.required_set.issubset(args):
+        if not args.keys() >= self.required_set:
             return Error(self._missing(args))
-        found = messages.suggestions(
-            messages.unrecognized_names(args, self.accepted), self.accepted, args
-        )
-        return Error(messages.unrecognized_only(found, self.accepted))
+        return Error(messages.unrecognized_only(self._suggested(args), self.accepted))
+
+    def _suggested(self, args: Mapping[str, Any]) -> dict[str, str | None]:
+        names = messages.unrecognized_names(args, self.accepted)
+        return messages.suggestions(names, self.accepted, args)
 
     def _missing(self, args: Mapping[str, Any]) -> str:
-        found = messages.suggestions(
-            messages.unrecognized_names(args, self.accepted), self.accepted, args
-        )
         missing = [n for n in self.required if n not in args]
-        return messages.missing_required(self.required, missing, found, self.accepted)
+        return messages.missing_required(
+            self.required, missing, self._suggested(args), self.accepted
+        )
 
     def flagged(self, args: Mapping[str, Any]) -> dict[str, str | None]:
-        """Unknown names the policy turns into a rejection (empty: none)."""
+        """Unknown names the policy turns into a rejection, with their suggestions (empty: none).
+
+        Under ``"report"`` only names that resemble a parameter count; then
+        every unknown name is in the rejection (the model learns them all).
+        """
         if self.policy == "ignore" or not self.accepted:
             return {}
-        extra = args.keys() - self.accepted_set
-        if self.policy == "report" and not any(map(self._resembling.get, extra, repeat(True))):
-            # only names remembered as resembling no parameter: the call is
-            # accepted, with no sort and no search among the names not sent
-            return {}
-        unknown = sorted(k for k in extra if isinstance(k, str))
-        if not unknown:
-            return {}
-        # "report": only the names a message can show are searched (bounded
+        unknown = sorted(k for k in args.keys() - self.accepted_set if isinstance(k, str))
+        # "report": only the names a message can show are looked at (bounded
         # work for a call with thousands of unknown names)
-        if self.policy == "report" and not any(map(self._resembles, unknown[: messages.MAX_NAMES])):
+        if not unknown or (
+            self.policy == "report" and not any(map(self._resembles, unknown[: messages.MAX_NAMES]))
+        ):
             return {}
         found = messages.suggestions(unknown, self.accepted, args)
-        if self.policy == "reject" or any(v is not None for v in found.values()):
+        # (a name resembling only accepted names already sent gets no suggestion)
+        if self.policy == "reject" or any(hint is not None for hint in found.values()):
             return found
         return {}
 
     def _resembles(self, name: str) -> bool:
-        """Whether ``name`` resembles any accepted name (remembered per name).
-
-        A name that resembles none of them resembles none of those not yet
-        sent either, so "report" accepts it without the search. Models send
-        the same extra names again and again; the memory is bounded.
-        """
+        """Whether ``name`` resembles any accepted name (remembered per name)."""
         known = self._resembling.get(name)
         if known is None:
             known = messages.did_you_mean(name, messages.nearest(name, self.accepted)) is not None
             if len(self._resembling) < _REMEMBERED:
                 self._resembling[name] = known
-                if not known and isinstance(self.passes, set):
-                    self.passes.add(name)
         return known
 
-    # -- around an adapter's parser ---------------------------------------------
+    # -- after an adapter's parser ----------------------------------------------
 
-    def merge(self, outcome: ParseResult, args: dict[str, Any]) -> ParseResult:
-        """Add the unknown names the policy speaks of to an adapter's result, as one Error.
+    def after_parser(self, result: ParseResult, args: dict[str, Any]) -> ParseResult:
+        """An adapter's result with the policy applied to the names it was sent.
 
-        A rejected call names every unknown name (so the model learns them all
-        at once); an accepted one is rejected only for the names the policy
-        flags (a likely typo under "report", any name under "reject"). The
-        adapter's problems may arrive unrendered (see ``problems.pending``):
-        this is where they are rendered, once.
+        An adapter's rejection rendered with these accepted names names every
+        unknown name already (``invalid_arguments`` does): it is the answer. A
+        rejection rendered with other names is rendered again with these; an
+        accepted call with a name the policy flags is rejected for it.
         """
-        problems: Sequence[ArgumentProblem] = ()
-        cause: BaseException | None = None
-        more = 0  # problems the adapter counted without keeping them
-        named: Sequence[str] = ()  # the adapter's unrecognized names, as one entry
-        if type(outcome) is Error:
-            exc = outcome[1]
-            if not isinstance(exc, InvalidArguments):
-                return outcome  # an adapter's plain error: nothing to merge into
-            if (
-                outcome[0]
-                and exc.accepted == self.accepted
-                and (self.policy == "ignore" or self.accepted_set.issuperset(args))
-            ):
-                # rendered already, and no unknown name to add: the same answer
-                # as below without going over every problem and name again
-                return outcome
-            # the problems as the adapter gave them: its names stay one entry
-            problems = exc._problems
-            named = exc._unrecognized
-            cause = exc.__cause__
-            more = exc.more
-            new = [] if self.policy == "ignore" else self._unnamed(args, problems, named)
-        else:
-            new = list(self.flagged(args))
-            if not new:
-                return outcome
-        if (
-            not new
-            and type(outcome) is Error
-            and outcome[0]
-            and outcome[1].accepted == self.accepted
-        ):
-            return outcome  # the adapter rendered it all already
-        if new:
-            named = [*named, *new] if named else new
-        return render_problems(problems, args, self.accepted, cause, more, named)
-
-    def _unnamed(
-        self, args: Mapping[str, Any], problems: Sequence[ArgumentProblem], named: Sequence[str]
-    ) -> list[str]:
-        """The names sent and not accepted that the adapter did not name, sorted.
-
-        Set operations in place: a call may send tens of thousands of names,
-        all of them named by the adapter already.
-        """
-        if not self.accepted:
-            return []  # the accepted names are unknown: nothing is unrecognized
-        extra = args.keys() - self.accepted_set
-        if not extra:
-            return []
-        extra.difference_update(named)
-        if extra:
-            extra.difference_update(
-                [p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1]
+        if type(result) is Error:
+            exc = result[1]
+            if not isinstance(exc, InvalidArguments) or exc.accepted == self.accepted:
+                return result
+            # its names are rendered again against these (one it called unknown may be known)
+            problems = [
+                p
+                for p in exc.problems
+                if not (
+                    p.kind == "unrecognized"
+                    and p.path[:1] == p.path
+                    and p.path[0] in self.accepted_set
+                )
+            ]
+            return invalid_arguments(
+                problems,
+                arguments=args,
+                accepted=self.accepted,
+                cause=exc.__cause__,
+                more=exc.more,
             )
-        return sorted(k for k in extra if isinstance(k, str))
+        if self.accepted_set.issuperset(args) or not self.flagged(args):
+            return result
+        return invalid_arguments((), arguments=args, accepted=self.accepted)

@@ -9,7 +9,7 @@ null-restoring step, the exports) would otherwise trip over at run time.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._schemas import MAX_DEPTH, resolve_ref
@@ -164,13 +164,12 @@ def schema_problems(schema: Mapping[str, Any]) -> list[str]:
     return problems[:MAX_SCHEMA_PROBLEMS]
 
 
-def _check(
-    node: Any, path: list[object], problems: list[str], refs: list[tuple[list[object], str]]
-) -> None:
+Refs = list[tuple[list[object], str]]
+
+
+def _check(node: Any, path: list[object], problems: list[str], refs: Refs) -> None:
     """Check one schema (an object or ``true``/``false``) at ``path``."""
-    if len(problems) >= MAX_SCHEMA_PROBLEMS:
-        return
-    if isinstance(node, bool):
+    if len(problems) >= MAX_SCHEMA_PROBLEMS or isinstance(node, bool):
         return
     if not isinstance(node, Mapping):
         problems.append(f"{_at(path)}must be a schema (an object, or true or false)")
@@ -179,49 +178,104 @@ def _check(
         if not isinstance(key, str):
             problems.append(f"{_at(path)}has a key that is not text: {key!r:.40}")
             continue
-        here = [*path, key]
-        if key in _SCHEMA_MAPS:
-            if isinstance(value, Mapping):
-                for name, sub in value.items():
-                    if not isinstance(name, str):
-                        problems.append(f"{_at(here)}has a name that is not text: {name!r:.40}")
-                    else:
-                        _check(sub, [*here, name], problems, refs)
-            else:
-                problems.append(f"{_at(here)}must be an object of schemas")
-        elif key in _SCHEMAS:
-            _check(value, here, problems, refs)
-        elif key in _SCHEMA_LISTS or (key == "items" and isinstance(value, (list, tuple))):
-            if isinstance(value, (list, tuple)):
-                for i, sub in enumerate(value):
-                    _check(sub, [*here, i], problems, refs)
-            else:
-                problems.append(f"{_at(here)}must be a list of schemas")
-        elif key == "items":
-            _check(value, here, problems, refs)
-        elif key == "required":
-            if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value):
-                problems.append(f"{_at(here)}must be a list of names (text)")
-        elif key == "type":
-            kinds = value if isinstance(value, (list, tuple)) else [value]
-            if not kinds or not all(isinstance(k, str) for k in kinds):
-                problems.append(f"{_at(here)}must be a type name or a list of type names")
-        elif key in _TEXTS:
-            if not isinstance(value, str):
-                problems.append(f"{_at(here)}must be text")
-            elif key == "$ref":
-                refs.append((here, value))
-        elif key in _COUNTS:
-            if type(value) is not int or value < 0:
-                problems.append(f"{_at(here)}must be a whole number of at least 0")
-        elif key in _NUMBERS or key in _BOUNDS:
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if not number and not (key in _BOUNDS and isinstance(value, bool)):
-                problems.append(f"{_at(here)}must be a number")
-        elif key in _ARRAYS and not isinstance(value, (list, tuple)):
-            problems.append(f"{_at(here)}must be a list")
+        check = _KEYWORDS.get(key)
+        problem = None if check is None else check(value, [*path, key], problems, refs)
+        if problem is not None:
+            problems.append(f"{_at([*path, key])}{problem}")
         if len(problems) >= MAX_SCHEMA_PROBLEMS:
             return
+
+
+# -- each keyword's check: a problem's words, or None (nested schemas checked in place)
+
+
+def _schema_map(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
+    if not isinstance(value, Mapping):
+        return "must be an object of schemas"
+    for name, sub in value.items():
+        if not isinstance(name, str):
+            problems.append(f"{_at(here)}has a name that is not text: {name!r:.40}")
+        else:
+            _check(sub, [*here, name], problems, refs)
+    return None
+
+
+def _schema(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
+    _check(value, here, problems, refs)
+    return None
+
+
+def _schema_list(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
+    if not isinstance(value, (list, tuple)):
+        return "must be a list of schemas"
+    for i, sub in enumerate(value):
+        _check(sub, [*here, i], problems, refs)
+    return None
+
+
+def _items(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
+    # a schema, or (Draft 7's tuple form) a list of them
+    if isinstance(value, (list, tuple)):
+        return _schema_list(value, here, problems, refs)
+    return _schema(value, here, problems, refs)
+
+
+def _required(value: Any, *_: Any) -> str | None:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value):
+        return "must be a list of names (text)"
+    return None
+
+
+def _type(value: Any, *_: Any) -> str | None:
+    kinds = value if isinstance(value, (list, tuple)) else [value]
+    if not kinds or not all(isinstance(k, str) for k in kinds):
+        return "must be a type name or a list of type names"
+    return None
+
+
+def _text(value: Any, *_: Any) -> str | None:
+    return None if isinstance(value, str) else "must be text"
+
+
+def _ref(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
+    if not isinstance(value, str):
+        return "must be text"
+    refs.append((here, value))
+    return None
+
+
+def _count(value: Any, *_: Any) -> str | None:
+    return None if type(value) is int and value >= 0 else "must be a whole number of at least 0"
+
+
+def _number(value: Any, *_: Any) -> str | None:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return None if number else "must be a number"
+
+
+def _bound(value: Any, *_: Any) -> str | None:
+    return None if isinstance(value, bool) else _number(value)  # Draft-04: true/false
+
+
+def _array(value: Any, *_: Any) -> str | None:
+    return None if isinstance(value, (list, tuple)) else "must be a list"
+
+
+_Check = Callable[[Any, list[object], list[str], Refs], "str | None"]
+_KEYWORDS: dict[str, _Check] = {
+    **dict.fromkeys(_SCHEMA_MAPS, _schema_map),
+    **dict.fromkeys(_SCHEMAS, _schema),
+    **dict.fromkeys(_SCHEMA_LISTS, _schema_list),
+    "items": _items,
+    "required": _required,
+    "type": _type,
+    **dict.fromkeys(_TEXTS, _text),
+    "$ref": _ref,
+    **dict.fromkeys(_COUNTS, _count),
+    **dict.fromkeys(_NUMBERS, _number),
+    **dict.fromkeys(_BOUNDS, _bound),
+    **dict.fromkeys(_ARRAYS, _array),
+}
 
 
 def _at(path: list[object]) -> str:

@@ -21,7 +21,7 @@ from ..adapter import REQUIRED
 from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ._delegated import delegated
-from ._joins import UNRECOGNIZED, Refused, joined, joined_capped, rejection
+from ._joins import Refused, joined, joined_capped, rejection
 from ._nodes import (
     AnyNode,
     ChoiceNode,
@@ -189,24 +189,12 @@ class _Compiler:
 
     def record(self, node: ObjectNode, top: bool) -> Converter:
         fields = tuple(
-            (f.name, fast, self.convert(f.node), f.required, _EXACT.get(fast))
-            for f in node.fields
-            for fast in (self.fast(f.node),)
+            (f.name, self.fast(f.node), self.convert(f.node), f.required) for f in node.fields
         )
-        names = frozenset(f.name for f in node.fields)
-        accepted = ", ".join(f.name for f in node.fields)
-        # top-level names are listed on the message's own lines; nested ones
-        # say what their object accepts, since no other line does
-        unknown_reason = UNRECOGNIZED if top else f"is not accepted (accepted: {accepted})"
-        refuse_unknown = not self.drop_unknown
-        # the top level's unknown names are one entry of the message's own line
-        # (see ``Refused``), not a problem each: a call may send tens of thousands
-        name_unknown = refuse_unknown and top
-        refuse_unknown = refuse_unknown and not top
+        unknown = self._unknown(node, top)
         make = node.cls if node.is_dataclass else None
         # a nested object's problems are all lines of the message: past KEPT
-        # they are counted (the fields' problems cut once, at the end); the
-        # top level's names go on lines of their own
+        # they are counted; the top level's names go on lines of their own
         capped = not top
 
         def convert_object(value: Any) -> Any:
@@ -214,8 +202,8 @@ class _Compiler:
                 return _fail(_OBJECT, value)
             out: dict[str, Any] = {}
             failed: _Failed | None = None
-            seen = 0
-            for name, fast, convert, required, exact in fields:
+            seen = 0  # how many of the names sent are fields: fewer than all, some are unknown
+            for name, fast, convert, required in fields:
                 x = value.get(name, _MISSING)
                 if x is _MISSING:
                     if required:
@@ -224,50 +212,42 @@ class _Compiler:
                 seen += 1
                 if type(x) is fast:
                     out[name] = x
-                    continue
-                if exact is not None:
-                    # a JSON type taken as it is: the wrong value is its problem, recorded
-                    # at once (what its converter would say, with no call or join)
-                    if failed is None:
-                        failed = _Failed([[[name], exact, x, "invalid"]])
-                    else:
-                        failed.problems.append([[name], exact, x, "invalid"])
-                    continue
-                r = convert(x)
-                if type(r) is _Failed:
-                    # joined(), written out: a list of wrong objects runs it per field
-                    for problem in r.problems:
-                        problem[0].append(name)
-                    if failed is None:
-                        failed = r
-                    else:
-                        failed.problems.extend(r.problems)
-                        failed.more += r.more
                 else:
-                    out[name] = r
-            if seen != len(value):
-                if name_unknown:
-                    return Refused(failed, [key for key in value if key not in names])
-                if refuse_unknown:
-                    for key in value:
-                        if key not in names:
-                            failed = joined_capped(
-                                failed, _fail(unknown_reason, kind="unrecognized"), key
-                            )
+                    r = convert(x)
+                    if type(r) is _Failed:
+                        failed = joined(failed, r, name)
+                    else:
+                        out[name] = r
+            if seen != len(value) and unknown is not None:
+                failed = unknown(value, failed)
             if failed is not None:
                 if capped and len(failed.problems) > KEPT:
                     failed.more += len(failed.problems) - KEPT
                     del failed.problems[KEPT:]
                 return failed
-            if make is None:
-                return out
-            try:
-                return make(**out)
-            except (ValueError, TypeError) as exc:
-                # __post_init__ (or a custom __init__) refused the values
-                return _fail(str(exc) or "is not valid")
+            return out if make is None else _made(make, out)
 
         return convert_object
+
+    def _unknown(self, node: ObjectNode, top: bool) -> Callable[[dict[str, Any], Any], Any] | None:
+        """What an object's names it does not accept come to (``None``: they are dropped)."""
+        if self.drop_unknown:
+            return None
+        names = frozenset(f.name for f in node.fields)
+        if top:
+            # the top level's unknown names are one entry of the message's own
+            # line (see ``Refused``), not a problem each: a call may send tens of thousands
+            return lambda value, failed: Refused(failed, [k for k in value if k not in names])
+        # nested ones say what their object accepts, since no other line does
+        reason = f"is not accepted (accepted: {', '.join(f.name for f in node.fields)})"
+
+        def refused(value: dict[str, Any], failed: Any) -> Any:
+            for key in value:
+                if key not in names:
+                    failed = joined_capped(failed, _fail(reason, kind="unrecognized"), key)
+            return failed
+
+        return refused
 
     # -- choices and unions ------------------------------------------------------------
 
@@ -393,3 +373,11 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
         return rejection(result, arguments, accepted)
 
     return parse
+
+
+def _made(make: Callable[..., Any], fields: dict[str, Any]) -> Any:
+    """A dataclass of the checked fields, or the problem its ``__post_init__`` raised."""
+    try:
+        return make(**fields)
+    except (ValueError, TypeError) as exc:
+        return _fail(str(exc) or "is not valid")

@@ -185,6 +185,10 @@ class _Reader:
             return self._union(args, where)
         if origin is typing.Literal:
             return self._literal(tp, args, where)
+        return self._container(tp, origin, args, where) or self._named(tp, where)
+
+    def _container(self, tp: Any, origin: Any, args: tuple[Any, ...], where: str) -> Node | None:
+        """A tuple, sequence or mapping annotation (``None``: none of those)."""
         if tp is typing.Tuple or tp is tuple:  # noqa: UP006 - the bare alias is accepted
             return ListNode(AnyNode(), as_tuple=True)
         if origin is tuple:
@@ -195,6 +199,10 @@ class _Reader:
             return ListNode(self.read(args[0], where) if args else AnyNode())
         if tp in _MAPPINGS or origin in _MAPPINGS:
             return self._dict(tp, args, where)
+        return None
+
+    def _named(self, tp: Any, where: str) -> Node:
+        """A type by name: an alias, an enum, a dataclass or TypedDict, or one a plugin describes."""
         supertype = getattr(tp, "__supertype__", None)  # typing.NewType
         if supertype is not None:
             return self.read(supertype, where)

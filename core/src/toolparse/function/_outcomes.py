@@ -4,7 +4,9 @@ The plan's body step (``_plan``) calls the body and hands anything but a
 plain string here; so does a parser that raised. Every error text and
 interrupt display made here has the context's strings redacted
 (``toolparse.context.secrets_of``): the context is only read once something
-failed, so a valid call pays nothing for it.
+failed, so a valid call pays nothing for it. The plugin manager is the
+Function's own, given at definition: the ``toolparse_format_exception`` and
+``toolparse_serialize`` hooks are asked through it.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..arguments import ArgumentKeyError, Limits, recursion_error
-from ..context import _OWN_KEYS, Context, redact, secrets_of
+from ..context import redact, secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ToolError
 from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ContentPart, ToolResult
 
 if TYPE_CHECKING:
+    from ..plugins import PluginManager
     from ._function import Function
 
 __all__: list[str] = []
@@ -33,15 +36,17 @@ class Outcomes:
     """How one Function turns a body's result, or a failure, into what the model reads.
 
     :param owner: the Function (the ``toolparse_format_exception`` hook gets it).
+    :param pm: the Function's plugin manager.
     :param accepted: the accepted names, for the "wrong argument name" message
         of a body that read a name it was not sent (empty: no such message,
         e.g. when a parser produced the value).
     """
 
-    __slots__ = ("_accepted", "_owner")
+    __slots__ = ("_accepted", "_owner", "_pm")
 
-    def __init__(self, owner: Function, accepted: Sequence[str]) -> None:
+    def __init__(self, owner: Function, pm: PluginManager, accepted: Sequence[str]) -> None:
         self._owner = owner
+        self._pm = pm
         self._accepted = tuple(accepted)
 
     async def finish(self, awaitable: Awaitable[Any], value: Any, context: Any = None) -> Outcome:
@@ -69,7 +74,7 @@ class Outcomes:
 
     def rescue(self, exc: BaseException, value: Any, context: Any = None) -> Error:
         """A body raised: a ToolError is its message; anything else is rescued."""
-        secrets = _secrets(context)
+        secrets = secrets_of(context)
         if isinstance(exc, ToolError):
             message = exc.message
             if not isinstance(message, str):
@@ -95,7 +100,7 @@ class Outcomes:
             # own limit): the model can fix that, so it reads an argument message
             problem = ArgumentProblem((), "holds an integer of more than 4300 digits")
             return invalid_arguments([problem], arguments=arguments, cause=exc)
-        return Error(self.exception_text(exc, _secrets(context)), exc)
+        return Error(self.exception_text(exc, secrets_of(context)), exc)
 
     def exception_text(self, exc: BaseException, secrets: Sequence[str] = ()) -> str:
         """The text for an exception, from the ``toolparse_format_exception`` hook or the default.
@@ -103,13 +108,7 @@ class Outcomes:
         ``secrets`` are redacted from either (from the default's message
         before it is cut to length).
         """
-        pm = self._owner._pm
-        if pm is None:
-            # the default manager, looked up only once something raised (a lazy
-            # edge: plugins imports the core's defaults, which import Function)
-            from ..plugins import plugin_manager
-
-            pm = plugin_manager()
+        pm = self._pm
         if pm.hook.toolparse_format_exception.get_hookimpls():
             text = pm.hook.toolparse_format_exception(exception=exc, function=self._owner)
             if text is not None:
@@ -134,7 +133,7 @@ class Outcomes:
             display = result.display
             if not isinstance(display, str):
                 return Error(messages.UNEXPECTED_RESPONSE)
-            shown = redact(display, _secrets(context))
+            shown = redact(display, secrets_of(context))
             return result if shown is display else Interrupt(shown, result.data)
         content = self.content(result)
         return content if type(content) is Error else Ok(content)
@@ -154,55 +153,10 @@ class Outcomes:
                 return json.dumps(value, ensure_ascii=False, allow_nan=False)
             except (TypeError, ValueError, RecursionError):
                 pass
-        pm = self._owner._pm
-        if pm is None:
-            # the default manager serialises models for tools built without one
-            from ..plugins import plugin_manager
-
-            pm = plugin_manager()
-        text = pm.serialize(value)
+        text = self._pm.serialize(value)
         if text is not None:
             return text
         return Error(messages.UNEXPECTED_RESPONSE)
-
-
-#: the exact types of a context value that hold no string (nor anything inside)
-_SCALARS = frozenset({int, float, bool, type(None)})
-#: the containers whose values are looked at before the search, and how many of them
-_SIZED = frozenset({dict, Context, list, tuple})
-_LOOKED_AT = 32
-
-
-def holds_no_string(context: Any) -> bool:
-    """Whether one quick look shows that ``context`` holds no string to redact.
-
-    ``True`` for no context, and for a context of plain numbers, flags and
-    nulls (``{"user_id": 42}``, or only the keys toolparse adds), at the top
-    or as a dict's or a list's values: the search (a few microseconds, as much
-    as a rejection's own rendering) would find nothing. ``False``: it may hold
-    one; search it (``secrets_of``).
-    """
-    if context is None:
-        return True
-    kind = type(context)
-    if kind in _SCALARS:
-        return True
-    if kind not in _SIZED or len(context) > _LOOKED_AT:
-        return False  # left to the search (bounded, whatever the context)
-    # the first value that may hold a string ends the look (a context that
-    # holds strings pays one test for it)
-    if kind is list or kind is tuple:
-        return all(type(value) in _SCALARS for value in context)
-    for key, value in context.items():
-        # the keys toolparse adds are never searched (as in ``secrets_of``)
-        if type(value) not in _SCALARS and key not in _OWN_KEYS:
-            return False
-    return True
-
-
-def _secrets(context: Any) -> tuple[str, ...]:
-    """The context's strings to redact (``secrets_of``), at once for one that holds none."""
-    return () if holds_no_string(context) else secrets_of(context)
 
 
 def redacted(error: Error, context: Any) -> Error:
@@ -210,7 +164,7 @@ def redacted(error: Error, context: Any) -> Error:
     message = error[0]
     if context is None and type(message) is str:
         return error  # most rejected calls: nothing to look for
-    secrets = _secrets(context)
+    secrets = secrets_of(context)
     if not isinstance(message, str):
         return Error(text_of(message, secrets), error.exception)
     if not secrets:

@@ -3,7 +3,9 @@
 Every problem with a definition is collected (so one
 :class:`~toolparse.FunctionDefinitionError` names them all), then the
 declaration (``parameters``, ``parameters_schema`` or ``args_schema``) becomes
-the schema, the parser and the accepted and required names.
+the schema, the parser and the accepted and required names. An
+``args_schema`` goes to the adapter the plugin manager picks (or the one
+pinned with ``adapter=``), compiled once.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import Adapter, accepted_names, install_hint, required_names
+from ..adapter import Adapter, Compiled, accepted_names, install_hint, required_names
 from ..errors import FunctionDefinitionError, NoAdapterError
 from ..params import FunctionParam
+from ._callables import accepts_keyword
 from ._raw_schema import copy_schema, schema_problems
-from ._resolution import _resolve
 
 if TYPE_CHECKING:
     from ..plugins import PluginManager
@@ -89,53 +91,37 @@ class Declaration:
     ``key``: a key that fully determines ``schema`` (the adapter's
     :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
     the bound names), so Functions of one compiled form share what is built
-    from the schema; ``None``: nothing is shared. ``nulls_after_reject``,
-    ``verdict``, ``closed`` and ``explain``: the adapter's
-    :attr:`~toolparse.adapter.Compiled.nulls_after_reject`,
-    :attr:`~toolparse.adapter.Compiled.verdict`,
-    :attr:`~toolparse.adapter.Compiled.closed` and
-    :attr:`~toolparse.adapter.Compiled.explain`.
+    from the schema; ``None``: nothing is shared. ``nulls_after_reject``: the
+    adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`.
     """
 
     __slots__ = (
         "accepted",
         "adapter",
-        "closed",
-        "explain",
         "key",
         "nulls_after_reject",
         "parser",
-        "pm",
         "required",
         "schema",
-        "verdict",
     )
 
     def __init__(
         self,
         schema: dict[str, Any],
-        parser: Callable[..., Any] | None,
-        accepted: tuple[str, ...],
-        required: tuple[str, ...],
-        adapter: Adapter | None,
-        pm: PluginManager | None,
+        parser: Callable[..., Any] | None = None,
+        accepted: tuple[str, ...] | None = None,
+        required: tuple[str, ...] | None = None,
+        adapter: Adapter | None = None,
         key: tuple[Hashable, ...] | None = None,
         nulls_after_reject: bool = False,
-        verdict: Callable[[dict[str, Any]], bool] | None = None,
-        closed: bool = False,
-        explain: Callable[..., Any] | None = None,
     ) -> None:
-        self.key = key
-        self.nulls_after_reject = nulls_after_reject
-        self.verdict = verdict
-        self.closed = closed
-        self.explain = explain
         self.schema = schema
         self.parser = parser
         self.accepted = accepted
         self.required = required
         self.adapter = adapter
-        self.pm = pm
+        self.key = key
+        self.nulls_after_reject = nulls_after_reject
 
 
 def declare(
@@ -147,41 +133,16 @@ def declare(
     styles: list[str],
     unknown_arguments: str,
     want_parser: bool,
-    pm: PluginManager | None,
+    pm: PluginManager,
     pinned: str | Adapter | None,
     errors: Errors,
 ) -> Declaration:
     """Resolve the declared arguments; raise for every definition problem found."""
-    chosen: Adapter | None = None
-    schema: dict[str, Any] | None = None
-    parser: Callable[..., Any] | None = None
-    accepted: tuple[str, ...] | None = None
-    required: tuple[str, ...] | None = None
-    key: tuple[Hashable, ...] | None = None
-    after_reject = False
-    verdict: Callable[[dict[str, Any]], bool] | None = None
-    closed = False
-    explain: Callable[..., Any] | None = None
+    found: Declaration | None = None
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
-        if pm is None:
-            # a lazy edge: plugins imports the core's defaults, which import Function
-            from ..plugins import plugin_manager as default_pm
-
-            pm = default_pm()
         found = _resolve(pm, args_schema, unknown_arguments, want_parser, errors, pinned)
-        if found is not None:
-            chosen, compiled = found
-            schema, parser = compiled.schema, compiled.parser
-            accepted, required = compiled.accepted, compiled.required
-            key = _key_of(chosen, compiled.key, unknown_arguments)
-            after_reject = getattr(compiled, "nulls_after_reject", False) is True
-            found_verdict = getattr(compiled, "verdict", None)
-            verdict = found_verdict if parser is not None and callable(found_verdict) else None
-            closed = getattr(compiled, "closed", False) is True
-            found_explain = getattr(compiled, "explain", None)
-            explain = found_explain if verdict is not None and callable(found_explain) else None
     if errors:
         subject = f"tool {name!r}"
         if any(msg.startswith("no installed adapter") for _, msg in errors):
@@ -189,43 +150,150 @@ def declare(
                 args_schema, install_hint(args_schema), errors=errors, subject=subject
             )
         raise FunctionDefinitionError(errors, subject=subject)
-
-    if chosen is None:
-        if params:
-            schema = FunctionParam.to_parameters_schema(params)
-        elif parameters_schema is not None:
-            try:
-                schema = copy_schema(parameters_schema)
-            except ValueError as exc:
-                raise FunctionDefinitionError(
-                    [("parameters_schema", str(exc))], subject=f"tool {name!r}"
-                ) from None
-            problems = schema_problems(schema)
-            if problems:
-                raise FunctionDefinitionError(
-                    [("parameters_schema", problem) for problem in problems],
-                    subject=f"tool {name!r}",
-                )
-        else:
-            schema = {"type": "object", "properties": {}}
-    assert schema is not None
+    if found is None:
+        found = Declaration(_own_schema(name, params, parameters_schema))
+    schema = found.schema
     if unknown_arguments == "reject" and isinstance(schema.get("properties"), Mapping):
         schema["additionalProperties"] = False
-
     if params:
-        required = tuple(FunctionParam.required_properties(params))
-        accepted = tuple(dict.fromkeys(p.name for p in params))
+        found.required = tuple(FunctionParam.required_properties(params))
+        found.accepted = tuple(dict.fromkeys(p.name for p in params))
     else:
-        if required is None:
-            required = tuple(required_names(schema))
-        if accepted is None:
+        if found.required is None:
+            found.required = tuple(required_names(schema))
+        if found.accepted is None:
             # declaration order for models; a raw schema's names are sorted
-            accepted = tuple(
-                accepted_names(schema, sort=chosen is None or isinstance(args_schema, Mapping))
+            sort = found.adapter is None or isinstance(args_schema, Mapping)
+            found.accepted = tuple(accepted_names(schema, sort=sort))
+    return found
+
+
+def _own_schema(
+    name: str, params: tuple[FunctionParam, ...], parameters_schema: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The schema of ``parameters`` or of a raw ``parameters_schema`` (checked once)."""
+    if params:
+        return FunctionParam.to_parameters_schema(params)
+    if parameters_schema is None:
+        return {"type": "object", "properties": {}}
+    try:
+        schema = copy_schema(parameters_schema)
+    except ValueError as exc:
+        raise FunctionDefinitionError(
+            [("parameters_schema", str(exc))], subject=f"tool {name!r}"
+        ) from None
+    problems = schema_problems(schema)
+    if problems:
+        raise FunctionDefinitionError(
+            [("parameters_schema", problem) for problem in problems], subject=f"tool {name!r}"
+        )
+    return schema
+
+
+def _resolve(
+    pm: PluginManager,
+    source: Any,
+    policy: str,
+    want_parser: bool,
+    errors: Errors,
+    pinned: str | Adapter | None,
+) -> Declaration | None:
+    """Find the adapter for ``args_schema`` and compile it once (``None``: see ``errors``)."""
+    adapter = _adapter_for(pm, source, errors, pinned)
+    if adapter is None:
+        return None
+    try:
+        compile_ = getattr(adapter, "compile", None)
+        if compile_ is not None:
+            compiled = compile_(
+                source,
+                unknown_arguments=policy,
+                field_schema=pm.field_schema_for(adapter.name),
+                parser=want_parser,
             )
+        else:
+            compiled = _two_step(pm, adapter, source, policy, want_parser)
+    except FunctionDefinitionError as exc:
+        errors.extend(("args_schema", f"{field}: {msg}") for field, msg in exc.errors)
+        return None
+    except Exception as exc:
+        errors.append(("args_schema", f"the {adapter.name} adapter cannot use it: {exc}"))
+        return None
+    if not isinstance(compiled, Compiled) or not isinstance(compiled.schema, dict):
+        errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
+        return None
     return Declaration(
-        schema, parser, accepted, required, chosen, pm, key, after_reject, verdict, closed, explain
+        compiled.schema,
+        compiled.parser,
+        compiled.accepted,
+        compiled.required,
+        adapter,
+        _key_of(adapter, compiled.key, policy),
+        compiled.nulls_after_reject is True and compiled.parser is not None,
     )
+
+
+def _adapter_for(
+    pm: PluginManager, source: Any, errors: Errors, pinned: str | Adapter | None
+) -> Adapter | None:
+    """The adapter pinned by name or object, else the one the plugins select."""
+    if pinned is not None and not isinstance(pinned, str):
+        return pinned
+    if isinstance(pinned, str):
+        adapter = pm.adapter(pinned)
+        if adapter is None:
+            known = ", ".join(a.name for a in pm.adapters())
+            errors.append(
+                (
+                    "adapter",
+                    f"no adapter named {pinned!r} is installed (installed: {known})"
+                    + _failed(pm, pinned),
+                )
+            )
+        return adapter
+    try:
+        adapter = pm.select_adapter(source)
+    except Exception as exc:
+        errors.append(("args_schema", f"choosing an adapter failed: {exc}"))
+        return None
+    if adapter is None:
+        hint = install_hint(source)
+        errors.append(("args_schema", NoAdapterError.describe(source, hint) + _failed(pm, hint)))
+    return adapter
+
+
+def _failed(pm: PluginManager, wanted: str | None) -> str:
+    """Name the plugins that failed to import and may be the one this source needs."""
+    failed = pm.failed_plugins()
+    if wanted is not None:
+        # the plugin for a known library is named like its extra (or its distribution)
+        failed = [f for f in failed if wanted in (f.name, f.distribution.partition("-")[2])]
+    return "".join(
+        f"; the plugin {f.describe()} is installed but failed to import: {f.error}" for f in failed
+    )
+
+
+def _two_step(
+    pm: PluginManager, adapter: Adapter, source: Any, policy: str, want_parser: bool
+) -> Compiled:
+    """The shim for adapters written against the two-method form."""
+    # such adapters reach the field-schema hook through toolparse.plugins.field_schema,
+    # which reads the manager resolving this tool from this context variable
+    from ..plugins import resolving  # (plugins is loaded: pm is one of its managers)
+
+    token = resolving.set(pm)
+    try:
+        schema = _with_policy(adapter.json_schema, source, policy)
+        parser = _with_policy(adapter.parser, source, policy) if want_parser else None
+    finally:
+        resolving.reset(token)
+    return Compiled(schema, parser)
+
+
+def _with_policy(method: Callable[..., Any], source: Any, policy: str) -> Any:
+    if accepts_keyword(method, "unknown_arguments"):
+        return method(source, unknown_arguments=policy)
+    return method(source)
 
 
 def _key_of(adapter: Adapter, key: object, policy: str) -> tuple[Hashable, ...] | None:
@@ -237,8 +305,7 @@ def _key_of(adapter: Adapter, key: object, policy: str) -> tuple[Hashable, ...] 
     except Exception:  # an adapter's mistake costs the sharing, not the tool
         return None
     # the promise holds for the adapter's own type; the policy changes the
-    # schema too (see declare), and so do bound names (see without_bound).
-    # Five items: never equal to a FunctionParam declaration's key.
+    # schema too (see declare), and so do bound names (see without_bound)
     return ("adapter", type(adapter), key, policy, frozenset())
 
 
@@ -262,8 +329,8 @@ def without_bound(found: Declaration, bound: frozenset[str]) -> None:
     found.schema = schema
     if found.key is not None:
         found.key = (*found.key[:4], bound)
-    found.accepted = tuple(n for n in found.accepted if n not in bound)
-    found.required = tuple(n for n in found.required if n not in bound)
+    found.accepted = tuple(n for n in found.accepted or () if n not in bound)
+    found.required = tuple(n for n in found.required or () if n not in bound)
 
 
 def source_description(schema: Mapping[str, Any]) -> str | None:
