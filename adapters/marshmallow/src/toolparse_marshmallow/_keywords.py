@@ -1,9 +1,7 @@
-"""JSON Schema keywords from a field's validators, and values in their JSON form.
+"""JSON Schema pieces the converter shares: values in their JSON form, patterns, ``null``.
 
-marshmallow validators (``Length``, ``Range``, ``OneOf``, ``Regexp``, ...)
-become the keywords that say the same in JSON Schema; a value (a default, a
-choice, a bound) is written as the field dumps it, or left out when it has no
-JSON form.
+A value (a default, a choice, a bound) is written as the field dumps it, or
+left out when it has no JSON form.
 """
 
 from __future__ import annotations
@@ -13,24 +11,25 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from marshmallow import fields, validate
 
-if TYPE_CHECKING:
-    from ._schema import JSON
-
 __all__ = [
+    "JSON",
     "NATIVE",
     "NO_JSON",
-    "apply_validators",
+    "dumped_by",
     "flatten",
     "json_value",
     "json_values",
     "nullable",
     "property_names",
     "regexp_pattern",
+    "types_of",
 ]
+
+JSON = dict[str, Any]
 
 #: a value that has no JSON form (a callable default, an object marshmallow
 #: cannot dump)
@@ -39,43 +38,8 @@ NO_JSON: Final = object()
 NATIVE = (str, int, float, bool, type(None))
 
 
-def apply_validators(field: fields.Field[Any], own: JSON) -> JSON:
-    """Add what the field's validators say to ``own`` (the field's schema so far)."""
-    types = _types(own)
-    for validator in flatten(field.validators):
-        if isinstance(validator, validate.Length):
-            _length(own, types, validator)
-        elif isinstance(validator, validate.Range):
-            if types & {"integer", "number"}:
-                _range(own, field, validator)
-        elif isinstance(validator, validate.ContainsOnly):
-            _items_enum(own, field, validator.choices, negate=False)
-        elif isinstance(validator, validate.ContainsNoneOf):
-            _items_enum(own, field, validator.iterable, negate=True)
-        elif isinstance(validator, validate.OneOf):
-            values = json_values(field, validator.choices)
-            if values is not None:
-                _restrict(own, values)
-        elif isinstance(validator, validate.NoneOf):
-            values = json_values(field, validator.iterable)
-            if values is not None and "not" not in own:
-                own["not"] = {"enum": values}
-        elif isinstance(validator, validate.Equal):
-            value = json_value(field, validator.comparable)
-            if value is not NO_JSON:
-                own["const"] = value
-        elif isinstance(validator, validate.Regexp):
-            pattern = regexp_pattern(validator)
-            if "string" in types and pattern is not None and "pattern" not in own:
-                own["pattern"] = pattern
-        elif isinstance(validator, validate.Email) and "string" in types:
-            own.setdefault("format", "email")
-        elif isinstance(validator, validate.URL) and "string" in types:
-            own.setdefault("format", "uri-reference" if validator.relative else "uri")
-    return own
-
-
-def _types(schema: JSON) -> set[str]:
+def types_of(schema: JSON) -> set[str]:
+    """The JSON types ``schema`` names."""
     kind = schema.get("type")
     if isinstance(kind, str):
         return {kind}
@@ -109,7 +73,7 @@ def json_value(field: Any, value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
         return _json_number(value)
     try:
-        dumped = field._serialize(value, None, None)
+        dumped = dumped_by(field, value)
     except Exception:
         return NO_JSON
     if isinstance(dumped, decimal.Decimal):
@@ -121,74 +85,15 @@ def json_value(field: Any, value: Any) -> Any:
     return dumped
 
 
+def dumped_by(field: Any, value: Any) -> Any:
+    """What ``field`` dumps ``value`` as (its public ``serialize``, handed the value itself)."""
+    return field.serialize("value", None, accessor=lambda obj, key, default: value)
+
+
 def json_values(field: Any, values: Iterable[Any]) -> list[Any] | None:
+    """Each of ``values`` as JSON (``None`` when one has no JSON form)."""
     out = [json_value(field, v) for v in values]
     return None if any(v is NO_JSON for v in out) else out
-
-
-def _restrict(schema: JSON, values: list[Any]) -> None:
-    if "enum" in schema:
-        values = [v for v in schema["enum"] if v in values]
-    schema["enum"] = values
-
-
-def _tighten(schema: JSON, key: str, value: Any, *, lower: bool) -> None:
-    if key in schema:
-        value = max(schema[key], value) if lower else min(schema[key], value)
-    schema[key] = value
-
-
-def _length(schema: JSON, types: set[str], validator: validate.Length) -> None:
-    if "string" in types:
-        low, high = "minLength", "maxLength"
-    elif "array" in types:
-        low, high = "minItems", "maxItems"
-    elif "object" in types:
-        low, high = "minProperties", "maxProperties"
-    else:
-        return
-    least = validator.equal if validator.equal is not None else validator.min
-    most = validator.equal if validator.equal is not None else validator.max
-    if least is not None:
-        _tighten(schema, low, int(least), lower=True)
-    if most is not None:
-        _tighten(schema, high, int(most), lower=False)
-
-
-def _bound(field: Any, value: Any) -> int | float | None:
-    if value is None:
-        return None
-    found = json_value(field, value)
-    if isinstance(found, bool) or not isinstance(found, (int, float)):
-        return None
-    return found
-
-
-def _range(schema: JSON, field: Any, validator: validate.Range) -> None:
-    low = _bound(field, validator.min)
-    high = _bound(field, validator.max)
-    if low is not None:
-        key = "minimum" if validator.min_inclusive else "exclusiveMinimum"
-        _tighten(schema, key, low, lower=True)
-    if high is not None:
-        key = "maximum" if validator.max_inclusive else "exclusiveMaximum"
-        _tighten(schema, key, high, lower=False)
-
-
-def _items_enum(schema: JSON, field: Any, choices: Iterable[Any], *, negate: bool) -> None:
-    inner = getattr(field, "inner", None)
-    if inner is None or "array" not in _types(schema):
-        return
-    values = json_values(inner, choices)
-    if values is None:
-        return
-    items = schema.setdefault("items", {})
-    if not isinstance(items, dict):
-        return
-    if negate:
-        items.setdefault("not", {"enum": values})
-    else:
-        _restrict(items, values)
 
 
 #: regex flags a JSON Schema pattern cannot carry without changing its meaning;
@@ -215,7 +120,9 @@ def regexp_pattern(validator: validate.Regexp) -> str | None:
 
 def property_names(key_field: Any, key: JSON) -> JSON | None:
     """``propertyNames`` for a Dict's key field (keys are always JSON strings)."""
-    if "string" in _types(key) or ("enum" in key and all(isinstance(v, str) for v in key["enum"])):
+    if "string" in types_of(key) or (
+        "enum" in key and all(isinstance(v, str) for v in key["enum"])
+    ):
         return {k: v for k, v in key.items() if k not in ("type", "default")}
     if isinstance(key_field, fields.Integer) and not key_field.strict:
         return {"pattern": r"^[+-]?\d+$"}
