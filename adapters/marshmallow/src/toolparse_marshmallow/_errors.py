@@ -16,7 +16,8 @@ from typing import Any
 from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import MAX_PROBLEMS
 
-from ._reasons import Path, Texts, plain, received
+from ._reasons import ECHOED as _ECHOED
+from ._reasons import Meaning, Path, Texts, plain, received
 from ._shape import Level, Node
 
 __all__ = ["problems"]
@@ -75,7 +76,7 @@ class _Reading:
             # marshmallow 3 reports the fields in no stable order
             rank, last = level.rank, len(level.rank)
             keys = sorted(messages, key=lambda key: rank.get(key, last))
-        sent = value if isinstance(value, Mapping) else {}
+        sent = value if type(value) is dict or isinstance(value, Mapping) else {}
         fields = level.fields
         for key in keys:
             sub = messages[key]
@@ -97,9 +98,9 @@ class _Reading:
 
     def node(self, messages: Any, node: Node, path: Path, value: Any) -> None:
         """The errors of one field: its own texts, or those of what it holds."""
-        if isinstance(messages, (list, tuple)):
+        if type(messages) is list or isinstance(messages, tuple):
             self.texts(messages, node, path, value)
-        elif not isinstance(messages, Mapping):
+        elif type(messages) is not dict and not isinstance(messages, Mapping):
             self.text(str(messages), node.texts, path, value)
         elif node.level is not None:
             self.level(messages, node.level, path, value)
@@ -115,19 +116,23 @@ class _Reading:
     def items(self, messages: Mapping[Any, Any], node: Node, path: Path, value: Any) -> None:
         """The errors of a list's or a tuple's items, keyed by index."""
         out = self.out
+        sent = value if type(value) is list else None
         for key, sub in messages.items():
             if len(out) >= MAX_PROBLEMS:
                 self.more += _count(sub)
                 continue
-            if key == _SCHEMA:
-                self.node(sub, node, path, value)
+            if type(key) is not int:
+                self.node(sub, node if key == _SCHEMA else _ANY, path, value)
                 continue
             child = node.item
             if child is None:
                 items = node.items or ()
-                child = items[key] if type(key) is int and 0 <= key < len(items) else _ANY
-            here = (*path, key if type(key) is int else str(key))
-            self.node(sub, child, here, _child(value, key))
+                child = items[key] if 0 <= key < len(items) else _ANY
+            got = sent[key] if sent is not None and 0 <= key < len(sent) else _child(value, key)
+            if child.level is not None and type(sub) is dict:
+                self.level(sub, child.level, (*path, key), got)  # a list of objects
+            else:
+                self.node(sub, child, (*path, key), got)
 
     def mapping(self, messages: Mapping[Any, Any], node: Node, path: Path, value: Any) -> None:
         """The errors of a ``Dict``: ``{key: {"key": [...], "value": [...]}}``."""
@@ -150,44 +155,42 @@ class _Reading:
                     problem.received = received(key)
 
     def texts(self, texts: Any, node: Node, path: Path, value: Any) -> None:
-        """A field's texts (two alike are told apart by the order of the validators)."""
+        """A field's texts (alike ones told apart by the order of the validators raising them)."""
         known = node.texts
         for i, text in enumerate(texts):
             if type(text) is not str:
                 self.node(text, node, path, value)
-            elif len(known.meanings.get(text, ())) > 1:
-                nth, count = texts[:i].count(text), texts.count(text)
-                self.text(text, known, path, value, nth, count)
-            else:
+                continue
+            alike = known.alike.get(text)
+            if alike is None or value is _ABSENT:
                 self.text(text, known, path, value)
-
-    def text(
-        self, text: str, known: Texts, path: Path, value: Any, nth: int = 0, count: int = 1
-    ) -> None:
-        """The problem of one text, the ``nth`` of ``count`` alike for the field."""
-        if value is _ABSENT:
-            if text == known.required:
-                self.out.append(ArgumentProblem(path, known.required_reason, kind="missing"))
-            else:
-                self.out.append(ArgumentProblem(path, plain(text)))
-            return
-        meanings = known.meanings.get(text)
-        meaning = None
-        if meanings is not None:
-            if len(meanings) == 1:
-                meaning = meanings[0]
-            elif count == len(meanings):
+            elif texts.count(text) == len(alike):
                 # as many alike as validators that raise it: in their order;
                 # fewer, and the text cannot say whose it is (none runs again)
-                meaning = meanings[nth]
-        if meaning is None or isinstance(meaning, str):
+                self.meant(text, alike[texts[:i].count(text)], path, value)
+            else:
+                self.meant(text, None, path, value)
+
+    def text(self, text: str, known: Texts, path: Path, value: Any) -> None:
+        """The problem of one text of a field."""
+        if value is not _ABSENT:
+            self.meant(text, known.single.get(text), path, value)
+        elif text == known.required:
+            self.out.append(ArgumentProblem(path, known.required_reason, kind="missing"))
+        else:
+            self.out.append(ArgumentProblem(path, plain(text)))
+
+    def meant(self, text: str, meaning: Meaning, path: Path, value: Any) -> None:
+        """The problem of a text at ``path`` as ``meaning`` says (``None``: in its own words)."""
+        if meaning is None:
+            reason = plain(text)
+        elif isinstance(meaning, str):
             reason = meaning
         else:
             found = meaning(path, value)
             if isinstance(found, list):
                 self.out.extend(found)
                 return
-            reason = found
-        self.out.append(
-            ArgumentProblem(path, plain(text) if reason is None else reason, received(value))
-        )
+            reason = plain(text) if found is None else found
+        echoed = value if isinstance(value, _ECHOED) else NOT_GIVEN
+        self.out.append(ArgumentProblem(path, reason, echoed))

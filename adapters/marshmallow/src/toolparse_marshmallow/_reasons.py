@@ -33,7 +33,17 @@ from toolparse.adapter import (
     type_reason,
 )
 
-__all__ = ["NO_TEXTS", "Meaning", "Path", "Texts", "field_own", "level_texts", "plain", "received"]
+__all__ = [
+    "ECHOED",
+    "NO_TEXTS",
+    "Meaning",
+    "Path",
+    "Texts",
+    "field_own",
+    "level_texts",
+    "plain",
+    "received",
+]
 
 Path = tuple[str | int, ...]
 #: what a failure text means: the reason; a function of where it is and the
@@ -42,7 +52,7 @@ Path = tuple[str | int, ...]
 Meaning = str | Callable[[Path, Any], "str | list[ArgumentProblem] | None"] | None
 
 #: the received values a problem echoes (an object is not echoed)
-_ECHOED = (str, int, float, bool, type(None), list, tuple)
+ECHOED = (str, int, float, bool, type(None), list, tuple)
 #: marshmallow's own text for a required field left out
 _REQUIRED_TEXT: Final = str(fields.Field.default_error_messages["required"])
 #: field error keys whose default text no shared words fit (a validator that
@@ -54,7 +64,7 @@ _KEPT_KEYS: Final = frozenset(
 
 def received(value: Any) -> Any:
     """``value`` as a problem echoes it (``NOT_GIVEN``: not echoed)."""
-    return value if isinstance(value, _ECHOED) else NOT_GIVEN
+    return value if isinstance(value, ECHOED) else NOT_GIVEN
 
 
 def plain(text: str) -> str:
@@ -66,17 +76,23 @@ def plain(text: str) -> str:
 class Texts:
     """One field's failure texts and what they mean.
 
-    ``meanings`` maps a text to one meaning per field check or validator that
-    raises it, in the order marshmallow runs them (one when they all mean the
-    same): two ``Regexp`` with the default message raise one text, and only
-    when both failed does the order say which is whose. ``required`` is the
-    field's text for "left out" (its own words when the user gave some).
+    ``single`` maps a text to its meaning. ``alike`` maps a text that several
+    validators raise with different meanings (two ``Regexp`` with the default
+    message) to one meaning each, in the order marshmallow runs them: only
+    when all of them failed does the order say which text is whose.
+    ``required`` is the field's text for "left out" (the user's words, if any).
     """
 
-    __slots__ = ("meanings", "required", "required_reason")
+    __slots__ = ("alike", "required", "required_reason", "single")
 
-    def __init__(self, meanings: dict[str, tuple[Meaning, ...]], required: str | None = None):
-        self.meanings = meanings
+    def __init__(
+        self,
+        single: dict[str, Meaning],
+        alike: dict[str, tuple[Meaning, ...]] | None = None,
+        required: str | None = None,
+    ) -> None:
+        self.single = single
+        self.alike = alike or {}
         self.required = required
         self.required_reason = REQUIRED if required == _REQUIRED_TEXT else plain(required or "")
 
@@ -96,7 +112,7 @@ def level_texts(schema: Schema) -> Texts:
     text = schema.error_messages.get("type")
     if not isinstance(text, str) or text != _schema_type_text():
         return NO_TEXTS
-    return Texts({text: (_typed(("object",), None, None),)})
+    return Texts({text: _typed(("object",), None, None)})
 
 
 # -- the field's own checks ------------------------------------------------------------

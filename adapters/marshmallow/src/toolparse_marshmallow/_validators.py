@@ -38,24 +38,23 @@ Said = tuple[str, Meaning] | None
 def field_texts(field: fields.Field[Any], own: JSON) -> Texts:
     """What ``field``'s texts mean; its validators' keywords are added to ``own`` (its schema).
 
-    A text that several validators raise has one meaning per validator, in
-    the order marshmallow runs them (one, when they all mean the same): two
-    ``Regexp`` with the default message raise one text, and only when both
-    failed does the order say which is whose.
+    A text that several validators raise with different meanings keeps one
+    per validator, in the order marshmallow runs them (see :class:`Texts`).
     """
     # the field's own texts are worded by its own type, before the validators add to it
-    meanings: dict[str, tuple[Meaning, ...]] = {
-        text: (meaning,) for text, meaning in field_own(field, own).items()
-    }
+    single = field_own(field, own)
     said: dict[str, list[Meaning]] = {}
     for text, meaning in _validators(field, own):
-        if text is not None and text not in meanings:
+        if text is not None and text not in single:
             said.setdefault(text, []).append(meaning)
+    alike: dict[str, tuple[Meaning, ...]] = {}
     for text, found in said.items():
-        if any(m is not None for m in found):
-            meanings[text] = (found[0],) if all(m == found[0] for m in found) else tuple(found)
+        if all(m == found[0] for m in found):
+            single[text] = found[0]
+        else:
+            alike[text] = tuple(found)
     required = field.error_messages.get("required")
-    return Texts(meanings, required if isinstance(required, str) else None)
+    return Texts(single, alike, required if isinstance(required, str) else None)
 
 
 def _validators(field: fields.Field[Any], own: JSON) -> Iterator[tuple[str | None, Meaning]]:
