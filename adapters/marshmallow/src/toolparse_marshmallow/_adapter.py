@@ -1,9 +1,7 @@
 """The marshmallow adapter: a ``Schema`` class or instance as a tool's ``args_schema``.
 
-This module imports nothing from marshmallow: :meth:`MarshmallowAdapter.accepts`
-runs for every tool, whatever its library, and a marshmallow schema cannot
-exist before marshmallow is imported. The library is imported by
-:meth:`MarshmallowAdapter.build`.
+This module imports no marshmallow (``accepts`` runs for every tool, and a
+marshmallow schema cannot exist before marshmallow is imported): ``build`` does.
 """
 
 from __future__ import annotations
@@ -22,11 +20,6 @@ from toolparse.adapter import (
 )
 
 __all__ = ["MarshmallowAdapter"]
-
-
-def _schema_class() -> type | None:
-    module = sys.modules.get("marshmallow.schema")
-    return None if module is None else getattr(module, "Schema", None)
 
 
 class MarshmallowAdapter(AdapterBase):
@@ -49,7 +42,8 @@ class MarshmallowAdapter(AdapterBase):
 
     def accepts(self, source: object) -> bool:
         """A ``Schema`` subclass or instance."""
-        schema = _schema_class()
+        # marshmallow not imported yet: no marshmallow schema can exist
+        schema = getattr(sys.modules.get("marshmallow.schema"), "Schema", None)
         if schema is None:
             return False
         try:
@@ -64,9 +58,7 @@ class MarshmallowAdapter(AdapterBase):
     ) -> Hashable | None:
         """The class and the policy, for a class while no plugin maps fields.
 
-        The tools of one class then share one schema instance and parser (each
-        gets its own copy of the JSON Schema). An instance is compiled each
-        time: it may be configured or changed in ways a class is not.
+        An instance is compiled each time: it may be configured or changed.
         """
         if not isinstance(source, type) or plugin_maps_fields(field_schema):
             return None
@@ -80,13 +72,8 @@ class MarshmallowAdapter(AdapterBase):
         field_schema: FieldSchema | None,
         parser: bool,
     ) -> Compiled:
-        """Instantiate a class once, convert the instance once: the schema and ``load``.
-
-        The schema is what ``schema.load`` accepts under the policy (see the
-        converter); the parser is ``load`` with its errors as problems.
-        ``field_schema`` is asked about every field.
-        """
-        from ._parser import make_parser
+        """Instantiate a class once, convert the instance: the JSON Schema of ``load``, and ``load``."""
+        from ._errors import make_parser
         from ._schema import convert
 
         schema = source() if isinstance(source, type) else source
@@ -106,11 +93,10 @@ class MarshmallowAdapter(AdapterBase):
         return Compiled(body, made, accepted=accepted, required=body.get("required", ()))
 
     def serialize(self, value: object) -> str | None:
-        """JSON text for an object a tool's schema builds in ``@post_load``.
+        """JSON text for an object a tool's ``load`` built (``@post_load``), dumped by its schema.
 
-        marshmallow cannot tell which schema dumps an arbitrary object, so only
-        the types that a tool's ``load`` has built are known; they are dumped
-        with that schema. Anything else: ``None`` (not mine).
+        marshmallow cannot tell which schema dumps an arbitrary object: any
+        other object gives ``None`` (not mine).
         """
         schema = self._dumpers.get(type(value))
         if schema is None:

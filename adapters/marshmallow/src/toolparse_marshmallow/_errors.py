@@ -1,4 +1,4 @@
-"""The one reading of ``ValidationError.messages``: the shared :class:`~toolparse.ArgumentProblem` list.
+"""The parser, ``schema.load`` itself, and the one reading of its ``ValidationError.messages``.
 
 marshmallow reports errors as nested dicts and lists keyed by data keys, list
 indexes, ``"_schema"`` (an error about the object itself) and, for a ``Dict``
@@ -10,22 +10,79 @@ mean (``_reasons``, worked out when the tool was defined).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolparse import NOT_GIVEN, ArgumentProblem
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError
+
+from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_arguments
 from toolparse.adapter import MAX_PROBLEMS
 
-from ._reasons import ECHOED as _ECHOED
-from ._reasons import Meaning, Path, Texts, plain, received
-from ._shape import Level, Node
+from ._reasons import ECHOED, Meaning, Path, Texts, plain
+from ._shape import Level, Node, unknown_keys
 
-__all__ = ["problems"]
+__all__ = ["make_parser", "problems"]
 
 _ABSENT = NOT_GIVEN
 _SCHEMA = "_schema"  # marshmallow's key of errors about an object level itself
 #: a place whose texts mean nothing in the shared words (a key no field has)
 _ANY = Node()
+
+
+def make_parser(
+    schema: Schema,
+    root: Level,
+    policy: str,
+    accepted: tuple[str, ...],
+    dumpers: dict[type, Schema],
+) -> Callable[[Mapping[str, Any]], ParseResult]:
+    """The parser for one tool's schema instance.
+
+    ``"report"`` keeps the schema's own ``unknown`` setting; ``"reject"``
+    loads with ``unknown=RAISE`` and refuses the unknown keys of nested
+    objects too; ``"ignore"`` loads with ``unknown=EXCLUDE`` and drops the
+    unknown keys of nested objects before loading. ``dumpers`` learns which
+    schema dumps the objects a ``@post_load`` builds (for ``serialize``).
+    """
+    load: Callable[[Any], Any] = schema.load
+    if policy == "reject":
+        load = functools.partial(schema.load, unknown=RAISE)
+    elif policy == "ignore":
+        load = functools.partial(schema.load, unknown=EXCLUDE)
+
+    def rejected(
+        exc: ValidationError | None, arguments: Mapping[str, Any], extra: list[ArgumentProblem]
+    ) -> ParseResult:
+        found, more = ([], 0) if exc is None else problems(exc.messages, root, arguments)
+        return invalid_arguments(
+            [*found, *extra], arguments=arguments, accepted=accepted, cause=exc, more=more
+        )
+
+    def learnt(value: Any) -> Ok[Any]:
+        # an object of a new type that a @post_load built: the schema that dumps
+        # it (a mapping or a builtin is not a model)
+        kind = type(value)
+        if kind not in dumpers and kind.__module__ != "builtins" and not isinstance(value, Mapping):
+            dumpers.setdefault(kind, schema)
+        return Ok(value)
+
+    checked, drop = policy != "report", policy == "ignore"
+
+    def parse(arguments: Mapping[str, Any]) -> ParseResult:
+        extra: list[ArgumentProblem] = []
+        if checked:
+            arguments, paths = unknown_keys(root, arguments, drop=drop)
+            extra = [] if drop else [ArgumentProblem.unrecognized(path) for path in paths]
+        try:
+            value = load(arguments)
+        except ValidationError as exc:
+            return rejected(exc, arguments, extra)
+        if extra:
+            return rejected(None, arguments, extra)
+        return Ok(value) if type(value) is dict else learnt(value)
+
+    return parse
 
 
 def problems(messages: Any, root: Level, arguments: Any) -> tuple[list[ArgumentProblem], int]:
@@ -140,19 +197,14 @@ class _Reading:
             if len(self.out) >= MAX_PROBLEMS:
                 self.more += _count(sub)
                 continue
-            here = (*path, key if type(key) is int else str(key))
-            if not isinstance(sub, Mapping):
-                self.node(sub, _ANY, here, _child(value, key))
-                continue
-            for part, errors in sub.items():
-                if part != "key":
-                    self.node(errors, node.values or _ANY, here, _child(value, key))
-                    continue
-                start = len(self.out)
-                self.node(errors, node.keys or _ANY, here, key)
-                for problem in self.out[start:]:
-                    problem.reason = f"Invalid key: {problem.reason}"
-                    problem.received = received(key)
+            here = (*path, str(key))
+            parts = sub if isinstance(sub, Mapping) else {"value": sub}
+            start = len(self.out)
+            self.node(parts.get("key", ()), node.keys or _ANY, here, key)
+            for problem in self.out[start:]:
+                problem.reason = f"Invalid key: {problem.reason}"
+                problem.received = key
+            self.node(parts.get("value", ()), node.values or _ANY, here, _child(value, key))
 
     def texts(self, texts: Any, node: Node, path: Path, value: Any) -> None:
         """A field's texts (alike ones told apart by the order of the validators raising them)."""
@@ -192,5 +244,5 @@ class _Reading:
                 self.out.extend(found)
                 return
             reason = plain(text) if found is None else found
-        echoed = value if isinstance(value, _ECHOED) else NOT_GIVEN
+        echoed = value if isinstance(value, ECHOED) else NOT_GIVEN
         self.out.append(ArgumentProblem(path, reason, echoed))

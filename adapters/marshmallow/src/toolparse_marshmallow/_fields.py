@@ -1,4 +1,4 @@
-"""The field mapping: each marshmallow field class to the JSON Schema of what it loads.
+"""The field mapping: each marshmallow field class to the JSON Schema of what it loads, and values as JSON.
 
 A field is mapped by the nearest class in its MRO that the tables below know,
 so a custom field subclass gets its parent's mapping (``Raw``, any value, when
@@ -10,16 +10,62 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Callable
+import decimal
+import json
+import math
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from marshmallow import fields
 
 from toolparse.adapter import UUID_PATTERN
 
-from ._keywords import JSON, NATIVE, NO_JSON, dumped_by, json_value
+__all__ = ["JSON", "NO_JSON", "dumped_by", "json_value", "json_values", "mapped"]
 
-__all__ = ["mapped"]
+JSON = dict[str, Any]
+
+#: a value that has no JSON form (a callable default, an object marshmallow cannot dump)
+NO_JSON: Final = object()
+#: the Python types JSON leaf values decode to
+_NATIVE = (str, int, float, bool, type(None))
+
+
+def _json_number(value: decimal.Decimal) -> int | float | object:
+    if not value.is_finite():
+        return NO_JSON
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def json_value(field: Any, value: Any) -> Any:
+    """``value`` as JSON, as the field dumps it (``NO_JSON`` when it has no JSON form)."""
+    if type(value) in _NATIVE:
+        if isinstance(value, float) and not math.isfinite(value):
+            return NO_JSON
+        return value
+    if isinstance(value, decimal.Decimal):
+        return _json_number(value)
+    try:
+        dumped = dumped_by(field, value)
+    except Exception:
+        return NO_JSON
+    if isinstance(dumped, decimal.Decimal):
+        return _json_number(dumped)
+    try:
+        json.dumps(dumped, allow_nan=False)
+    except (TypeError, ValueError):
+        return NO_JSON
+    return dumped
+
+
+def dumped_by(field: Any, value: Any) -> Any:
+    """What ``field`` dumps ``value`` as (its public ``serialize``, handed the value itself)."""
+    return field.serialize("value", None, accessor=lambda obj, key, default: value)
+
+
+def json_values(field: Any, values: Iterable[Any]) -> list[Any] | None:
+    """Each of ``values`` as JSON (``None`` when one has no JSON form)."""
+    out = [json_value(field, v) for v in values]
+    return None if any(v is NO_JSON for v in out) else out
 
 
 #: a field mapping: the field's JSON Schema, before its validators add to it
@@ -45,12 +91,10 @@ _MICROSECONDS: Final = {
     "microseconds": 1,
 }
 
-#: fields whose schema is always the same: field class name -> schema
+#: fields whose schema is always the same: field class name -> schema (Raw, Method
+#: and Function are any value as Field is; Float and Decimal numbers as Number is)
 _FIXED: Final[dict[str, JSON]] = {
     "Field": {},
-    "Raw": {},
-    "Method": {},
-    "Function": {},
     "String": {"type": "string"},
     "Email": {"type": "string", "format": "email"},
     # the pattern as well as the format: not every validator knows "uuid"
@@ -64,8 +108,6 @@ _FIXED: Final[dict[str, JSON]] = {
     },
     "Number": {"type": "number"},
     "Integer": {"type": "integer"},
-    "Float": {"type": "number"},
-    "Decimal": {"type": "number"},
 }
 
 
@@ -81,47 +123,31 @@ def _boolean(field: Any) -> JSON:
     if True in truthy and False in falsy:
         return {"type": "boolean"}
     # custom spellings without true/false themselves: list what is accepted
-    values = [v for v in (*truthy, *falsy) if isinstance(v, NATIVE)]
+    values = [v for v in (*truthy, *falsy) if isinstance(v, _NATIVE)]
     return {"enum": sorted(values, key=lambda v: (type(v).__name__, repr(v)))}
 
 
-def _format_hint(field: Any, fmt: str) -> str:
-    if isinstance(field, fields.Time):
-        example: Any = _EXAMPLE.time()
-    elif isinstance(field, fields.Date):
-        example = _EXAMPLE.date()
-    else:
-        example = _EXAMPLE
-    try:
-        return f"format {fmt}, e.g. {dumped_by(field, example)}"
-    except Exception:
-        return f"format {fmt}"
-
-
-def _datetime(field: Any) -> JSON:
+def _temporal(field: Any) -> JSON:
     fmt = getattr(field, "format", None)
+    example: Any
+    if isinstance(field, fields.Time):
+        kind, example = "time", _EXAMPLE.time()
+    elif isinstance(field, fields.Date):
+        kind, example = "date", _EXAMPLE.date()
+    else:
+        kind, example = "date-time", _EXAMPLE
+    if fmt in _ISO and isinstance(field, fields.NaiveDateTime) and field.timezone is None:
+        description = "a date and time without a UTC offset, e.g. 2024-01-31T13:45:00"
+        return {"type": "string", "pattern": _NAIVE_DATETIME, "description": description}
     if fmt in _ISO:
-        if isinstance(field, fields.NaiveDateTime) and field.timezone is None:
-            return {
-                "type": "string",
-                "pattern": _NAIVE_DATETIME,
-                "description": "a date and time without a UTC offset, e.g. 2024-01-31T13:45:00",
-            }
-        return {"type": "string", "format": "date-time"}
-    if fmt in ("timestamp", "timestamp_ms"):
+        return {"type": "string", "format": kind}
+    if fmt in ("timestamp", "timestamp_ms") and kind == "date-time":
         scale = 1000 if fmt == "timestamp_ms" else 1
         return {"type": "number", "minimum": 0, "maximum": _TIMESTAMP_MAX * scale}
-    return {"type": "string", "description": _format_hint(field, fmt)}
-
-
-def _temporal(json_format: str) -> FieldMapping:
-    def mapping(field: Any) -> JSON:
-        fmt = getattr(field, "format", None)
-        if fmt in _ISO:
-            return {"type": "string", "format": json_format}
-        return {"type": "string", "description": _format_hint(field, fmt)}
-
-    return mapping
+    try:
+        return {"type": "string", "description": f"format {fmt}, e.g. {dumped_by(field, example)}"}
+    except Exception:
+        return {"type": "string", "description": f"format {fmt}"}
 
 
 def _timedelta(field: Any) -> JSON:
@@ -151,9 +177,9 @@ def _constant(field: Any) -> JSON:
 _BY_NAME: Final[dict[str, FieldMapping]] = {
     "Url": _url,
     "Boolean": _boolean,
-    "DateTime": _datetime,
-    "Date": _temporal("date"),
-    "Time": _temporal("time"),
+    "DateTime": _temporal,
+    "Date": _temporal,
+    "Time": _temporal,
     "TimeDelta": _timedelta,
     "Enum": _enum,
     "Constant": _constant,

@@ -1,18 +1,12 @@
 """What a field's failure texts mean in the shared words, worked out when a tool is defined.
 
-marshmallow reports a failed field with texts only: the field's own message
-for an error key (``"invalid"``, ``"null"``, ...) or a validator's message. The
-converter knows every field and its validators, so for each field it works
-out once the text each of them raises with marshmallow's default message, and
-what it means: by the field's class and error key, and by the validator's type
-(``Range``, ``Length``, ``OneOf``, ``Regexp``, ``Email``, ...). The error
-reading looks texts up. A text the user wrote (a validator's ``error=``, a
-field's ``error_messages``, a validator subclass with messages of its own, a
-plain function) has no meaning here and keeps its words.
-
-Nothing runs again to explain a failure but in one case: when a ``Range`` with
-both bounds refused a value marshmallow converted (``"0"``, a date), the value
-is converted again, without the validators, to tell which bound it crossed.
+marshmallow reports a failed field with texts only: the field's own message for
+an error key (``"invalid"``, ``"null"``, ...) or a validator's. For every field
+the converter works out once the text each raises with marshmallow's default
+message and what it means: by the field's class and error key (here), and by the
+validator's type (``_validators``). The error reading looks texts up; a text the
+user wrote (a field's ``error_messages``, a validator's ``error=``, a plain
+function) means nothing here and keeps its words.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ from typing import Any, Final
 
 from marshmallow import Schema, fields
 
-from toolparse import NOT_GIVEN, ArgumentProblem
+from toolparse import ArgumentProblem
 from toolparse.adapter import (
     FORMAT_WORDS,
     JSON_TYPES,
@@ -33,17 +27,7 @@ from toolparse.adapter import (
     type_reason,
 )
 
-__all__ = [
-    "ECHOED",
-    "NO_TEXTS",
-    "Meaning",
-    "Path",
-    "Texts",
-    "field_own",
-    "level_texts",
-    "plain",
-    "received",
-]
+__all__ = ["ECHOED", "NO_TEXTS", "Meaning", "Path", "Texts", "field_own", "level_texts", "plain"]
 
 Path = tuple[str | int, ...]
 #: what a failure text means: the reason; a function of where it is and the
@@ -60,11 +44,6 @@ _REQUIRED_TEXT: Final = str(fields.Field.default_error_messages["required"])
 _KEPT_KEYS: Final = frozenset(
     {"required", "validator_failed", "too_large", "special", "format", "invalid_utf8"}
 )
-
-
-def received(value: Any) -> Any:
-    """``value`` as a problem echoes it (``NOT_GIVEN``: not echoed)."""
-    return value if isinstance(value, ECHOED) else NOT_GIVEN
 
 
 def plain(text: str) -> str:
@@ -120,11 +99,9 @@ def level_texts(schema: Schema) -> Texts:
 
 def _json_kind(value: Any) -> str | None:
     kind = JSON_TYPES.get(type(value))
-    if kind is not None:
-        return kind
-    if isinstance(value, Mapping):
-        return "object"
-    return "array" if isinstance(value, (list, tuple)) else None
+    if kind is None and isinstance(value, (list, tuple, Mapping)):
+        kind = "object" if isinstance(value, Mapping) else "array"
+    return kind
 
 
 def _typed(types: tuple[str, ...], fmt: Any, enum: Any) -> Meaning:
@@ -149,23 +126,16 @@ def _typed(types: tuple[str, ...], fmt: Any, enum: Any) -> Meaning:
     return meaning
 
 
-#: field class -> the default texts marshmallow's own classes give it
-_DEFAULTS: dict[type, dict[str, str]] = {}
-
-
+@functools.cache
 def _own_defaults(kind: type) -> dict[str, str]:
-    found = _DEFAULTS.get(kind)
-    if found is None:
-        found = {}
-        for klass in reversed(kind.__mro__):
-            if klass.__module__.partition(".")[0] == "marshmallow":
-                messages = vars(klass).get("default_error_messages")
-                if isinstance(messages, dict):
-                    found.update((k, v) for k, v in messages.items() if isinstance(v, str))
-        for key in _KEPT_KEYS:
-            found.pop(key, None)
-        _DEFAULTS[kind] = found
-    return found
+    """The default texts marshmallow's own classes give a field class (with shared words)."""
+    found: dict[str, str] = {}
+    for klass in reversed(kind.__mro__):
+        if klass.__module__.partition(".")[0] == "marshmallow":
+            messages = vars(klass).get("default_error_messages")
+            if isinstance(messages, dict):
+                found.update((k, v) for k, v in messages.items() if isinstance(v, str))
+    return {k: v for k, v in found.items() if k not in _KEPT_KEYS}
 
 
 def field_own(field: fields.Field[Any], own: Mapping[str, Any]) -> dict[str, Meaning]:
@@ -175,18 +145,16 @@ def field_own(field: fields.Field[Any], own: Mapping[str, Any]) -> dict[str, Mea
     enum = own.get("enum")
     typed = _typed(types, own.get("format"), enum)
     # the names marshmallow fills a field's templates with (the received value
-    # is not known: a template that needs it cannot be matched)
+    # is not known: a template that needs it cannot be matched; a name the field
+    # lacks gives a text it never raises)
     words = {
-        name: value
-        for name, value in (
-            ("obj_type", getattr(field, "OBJ_TYPE", None)),
-            ("awareness", getattr(field, "AWARENESS", None)),
-            ("choices", getattr(field, "choices_text", None)),
-        )
-        if value is not None
+        "obj_type": getattr(field, "OBJ_TYPE", "?"),
+        "awareness": getattr(field, "AWARENESS", "?"),
+        "choices": getattr(field, "choices_text", "?"),
     }
     out: dict[str, Meaning] = {}
-    for key, template in _own_defaults(type(field)).items():
+    field_class: Any = type(field)  # (hashable, as every class is)
+    for key, template in _own_defaults(field_class).items():
         if field.error_messages.get(key) != template:
             continue  # the user's own words
         try:

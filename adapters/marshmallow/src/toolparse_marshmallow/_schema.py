@@ -1,16 +1,12 @@
 """The converter: a marshmallow schema to the JSON Schema of what ``load`` accepts.
 
-marshmallow has no JSON Schema export of its own, so this package writes one.
-This module walks the schema *instance* the parser loads with (its
-``load_fields``, so ``only``/``exclude``/``dump_only``/``load_only`` are
-already applied); ``_fields`` maps each field by the nearest marshmallow class
-in its MRO and ``_keywords`` adds what its validators say. The
-``toolparse_field_schema`` hook, given to the compile step, can answer for a
-field first-hand. Beside the JSON Schema it records the shape the error
-reading follows, with what each field's texts mean (``_reasons``).
-
-Recursive schemas (a ``Nested`` that comes back to a schema being converted)
-become ``$defs`` entries referenced with ``$ref``; everything else is inlined.
+marshmallow has no JSON Schema export of its own, so this package writes one,
+from the schema *instance* the parser loads with (its ``load_fields``: ``only``,
+``exclude``, ``dump_only`` and ``load_only`` applied). ``_fields`` maps a field
+by its nearest marshmallow class, ``_validators`` adds what its validators say,
+and the ``toolparse_field_schema`` hook may answer for a field first-hand.
+Beside the JSON Schema it records the shape the error reading follows
+(``_shape``). A recursive schema becomes a ``$defs`` entry, referenced with ``$ref``.
 """
 
 from __future__ import annotations
@@ -22,8 +18,7 @@ from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, missing
 
 from toolparse.adapter import FieldSchema
 
-from ._fields import mapped
-from ._keywords import JSON, NO_JSON, json_value, nullable, property_names
+from ._fields import JSON, NO_JSON, json_value, mapped
 from ._reasons import level_texts
 from ._shape import Level, Node
 from ._validators import field_texts
@@ -59,17 +54,6 @@ def _unknown_for(policy: str, own: str | None) -> str:
     return own if own is not None else RAISE
 
 
-class _Frame:
-    """An object schema being converted (to notice when it is reached again)."""
-
-    __slots__ = ("level", "name", "recursive")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.level = Level()
-        self.recursive = False
-
-
 class _Converter:
     """One conversion: the ``$defs`` written so far, and the levels being converted."""
 
@@ -77,31 +61,29 @@ class _Converter:
         self.policy = policy
         self.field_schema = field_schema
         self.defs: dict[str, JSON] = {}
-        self.active: dict[tuple[Any, ...], _Frame] = {}
+        self.active: dict[tuple[Any, ...], Level] = {}
+        self.recursive: set[tuple[Any, ...]] = set()
         self.names: dict[tuple[Any, ...], str] = {}
 
     def object(
         self, schema: Schema, partial: Any, unknown: str, *, root: bool = False
     ) -> tuple[JSON, Level]:
+        """The JSON Schema of an object level (a ``$ref`` when reached again inside itself)."""
         key = (type(schema), tuple(schema.load_fields), unknown, _freeze(partial))
-        frame = self.active.get(key)
-        if frame is not None:
-            frame.recursive = True
-            return {"$ref": f"#/$defs/{frame.name}"}, frame.level
-        frame = _Frame(self._name(key, type(schema).__name__))
-        self.active[key] = frame
+        name = self._name(key, type(schema).__name__)
+        if key in self.active:
+            self.recursive.add(key)
+            return {"$ref": f"#/$defs/{name}"}, self.active[key]
+        level = self.active[key] = Level()
         try:
-            body = self._object_body(schema, partial, unknown, frame.level)
+            body = self._object_body(schema, partial, unknown, level)
         finally:
             del self.active[key]
-        if not frame.recursive:
-            return body, frame.level
-        if root:
-            # the root stays an inline object schema; nested references point at a copy
-            self.defs[frame.name] = copy.deepcopy(body)
-            return body, frame.level
-        self.defs[frame.name] = body
-        return {"$ref": f"#/$defs/{frame.name}"}, frame.level
+        if key not in self.recursive:
+            return body, level
+        # the root stays an inline object schema; nested references point at a copy
+        self.defs[name] = copy.deepcopy(body) if root else body
+        return (body if root else {"$ref": f"#/$defs/{name}"}), level
 
     def _name(self, key: tuple[Any, ...], base: str) -> str:
         if key in self.names:
@@ -150,7 +132,7 @@ class _Converter:
             own = mapped(field)(field)
         node.texts = field_texts(field, own)  # the validators' keywords go into own
         if field.allow_none:
-            own = nullable(own)
+            own = _nullable(own)
         elif not own:
             # "any value" except null, which marshmallow refuses without allow_none
             own = {"type": list(_NOT_NULL)}
@@ -225,7 +207,7 @@ class _Converter:
                 out["additionalProperties"] = value
         if field.key_field is not None:
             key, node.keys = self.field(field.key_field, None)
-            names = property_names(field.key_field, key)
+            names = _property_names(field.key_field, key)
             if names:
                 out["propertyNames"] = names
         return out
@@ -256,3 +238,32 @@ def _child_partial(partial: Any, attr: str) -> Any:
         prefix = attr + "."
         return [name[len(prefix) :] for name in partial if name.startswith(prefix)]
     return partial
+
+
+def _property_names(key_field: Any, key: JSON) -> JSON | None:
+    """``propertyNames`` for a Dict's key field (keys are always JSON strings)."""
+    kind = key.get("type")
+    strings = kind == "string" or (isinstance(kind, list) and "string" in kind)
+    if strings or ("enum" in key and all(isinstance(v, str) for v in key["enum"])):
+        return {k: v for k, v in key.items() if k not in ("type", "default")}
+    if isinstance(key_field, fields.Integer) and not key_field.strict:
+        return {"pattern": r"^[+-]?\d+$"}
+    return None
+
+
+def _nullable(schema: JSON) -> JSON:
+    """``schema`` that also admits ``null``."""
+    if not schema:
+        return schema
+    if any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "const", "not")) or (
+        "type" not in schema and "enum" not in schema
+    ):
+        return {"anyOf": [schema, {"type": "null"}]}
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind != "null":
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        schema["type"] = [*kind, "null"]
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema

@@ -1,15 +1,11 @@
 """The shape of what a marshmallow schema loads, with what each field's failure texts mean.
 
-The converter records, next to the JSON Schema it writes, one :class:`Node`
-per field and one :class:`Level` per object level. The error reading follows
-them through ``ValidationError.messages`` (so a ``Dict`` field's
-``"key"``/``"value"`` layer or a ``Pluck`` field's inner key is told apart
-from a nested schema's fields), and the ``unknown_arguments`` policies
-``"reject"`` and ``"ignore"`` use them to find the unknown keys of nested
-objects, where ``load(unknown=...)`` does not reach.
-
-A recursive schema's level is reached again from inside itself; walking one
-only ever follows the arguments, which are finite.
+The converter records one :class:`Node` per field and one :class:`Level` per
+object level. The error reading follows them through ``ValidationError.messages``
+(a ``Dict``'s ``"key"``/``"value"`` layer, a ``Pluck``'s inner key), and the
+policies ``"reject"`` and ``"ignore"`` find with them the unknown keys of nested
+objects, where ``load(unknown=...)`` does not reach. A recursive schema's level
+is reached again from inside itself: a walk follows the arguments, which are finite.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from typing import Any
 
 from ._reasons import NO_TEXTS, Texts
 
-__all__ = ["Level", "Node", "has_nested_objects", "unknown_keys"]
+__all__ = ["Level", "Node", "unknown_keys"]
 
 
 class Node:
@@ -66,21 +62,6 @@ class Level:
         self.rank = {"_schema": -1, **{key: i for i, key in enumerate(self.fields)}}
 
 
-def has_nested_objects(root: Level) -> bool:
-    """Whether any object level sits below the top one."""
-    seen: set[int] = set()
-    todo = list(root.fields.values())
-    while todo:
-        node = todo.pop()
-        if node.level is not None:
-            return True
-        if id(node) not in seen:
-            seen.add(id(node))
-            below = (node.item, node.values, node.plucked, *(node.items or ()))
-            todo.extend(n for n in below if n is not None)
-    return False
-
-
 def unknown_keys(
     root: Level, arguments: Mapping[str, Any], *, drop: bool
 ) -> tuple[Any, list[tuple[Any, ...]]]:
@@ -101,13 +82,7 @@ def unknown_keys(
 
 
 def _leaf(node: Node) -> bool:
-    return (
-        node.level is None
-        and node.item is None
-        and node.items is None
-        and node.values is None
-        and node.plucked is None
-    )
+    return not (node.level or node.item or node.items or node.values or node.plucked)
 
 
 def _strip(node: Node, value: Any, path: tuple[Any, ...], found: list[Any], drop: bool) -> Any:

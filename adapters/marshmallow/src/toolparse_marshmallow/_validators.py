@@ -1,22 +1,22 @@
 """A field's validators, by type: the JSON Schema keywords each adds, and what its text means.
 
-marshmallow's validators (``Range``, ``Length``, ``OneOf``, ``Regexp``, ...)
-become the keywords that say the same in JSON Schema; and since a failed
-validator reports only a text, each also gives the exact text it raises with
-marshmallow's default message and that text's meaning in the shared words.
-A validator given its own ``error=``, a subclass with a message of its own and
-a plain function raise other texts, which keep their words.
+Each built-in validator (``Range``, ``Length``, ``OneOf``, ``Regexp``, ...) adds
+the keywords that say the same in JSON Schema, and gives the exact text it
+raises with marshmallow's default message and that text's meaning in the shared
+words. A validator with its own ``error=`` or message, or a plain function,
+raises other texts, which keep their words.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from marshmallow import fields, validate
 
-from toolparse import ArgumentProblem
+from toolparse import NOT_GIVEN, ArgumentProblem
 from toolparse.adapter import (
     format_reason,
     length_reason,
@@ -26,8 +26,8 @@ from toolparse.adapter import (
     range_reason,
 )
 
-from ._keywords import JSON, NO_JSON, flatten, json_value, json_values, regexp_pattern, types_of
-from ._reasons import Meaning, Path, Texts, field_own, received
+from ._fields import JSON, NO_JSON, json_value, json_values
+from ._reasons import ECHOED, Meaning, Path, Texts, field_own
 
 __all__ = ["field_texts"]
 
@@ -63,10 +63,10 @@ def _validators(field: fields.Field[Any], own: JSON) -> Iterator[tuple[str | Non
     A validator whose words stay still gives its text when it is fixed (so
     that it is not taken for another's), with no meaning.
     """
-    types = types_of(own)
+    types = _types_of(own)
     own_length = getattr(field, "validate_length", None)  # a Tuple's own size check
     found = [own_length] if isinstance(own_length, validate.Length) else []
-    for v in [*found, *flatten(field.validators)]:
+    for v in [*found, *_flatten(field.validators)]:
         said = None
         for kind, read in _BY_TYPE:
             if isinstance(v, kind):
@@ -75,6 +75,48 @@ def _validators(field: fields.Field[Any], own: JSON) -> Iterator[tuple[str | Non
         error = getattr(v, "error", None)
         kept = error if isinstance(error, str) and "{" not in error else None
         yield said or (kept if isinstance(v, validate.Validator) else None, None)
+
+
+def _types_of(schema: JSON) -> set[str]:
+    """The JSON types ``schema`` names."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    if isinstance(kind, list):
+        return {k for k in kind if isinstance(k, str)}
+    return set()
+
+
+def _flatten(validators: Iterable[Any]) -> Iterator[Any]:
+    """The validators in the order marshmallow runs them, ``And`` opened up."""
+    for validator in validators:
+        inner = getattr(validate, "And", None)
+        if inner is not None and isinstance(validator, inner):
+            yield from _flatten(validator.validators)
+        else:
+            yield validator
+
+
+#: regex flags a JSON Schema pattern cannot carry without changing its meaning;
+#: IGNORECASE is left out on purpose: without it the pattern only gets stricter
+_UNSUPPORTED_FLAGS: Final = re.MULTILINE | re.DOTALL | re.VERBOSE
+
+
+def _pattern(validator: validate.Regexp) -> str | None:
+    """The JSON Schema ``pattern`` that says what ``validator`` does (``None``: none does)."""
+    regex = validator.regex
+    if regex.flags & _UNSUPPORTED_FLAGS:
+        return None
+    source = regex.pattern
+    if not isinstance(source, str):
+        return None
+    if source.startswith(("^", "\\A")):
+        return source
+    if source.startswith("(?") and not source.startswith(("(?:", "(?P", "(?=", "(?!", "(?<")):
+        return None  # inline flags must stay first: cannot anchor it as re.match does
+    # marshmallow matches at the start of the string (re.match); a JSON Schema
+    # pattern matches anywhere, so anchor it
+    return f"^(?:{source})"
 
 
 def _said(v: Any, base: type, meaning: Meaning, **names: Any) -> Said:
@@ -199,7 +241,7 @@ def _members(values: list[Any], reason: str, *, among: bool) -> Meaning:
         if not isinstance(value, (list, tuple)):
             return None
         found = [
-            ArgumentProblem((*path, i), reason, received(item))
+            ArgumentProblem((*path, i), reason, item if isinstance(item, ECHOED) else NOT_GIVEN)
             for i, item in enumerate(value)
             if any(item == c and type(item) is type(c) for c in values) is not among
         ]
@@ -253,7 +295,7 @@ def _equal(field: Any, v: validate.Equal, own: JSON, types: set[str]) -> Said:
 
 
 def _regexp(field: Any, v: validate.Regexp, own: JSON, types: set[str]) -> Said:
-    pattern = regexp_pattern(v)
+    pattern = _pattern(v)
     if pattern is None:
         return None
     if "string" in types:
