@@ -73,7 +73,7 @@ class MarshmallowAdapter(AdapterBase):
         parser: bool,
     ) -> Compiled:
         """Instantiate a class once, convert the instance: the JSON Schema of ``load``, and ``load``."""
-        from ._errors import make_parser
+        from ._parser import make_parser
         from ._schema import convert
 
         schema = source() if isinstance(source, type) else source

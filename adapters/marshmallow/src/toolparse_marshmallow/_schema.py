@@ -112,7 +112,7 @@ class _Converter:
             )
             if field.required and not everything_optional and attr not in optional:
                 required.append(key)
-        level.done()
+        level.rank = {"_schema": -1, **{key: i for i, key in enumerate(level.fields)}}
         body: JSON = {"type": "object", "properties": properties}
         if required:
             body["required"] = required

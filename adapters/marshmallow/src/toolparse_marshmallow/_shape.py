@@ -57,10 +57,6 @@ class Level:
         #: fields in declaration order, then anything else
         self.rank: dict[str, int] = {}
 
-    def done(self) -> None:
-        """Record the order of the fields, once they are all known."""
-        self.rank = {"_schema": -1, **{key: i for i, key in enumerate(self.fields)}}
-
 
 def unknown_keys(
     root: Level, arguments: Mapping[str, Any], *, drop: bool
