@@ -21,6 +21,8 @@ from marshmallow import (
 )
 
 import toolparse as tp
+from toolparse.adapter import MAX_PROBLEMS
+from toolparse_marshmallow import MarshmallowAdapter
 
 
 def problems(source: Any, arguments: dict[str, Any], **kwargs: Any) -> list[tp.ArgumentProblem]:
@@ -249,8 +251,6 @@ def test_an_unannotated_post_load_type_is_learnt_when_loaded() -> None:
 
 
 def test_serialize_returns_none_for_objects_no_schema_builds() -> None:
-    from toolparse_marshmallow._adapter import MarshmallowAdapter
-
     adapter = MarshmallowAdapter()
     assert adapter.serialize(object()) is None
     assert adapter.serialize({"a": 1}) is None
@@ -317,3 +317,116 @@ def test_parse_arguments_equals_execute_under_each_policy(policy: str) -> None:
     assert fn.execute(args) == tp.Ok("x")
     assert parsed == tp.Ok(received[0])
     assert received[0] == {"child": {"value": 1}, "children": [{"value": 2}]}
+
+
+# -- the reading of .messages: the user's words, every policy, a bound on work --------------
+
+
+class Worded(Schema):
+    """Texts of the user's own: a required text, a field's and a validator's."""
+
+    code = fields.String(
+        required=True,
+        error_messages={"required": "Give a code!", "invalid": "Codes are text"},
+        data_key="Code",
+    )
+    size = fields.Integer(validate=validate.Range(min=1, max=9, error="Size out of range"))
+    level = fields.Integer(validate=validate.Range(min=1, max=9))
+    tags = fields.List(fields.String(validate=validate.Length(max=3)), required=True)
+    rows = fields.List(fields.Nested(Schema.from_dict({"n": fields.Integer(required=True)})))
+
+
+def test_the_users_texts_keep_their_words_and_the_defaults_read_the_shared_ones() -> None:
+    found = problems(Worded, {"size": 20, "level": 20, "tags": ["abcd"], "rows": [{}]})
+    assert found == [
+        tp.ArgumentProblem.missing(
+            ("Code",), "Give a code!"
+        ),  # a missing field, in the user's words
+        tp.ArgumentProblem(("size",), "Size out of range", 20),
+        tp.ArgumentProblem(("level",), "must be at most 9", 20),  # the value says which bound
+        tp.ArgumentProblem(("tags", 0), "must be at most 3 characters long", "abcd"),
+        tp.ArgumentProblem.missing(("rows", 0, "n")),
+    ]
+    assert problems(Worded, {"Code": 5, "tags": []}) == [
+        tp.ArgumentProblem(("Code",), "Codes are text", 5)
+    ]
+
+
+def test_a_rejection_reads_the_same_under_every_policy() -> None:
+    from .models import InvoiceSchema
+
+    args = {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]}
+    expected = (
+        "Invalid arguments for this tool.\n\n"
+        'total_amount: must be a number (received "abc")\n'
+        "line_items[0].quantity: must be at least 1 (received 0)\n"
+        "Missing parameters: vendor_name\n"
+        "Accepted parameters: vendor_name, total_amount, currency, line_items\n\n"
+        "Fix these arguments and call the tool again."
+    )
+    adapter = MarshmallowAdapter()
+    for policy in ("report", "reject", "ignore"):
+        result = tp.Function(
+            "t", lambda invoice: "x", args_schema=InvoiceSchema, unknown_arguments=policy
+        ).execute(args)
+        assert isinstance(result, tp.Error)
+        assert result.message == expected
+        parser = adapter.compile(InvoiceSchema, unknown_arguments=policy).parser
+        assert parser is not None
+        parsed = parser(args)
+        assert isinstance(parsed, tp.Error)
+        assert parsed.message == expected
+
+
+def test_past_the_problems_kept_the_rest_are_counted() -> None:
+    from .models import InvoiceSchema
+
+    args = {"vendor_name": "v", "total_amount": 1, "line_items": [{"sku": 1}] * (MAX_PROBLEMS + 5)}
+    result = tp.Function("t", lambda invoice: "x", args_schema=InvoiceSchema).execute(args)
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, tp.InvalidArguments)
+    # each item misses its quantity and has a wrong sku: two problems an item
+    assert len(result.exception.problems) == MAX_PROBLEMS
+    assert result.exception.more == 2 * (MAX_PROBLEMS + 5) - MAX_PROBLEMS
+    assert result.message.splitlines()[2] == "line_items[0].sku: must be a string (received 1)"
+    assert f"... and {2 * (MAX_PROBLEMS + 5) - 20} more" in result.message
+
+
+class Node(Schema):
+    """A recursive schema: its level is its own child's."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1))
+    children = fields.List(fields.Nested(lambda: Node()))
+    parent = fields.Nested(lambda: Node(), allow_none=True)
+
+
+def test_a_recursive_schema_reads_every_level() -> None:
+    found = problems(Node, {"name": "a", "children": [{"name": ""}, {"parent": {"name": 3}}]})
+    assert found == [
+        tp.ArgumentProblem(("children", 0, "name"), "must be at least 1 character long", ""),
+        tp.ArgumentProblem.missing(("children", 1, "name")),
+        tp.ArgumentProblem(("children", 1, "parent", "name"), "must be a string", 3),
+    ]
+
+
+@pytest.mark.parametrize("policy", ["report", "reject", "ignore"])
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    source=st.sampled_from([Node, Worded, Order]),
+    args=st.dictionaries(
+        st.sampled_from(["name", "children", "parent", "Code", "size", "tags", "rows", "items"]),
+        _JSON,
+        max_size=4,
+    ),
+)
+def test_any_call_to_any_schema_gives_ok_or_one_rendered_error(
+    policy: str, source: type[Schema], args: dict[str, Any]
+) -> None:
+    result = tp.Function("t", lambda a: "x", args_schema=source, unknown_arguments=policy).execute(
+        args
+    )
+    if isinstance(result, tp.Error):
+        assert result.message.startswith("Invalid arguments for this tool."), result.message
+        assert isinstance(result.exception, tp.InvalidArguments)
+    else:
+        assert result == tp.Ok("x")

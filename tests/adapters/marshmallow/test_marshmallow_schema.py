@@ -17,7 +17,7 @@ from hypothesis_jsonschema import from_schema
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 import toolparse as tp
-from toolparse_marshmallow._adapter import MarshmallowAdapter
+from toolparse_marshmallow import MarshmallowAdapter
 
 from .models import Caps
 

@@ -1,26 +1,75 @@
-"""The field mapping: each marshmallow field class to the JSON Schema of what it loads.
+"""The field mapping: each marshmallow field class to the JSON Schema of what it loads, and values as JSON.
 
-A field is mapped by the nearest class in its MRO that the table below knows,
+A field is mapped by the nearest class in its MRO that the tables below know,
 so a custom field subclass gets its parent's mapping (``Raw``, any value, when
-none is known).
+none is known). The fields that hold others (``Nested``, ``List``, ``Tuple``,
+``Dict``, ``Pluck``) are the converter's own.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
-from typing import TYPE_CHECKING, Any, Final
+import decimal
+import json
+import math
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from toolparse.adapter import UUID_PATTERN
 
-from ._keywords import NATIVE, NO_JSON, json_value, property_names
-from ._shape import ListShape, MapShape, PluckShape, Shape, TupleShape
+__all__ = ["JSON", "NO_JSON", "dumped_by", "json_value", "json_values", "mapped"]
 
-if TYPE_CHECKING:
-    from ._schema import JSON, Converter, Handler
+JSON = dict[str, Any]
 
-__all__ = ["handler_for"]
+#: a value that has no JSON form (a callable default, an object marshmallow cannot dump)
+NO_JSON: Final = object()
+#: the Python types JSON leaf values decode to
+_NATIVE = (str, int, float, bool, type(None))
+
+
+def _json_number(value: decimal.Decimal) -> int | float | object:
+    if not value.is_finite():
+        return NO_JSON
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def json_value(field: Any, value: Any) -> Any:
+    """``value`` as JSON, as the field dumps it (``NO_JSON`` when it has no JSON form)."""
+    if type(value) in _NATIVE:
+        if isinstance(value, float) and not math.isfinite(value):
+            return NO_JSON
+        return value
+    if isinstance(value, decimal.Decimal):
+        return _json_number(value)
+    try:
+        dumped = dumped_by(field, value)
+    except Exception:
+        return NO_JSON
+    if isinstance(dumped, decimal.Decimal):
+        return _json_number(dumped)
+    try:
+        json.dumps(dumped, allow_nan=False)
+    except (TypeError, ValueError):
+        return NO_JSON
+    return dumped
+
+
+def dumped_by(field: Any, value: Any) -> Any:
+    """What ``field`` dumps ``value`` as (its public ``serialize``, handed the value itself)."""
+    return field.serialize("value", None, accessor=lambda obj, key, default: value)
+
+
+def json_values(field: Any, values: Iterable[Any]) -> list[Any] | None:
+    """Each of ``values`` as JSON (``None`` when one has no JSON form)."""
+    out = [json_value(field, v) for v in values]
+    return None if any(v is NO_JSON for v in out) else out
+
+
+#: a field mapping: the field's JSON Schema, before its validators add to it
+FieldMapping = Callable[[Any], JSON]
 
 #: the widest timedelta, in microseconds (``timedelta.max`` is 999999999 days
 #: and a bit; beyond it marshmallow rejects the value as out of range)
@@ -42,103 +91,66 @@ _MICROSECONDS: Final = {
     "microseconds": 1,
 }
 
-
-def _raw(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {}, None
-
-
-def _string(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {"type": "string"}, None
-
-
-def _formatted(fmt: str) -> Handler:
-    def handler(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-        return {"type": "string", "format": fmt}, None
-
-    return handler
-
-
-def _uuid(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+#: fields whose schema is always the same: field class name -> schema (Raw, Method
+#: and Function are any value as Field is; Float and Decimal numbers as Number is)
+_FIXED: Final[dict[str, JSON]] = {
+    "Field": {},
+    "String": {"type": "string"},
+    "Email": {"type": "string", "format": "email"},
     # the pattern as well as the format: not every validator knows "uuid"
-    return {"type": "string", "format": "uuid", "pattern": UUID_PATTERN}, None
-
-
-def _url(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    relative = getattr(field, "relative", False)
-    return {"type": "string", "format": "uri-reference" if relative else "uri"}, None
-
-
-def _ip(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}, None
-
-
-def _ip_interface(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {
+    "UUID": {"type": "string", "format": "uuid", "pattern": UUID_PATTERN},
+    "IP": {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
+    "IPv4": {"type": "string", "format": "ipv4"},
+    "IPv6": {"type": "string", "format": "ipv6"},
+    "IPInterface": {
         "type": "string",
         "description": "an IP address with a network prefix, e.g. 192.168.0.1/24",
-    }, None
+    },
+    "Number": {"type": "number"},
+    "Integer": {"type": "integer"},
+}
 
 
-def _integer(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {"type": "integer"}, None
+def _url(field: Any) -> JSON:
+    relative = getattr(field, "relative", False)
+    return {"type": "string", "format": "uri-reference" if relative else "uri"}
 
 
-def _number(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    return {"type": "number"}, None
-
-
-def _boolean(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+def _boolean(field: Any) -> JSON:
     truthy, falsy = field.truthy, field.falsy
     if not truthy:
-        return {}, None  # marshmallow takes any value's truth
+        return {}  # marshmallow takes any value's truth
     if True in truthy and False in falsy:
-        return {"type": "boolean"}, None
+        return {"type": "boolean"}
     # custom spellings without true/false themselves: list what is accepted
-    values = [v for v in (*truthy, *falsy) if isinstance(v, NATIVE)]
-    return {"enum": sorted(values, key=lambda v: (type(v).__name__, repr(v)))}, None
+    values = [v for v in (*truthy, *falsy) if isinstance(v, _NATIVE)]
+    return {"enum": sorted(values, key=lambda v: (type(v).__name__, repr(v)))}
 
 
-def _format_hint(field: Any, fmt: str) -> str:
-    try:
-        if isinstance(field, fields.Time):
-            example = field._serialize(_EXAMPLE.time(), None, None)
-        elif isinstance(field, fields.Date):
-            example = field._serialize(_EXAMPLE.date(), None, None)
-        else:
-            example = field._serialize(_EXAMPLE, None, None)
-    except Exception:
-        return f"format {fmt}"
-    return f"format {fmt}, e.g. {example}"
-
-
-def _datetime(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+def _temporal(field: Any) -> JSON:
     fmt = getattr(field, "format", None)
+    example: Any
+    if isinstance(field, fields.Time):
+        kind, example = "time", _EXAMPLE.time()
+    elif isinstance(field, fields.Date):
+        kind, example = "date", _EXAMPLE.date()
+    else:
+        kind, example = "date-time", _EXAMPLE
+    if fmt in _ISO and isinstance(field, fields.NaiveDateTime) and field.timezone is None:
+        description = "a date and time without a UTC offset, e.g. 2024-01-31T13:45:00"
+        return {"type": "string", "pattern": _NAIVE_DATETIME, "description": description}
     if fmt in _ISO:
-        naive = isinstance(field, fields.NaiveDateTime) and field.timezone is None
-        if naive:
-            return {
-                "type": "string",
-                "pattern": _NAIVE_DATETIME,
-                "description": "a date and time without a UTC offset, e.g. 2024-01-31T13:45:00",
-            }, None
-        return {"type": "string", "format": "date-time"}, None
-    if fmt in ("timestamp", "timestamp_ms"):
+        return {"type": "string", "format": kind}
+    if fmt in ("timestamp", "timestamp_ms") and kind == "date-time":
         scale = 1000 if fmt == "timestamp_ms" else 1
-        return {"type": "number", "minimum": 0, "maximum": _TIMESTAMP_MAX * scale}, None
-    return {"type": "string", "description": _format_hint(field, fmt)}, None
+        return {"type": "number", "minimum": 0, "maximum": _TIMESTAMP_MAX * scale}
+    try:
+        return {"type": "string", "description": f"format {fmt}, e.g. {dumped_by(field, example)}"}
+    except Exception:
+        return {"type": "string", "description": f"format {fmt}"}
 
 
-def _temporal(json_format: str) -> Handler:
-    def handler(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-        fmt = getattr(field, "format", None)
-        if fmt in _ISO:
-            return {"type": "string", "format": json_format}, None
-        return {"type": "string", "description": _format_hint(field, fmt)}, None
-
-    return handler
-
-
-def _timedelta(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+def _timedelta(field: Any) -> JSON:
     unit = _MICROSECONDS.get(str(field.precision).lower(), 1_000_000)
     bound = _TIMEDELTA_MAX_US // unit
     return {
@@ -146,128 +158,54 @@ def _timedelta(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape |
         "minimum": -bound,
         "maximum": bound,
         "description": f"a duration in {field.precision}",
-    }, None
-
-
-def _list(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    item, shape, reasons = conv.field(field.inner, partial, inner=True)
-    out: JSON = {"type": "array"}
-    if item:
-        out["items"] = item
-    if shape is None and reasons is None:
-        return out, None
-    return out, ListShape(shape, reasons)
-
-
-def _tuple(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    converted = [conv.field(f, partial, inner=True) for f in field.tuple_fields]
-    n = len(converted)
-    out: JSON = {
-        "type": "array",
-        "prefixItems": [schema for schema, _, _ in converted],
-        "items": False,
-        "minItems": n,
-        "maxItems": n,
     }
-    shapes = tuple(shape for _, shape, _ in converted)
-    reasons = tuple(reasons for _, _, reasons in converted)
-    if all(s is None for s in shapes) and all(r is None for r in reasons):
-        return out, None
-    return out, TupleShape(shapes, reasons)
 
 
-def _mapping(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    out: JSON = {"type": "object"}
-    value_shape: Shape | None = None
-    value_reasons = key_reasons = None
-    if field.value_field is not None:
-        value, value_shape, value_reasons = conv.field(field.value_field, partial, inner=True)
-        if value:
-            out["additionalProperties"] = value
-    if field.key_field is not None:
-        key, _, key_reasons = conv.field(field.key_field, None, inner=True)
-        names = property_names(field.key_field, key)
-        if names:
-            out["propertyNames"] = names
-    # always a shape: errors of a Dict carry a "key"/"value" level of their own
-    return out, MapShape(value_shape, value_reasons, key_reasons)
-
-
-def _nested(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    nested: Schema = field.schema
-    sub_partial = partial if partial is not None else nested.partial
-    body, shape = conv.object(nested, sub_partial, conv.nested_unknown(field, nested))
-    if nested.many:
-        return {"type": "array", "items": body}, ListShape(shape)
-    return body, shape
-
-
-def _pluck(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
-    nested: Schema = field.schema
-    inner = nested.fields[field.field_name]
-    key = inner.data_key if inner.data_key is not None else field.field_name
-    conv.unknown_messages.add(str(nested.error_messages.get("unknown", "Unknown field.")))
-    value, value_shape, reasons = conv.field(inner, None, inner=True)
-    shape = PluckShape(key, value_shape, many=bool(field.many), reasons=reasons)
-    if field.many:
-        return {"type": "array", "items": value}, shape
-    return value, shape
-
-
-def _enum(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+def _enum(field: Any) -> JSON:
     if field.by_value is False:
-        return {"type": "string", "enum": list(field.enum.__members__)}, None
+        return {"type": "string", "enum": list(field.enum.__members__)}
     values = [json_value(field.field, member.value) for member in field.enum]
-    return {"enum": [v for v in values if v is not NO_JSON]}, None
+    return {"enum": [v for v in values if v is not NO_JSON]}
 
 
-def _constant(conv: Converter, field: Any, partial: Any) -> tuple[JSON, Shape | None]:
+def _constant(field: Any) -> JSON:
     value = json_value(field, field.constant)
-    return ({} if value is NO_JSON else {"const": value}), None
+    return {} if value is NO_JSON else {"const": value}
 
 
-#: marshmallow field class name -> mapping; looked up along a field's MRO, so
-#: the nearest known parent class decides for a custom field
-_BY_NAME: Final[dict[str, Handler]] = {
-    "Field": _raw,
-    "Raw": _raw,
-    "Method": _raw,
-    "Function": _raw,
-    "String": _string,
-    "Email": _formatted("email"),
+#: marshmallow field class name -> mapping, for the fields whose schema depends on them
+_BY_NAME: Final[dict[str, FieldMapping]] = {
     "Url": _url,
-    "UUID": _uuid,
-    "IP": _ip,
-    "IPv4": _formatted("ipv4"),
-    "IPv6": _formatted("ipv6"),
-    "IPInterface": _ip_interface,
-    "Number": _number,
-    "Integer": _integer,
-    "Float": _number,
-    "Decimal": _number,
     "Boolean": _boolean,
-    "DateTime": _datetime,
-    "Date": _temporal("date"),
-    "Time": _temporal("time"),
+    "DateTime": _temporal,
+    "Date": _temporal,
+    "Time": _temporal,
     "TimeDelta": _timedelta,
-    "List": _list,
-    "Tuple": _tuple,
-    "Mapping": _mapping,
-    "Nested": _nested,
-    "Pluck": _pluck,
     "Enum": _enum,
     "Constant": _constant,
 }
 
 
-_HANDLERS: Final[dict[type, Handler]] = {
-    getattr(fields, name): handler for name, handler in _BY_NAME.items() if hasattr(fields, name)
+def _fixed(schema: JSON) -> FieldMapping:
+    def mapping(field: Any) -> JSON:
+        return copy.deepcopy(schema)  # the converter adds to it
+
+    return mapping
+
+
+#: looked up along a field's MRO, so the nearest known parent class decides for
+#: a custom field (fields a marshmallow release lacks are left out)
+_MAPPINGS: Final[dict[type, FieldMapping]] = {
+    getattr(fields, name): mapping
+    for name, mapping in (*((n, _fixed(s)) for n, s in _FIXED.items()), *_BY_NAME.items())
+    if hasattr(fields, name)
 }
 
 
-def handler_for(field: fields.Field[Any]) -> Handler:
+def mapped(field: fields.Field[Any]) -> FieldMapping:
+    """The mapping of ``field``'s nearest known class (any value when none is known)."""
     for klass in type(field).__mro__:
-        handler = _HANDLERS.get(klass)
-        if handler is not None:
-            return handler
-    return _raw
+        found = _MAPPINGS.get(klass)
+        if found is not None:
+            return found
+    return _MAPPINGS[fields.Field]

@@ -1,64 +1,51 @@
 """The converter: a marshmallow schema to the JSON Schema of what ``load`` accepts.
 
-marshmallow has no JSON Schema export of its own, so this package writes one.
-This module walks the schema *instance* the parser loads with (its
-``load_fields``, so ``only``/``exclude``/``dump_only``/``load_only`` are
-already applied); ``_fields`` maps each field by the nearest marshmallow class
-in its MRO (a custom field subclass gets its parent's mapping) and
-``_keywords`` adds what its validators say. The ``toolparse_field_schema``
-hook, given to the compile step, can answer for a field first-hand.
-
-Recursive schemas (a ``Nested`` that comes back to a schema being converted)
-become ``$defs`` entries referenced with ``$ref``; everything else is inlined.
+marshmallow has no JSON Schema export of its own, so this package writes one,
+from the schema *instance* the parser loads with (its ``load_fields``: ``only``,
+``exclude``, ``dump_only`` and ``load_only`` applied). ``_fields`` maps a field
+by its nearest marshmallow class, ``_validators`` adds what its validators say,
+and the ``toolparse_field_schema`` hook may answer for a field first-hand.
+Beside the JSON Schema it records the shape the error reading follows
+(``_shape``). A recursive schema becomes a ``$defs`` entry, referenced with ``$ref``.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any, Final
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, missing
 
 from toolparse.adapter import FieldSchema
 
-from ._fields import handler_for
-from ._keywords import NO_JSON, apply_validators, json_value, nullable
-from ._reasons import Reasons, object_reasons, reasons_for
-from ._shape import ObjectShape, Shape, set_order
-from ._tables import Tables
+from ._fields import JSON, NO_JSON, json_value, mapped
+from ._reasons import level_texts
+from ._shape import Level, Node
+from ._validators import field_texts
 
-__all__ = ["JSON", "Converted", "Converter", "Handler", "convert", "unknown_for"]
-
-JSON = dict[str, Any]
+__all__ = ["convert"]
 
 #: the JSON types of "any value but null"
-NOT_NULL: Final = ("string", "number", "boolean", "object", "array")
+_NOT_NULL: Final = ("string", "number", "boolean", "object", "array")
 
 
-class Converted:
-    """The result of converting one schema: the JSON Schema and what parsing needs."""
+def convert(
+    schema: Schema, *, policy: str = "report", field_schema: FieldSchema | None = None
+) -> tuple[JSON, Level]:
+    """Convert a schema instance (not ``many``): its JSON Schema and its top level.
 
-    __slots__ = ("json_schema", "required_messages", "shape", "tables", "unknown_messages")
-
-    def __init__(
-        self,
-        json_schema: JSON,
-        shape: ObjectShape,
-        required_messages: frozenset[str],
-        unknown_messages: frozenset[str],
-    ) -> None:
-        self.json_schema = json_schema
-        self.shape = shape
-        #: the texts marshmallow uses for "required field missing" in this schema
-        self.required_messages = required_messages
-        #: the texts marshmallow uses for "unknown field" in this schema
-        self.unknown_messages = unknown_messages
-        #: the error walk's common case, worked out once
-        self.tables = Tables(shape, required_messages, unknown_messages)
+    ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every field.
+    """
+    converter = _Converter(policy, field_schema)
+    body, root = converter.object(
+        schema, schema.partial, _unknown_for(policy, schema.unknown), root=True
+    )
+    if converter.defs:
+        body["$defs"] = converter.defs
+    return body, root
 
 
-def unknown_for(policy: str, own: str | None) -> str:
+def _unknown_for(policy: str, own: str | None) -> str:
     """The ``unknown`` option an object level loads with under ``policy``."""
     if policy == "reject":
         return RAISE
@@ -67,79 +54,36 @@ def unknown_for(policy: str, own: str | None) -> str:
     return own if own is not None else RAISE
 
 
-def convert(
-    schema: Schema, *, policy: str = "report", field_schema: FieldSchema | None = None
-) -> Converted:
-    """Convert a schema instance (not ``many``) into its JSON Schema.
+class _Converter:
+    """One conversion: the ``$defs`` written so far, and the levels being converted."""
 
-    ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every field.
-    """
-    converter = Converter(policy, _unchanged if field_schema is None else field_schema)
-    body, shape = converter.object(
-        schema, schema.partial, unknown_for(policy, schema.unknown), root=True
-    )
-    assert isinstance(shape, ObjectShape)  # the root is never a reference
-    if converter.defs:
-        body["$defs"] = converter.defs
-    return Converted(
-        body,
-        shape,
-        frozenset(converter.required_messages),
-        frozenset(converter.unknown_messages),
-    )
-
-
-class _Frame:
-    """An object schema being converted (to notice when it is reached again)."""
-
-    __slots__ = ("name", "recursive", "shape")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.shape = ObjectShape()
-        self.recursive = False
-
-
-Handler = Callable[["Converter", Any, Any], tuple[JSON, Shape | None]]
-
-
-class Converter:
-    """One conversion: the ``$defs`` written so far and what parsing will need."""
-
-    def __init__(self, policy: str, field_schema: FieldSchema) -> None:
+    def __init__(self, policy: str, field_schema: FieldSchema | None) -> None:
         self.policy = policy
         self.field_schema = field_schema
         self.defs: dict[str, JSON] = {}
-        self.active: dict[tuple[Any, ...], _Frame] = {}
+        self.active: dict[tuple[Any, ...], Level] = {}
+        self.recursive: set[tuple[Any, ...]] = set()
         self.names: dict[tuple[Any, ...], str] = {}
-        self.required_messages: set[str] = set()
-        self.unknown_messages: set[str] = set()
-
-    # -- objects ----------------------------------------------------------------
 
     def object(
         self, schema: Schema, partial: Any, unknown: str, *, root: bool = False
-    ) -> tuple[JSON, Shape]:
+    ) -> tuple[JSON, Level]:
+        """The JSON Schema of an object level (a ``$ref`` when reached again inside itself)."""
         key = (type(schema), tuple(schema.load_fields), unknown, _freeze(partial))
-        frame = self.active.get(key)
-        if frame is not None:
-            frame.recursive = True
-            return {"$ref": f"#/$defs/{frame.name}"}, frame.shape
-        frame = _Frame(self._name(key, type(schema).__name__))
-        self.active[key] = frame
+        name = self._name(key, type(schema).__name__)
+        if key in self.active:
+            self.recursive.add(key)
+            return {"$ref": f"#/$defs/{name}"}, self.active[key]
+        level = self.active[key] = Level()
         try:
-            body = self._object_body(schema, partial, unknown, frame.shape)
+            body = self._object_body(schema, partial, unknown, level)
         finally:
             del self.active[key]
-        if not frame.recursive:
-            return body, frame.shape
-        if root:
-            # the root must stay an inline object schema; nested references
-            # point at a copy of it
-            self.defs[frame.name] = copy.deepcopy(body)
-            return body, frame.shape
-        self.defs[frame.name] = body
-        return {"$ref": f"#/$defs/{frame.name}"}, frame.shape
+        if key not in self.recursive:
+            return body, level
+        # the root stays an inline object schema; nested references point at a copy
+        self.defs[name] = copy.deepcopy(body) if root else body
+        return (body if root else {"$ref": f"#/$defs/{name}"}), level
 
     def _name(self, key: tuple[Any, ...], base: str) -> str:
         if key in self.names:
@@ -152,27 +96,23 @@ class Converter:
         self.names[key] = name
         return name
 
-    def _object_body(self, schema: Schema, partial: Any, unknown: str, shape: ObjectShape) -> JSON:
-        self.unknown_messages.add(str(schema.error_messages.get("unknown", "Unknown field.")))
+    def _object_body(self, schema: Schema, partial: Any, unknown: str, level: Level) -> JSON:
+        level.unknown = str(schema.error_messages.get("unknown", "Unknown field."))
+        level.own.texts = level_texts(schema)
         everything_optional = partial is True
         optional = set(partial) if _is_collection(partial) else set()
         properties: JSON = {}
         required: list[str] = []
-        shape.own = object_reasons(schema)
         declared = _in_declaration_order(schema)
-        shape.in_order = [attr for attr, _ in declared] == list(schema.load_fields)
+        level.in_order = [attr for attr, _ in declared] == list(schema.load_fields)
         for attr, field in declared:
             key = field.data_key if field.data_key is not None else attr
-            prop, sub, reasons = self.field(field, _child_partial(partial, attr))
-            properties[key] = prop
-            if sub is not None:
-                shape.children[key] = sub
-            if reasons is not None:
-                shape.reasons[key] = reasons
+            properties[key], level.fields[key] = self.field(
+                field, _child_partial(partial, attr), top=True
+            )
             if field.required and not everything_optional and attr not in optional:
                 required.append(key)
-            self.required_messages.add(str(field.error_messages.get("required", "")))
-        set_order(shape, list(properties))
+        level.rank = {"_schema": -1, **{key: i for i, key in enumerate(level.fields)}}
         body: JSON = {"type": "object", "properties": properties}
         if required:
             body["required"] = required
@@ -182,37 +122,95 @@ class Converter:
             body["additionalProperties"] = True
         return body
 
-    # -- fields -----------------------------------------------------------------
-
     def field(
-        self, field: fields.Field[Any], partial: Any, *, inner: bool = False
-    ) -> tuple[JSON, Shape | None, Reasons | None]:
-        """The JSON Schema of one field, the shape of what it loads, what its errors mean."""
-        own, shape = handler_for(field)(self, field, partial)
-        # read before the validators add their keywords: a wrong type is
-        # worded by the field's own type
-        reasons = reasons_for(field, own)
-        own = apply_validators(field, own)
+        self, field: fields.Field[Any], partial: Any, *, top: bool = False
+    ) -> tuple[JSON, Node]:
+        """The JSON Schema of one field and its node (``top``: a schema's own field)."""
+        node = Node()
+        own = self._holder(field, partial, node)
+        if own is None:
+            own = mapped(field)(field)
+        node.texts = field_texts(field, own)  # the validators' keywords go into own
         if field.allow_none:
-            own = nullable(own)
+            own = _nullable(own)
         elif not own:
             # "any value" except null, which marshmallow refuses without allow_none
-            own = {"type": list(NOT_NULL)}
+            own = {"type": list(_NOT_NULL)}
         description = field.metadata.get("description")
         if isinstance(description, str) and description:
             hint = own.get("description")
             own["description"] = f"{description} ({hint})" if hint else description
-        if not inner:
+        if top:
             default = field.load_default
             if default is not missing and not callable(default):
                 value = json_value(field, default)
                 if value is not NO_JSON:
                     own["default"] = value
-        return self.field_schema(field, own), shape, reasons
+        if self.field_schema is not None:
+            own = self.field_schema(field, own)
+        return own, node
 
-    def nested_unknown(self, field: fields.Nested, schema: Schema) -> str:
-        own = field.unknown if field.unknown is not None else schema.unknown
-        return unknown_for(self.policy, own)
+    # -- the fields that hold others ---------------------------------------------
+
+    def _holder(self, field: Any, partial: Any, node: Node) -> JSON | None:
+        """The schema of a field that holds others, filling in its node (``None``: not one)."""
+        if isinstance(field, fields.Pluck):
+            # marshmallow loads each value as {key: value}: its errors carry
+            # that key, which the model never sent
+            value, plucked = self.field(field.schema.fields[field.field_name], None)
+            if not field.many:
+                node.plucked = plucked
+                return value
+            node.item = Node()
+            node.item.plucked = plucked
+            return {"type": "array", "items": value}
+        if isinstance(field, fields.Nested):
+            return self._nested(field, partial, node)
+        if isinstance(field, fields.List):
+            item, node.item = self.field(field.inner, partial)
+            return {"type": "array", "items": item} if item else {"type": "array"}
+        if isinstance(field, fields.Tuple):
+            converted = [self.field(f, partial) for f in field.tuple_fields]
+            node.items = tuple(item for _, item in converted)
+            n = len(converted)
+            prefix = [schema for schema, _ in converted]
+            return {
+                "type": "array",
+                "prefixItems": prefix,
+                "items": False,
+                "minItems": n,
+                "maxItems": n,
+            }
+        if isinstance(field, fields.Mapping):
+            return self._mapping(field, partial, node)
+        return None
+
+    def _nested(self, field: fields.Nested, partial: Any, node: Node) -> JSON:
+        nested: Schema = field.schema
+        own = field.unknown if field.unknown is not None else nested.unknown
+        sub_partial = partial if partial is not None else nested.partial
+        body, level = self.object(nested, sub_partial, _unknown_for(self.policy, own))
+        if not nested.many:
+            node.level = level
+            return body
+        node.item = Node()
+        node.item.level = level
+        return {"type": "array", "items": body}
+
+    def _mapping(self, field: Any, partial: Any, node: Node) -> JSON:
+        out: JSON = {"type": "object"}
+        # always a node below: errors of a Dict carry a "key"/"value" level of their own
+        node.values = Node()
+        if field.value_field is not None:
+            value, node.values = self.field(field.value_field, partial)
+            if value:
+                out["additionalProperties"] = value
+        if field.key_field is not None:
+            key, node.keys = self.field(field.key_field, None)
+            names = _property_names(field.key_field, key)
+            if names:
+                out["propertyNames"] = names
+        return out
 
 
 def _in_declaration_order(schema: Schema) -> list[tuple[str, fields.Field[Any]]]:
@@ -231,18 +229,41 @@ def _is_collection(value: object) -> bool:
 
 
 def _freeze(partial: Any) -> Any:
-    if _is_collection(partial):
-        return tuple(sorted(map(str, partial)))
-    return partial
+    return tuple(sorted(map(str, partial))) if _is_collection(partial) else partial
 
 
 def _child_partial(partial: Any, attr: str) -> Any:
-    """The ``partial`` marshmallow hands a field's nested loads (``None``: none)."""
+    """The ``partial`` marshmallow hands a field's nested loads."""
     if _is_collection(partial):
         prefix = attr + "."
         return [name[len(prefix) :] for name in partial if name.startswith(prefix)]
     return partial
 
 
-def _unchanged(field: object, schema: JSON) -> JSON:
+def _property_names(key_field: Any, key: JSON) -> JSON | None:
+    """``propertyNames`` for a Dict's key field (keys are always JSON strings)."""
+    kind = key.get("type")
+    strings = kind == "string" or (isinstance(kind, list) and "string" in kind)
+    if strings or ("enum" in key and all(isinstance(v, str) for v in key["enum"])):
+        return {k: v for k, v in key.items() if k not in ("type", "default")}
+    if isinstance(key_field, fields.Integer) and not key_field.strict:
+        return {"pattern": r"^[+-]?\d+$"}
+    return None
+
+
+def _nullable(schema: JSON) -> JSON:
+    """``schema`` that also admits ``null``."""
+    if not schema:
+        return schema
+    if any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf", "const", "not")) or (
+        "type" not in schema and "enum" not in schema
+    ):
+        return {"anyOf": [schema, {"type": "null"}]}
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind != "null":
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        schema["type"] = [*kind, "null"]
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
     return schema

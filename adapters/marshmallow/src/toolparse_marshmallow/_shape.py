@@ -1,248 +1,112 @@
-"""The shape of the arguments a marshmallow schema loads.
+"""The shape of what a marshmallow schema loads, with what each field's failure texts mean.
 
-The converter records, next to the JSON Schema it writes, which keys every
-object level accepts and what kind of container sits under each key. The error
-translation walks ``ValidationError.messages`` along this shape (so a ``Dict``
-field's ``"key"``/``"value"`` layer or a ``Pluck`` field's inner key is told
-apart from a nested schema's fields), and the ``unknown_arguments`` policies
-``"reject"`` and ``"ignore"`` use it to refuse or drop unknown keys at nested
-levels, where marshmallow's ``load(unknown=...)`` does not reach.
-
-Each level also carries the :class:`~toolparse_marshmallow._reasons.Reasons`
-of the fields there (what their failure texts mean in the shared words).
-
-Shapes of recursive schemas point back at themselves; walking one only ever
-follows the arguments, which are finite.
+The converter records one :class:`Node` per field and one :class:`Level` per
+object level. The error reading follows them through ``ValidationError.messages``
+(a ``Dict``'s ``"key"``/``"value"`` layer, a ``Pluck``'s inner key), and the
+policies ``"reject"`` and ``"ignore"`` find with them the unknown keys of nested
+objects, where ``load(unknown=...)`` does not reach. A recursive schema's level
+is reached again from inside itself: a walk follows the arguments, which are finite.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-if TYPE_CHECKING:
-    from ._reasons import Reasons
+from ._reasons import NO_TEXTS, Texts
 
-__all__ = [
-    "ListShape",
-    "MapShape",
-    "ObjectShape",
-    "PluckShape",
-    "Shape",
-    "TupleShape",
-    "drop_unknown",
-    "has_nested_objects",
-    "set_order",
-    "unknown_paths",
-]
+__all__ = ["Level", "Node", "unknown_keys"]
 
 
-class ObjectShape:
-    """An object level: the data keys it accepts and the shapes below them."""
+class Node:
+    """One field: what its failure texts mean, and what its value holds.
 
-    __slots__ = ("children", "in_order", "keys", "order", "own", "rank", "reasons")
+    At most one of ``level`` (an object: ``Nested``), ``item`` (a list:
+    ``List``, ``Nested(many=True)``), ``items`` (a ``Tuple``), ``values`` (a
+    ``Dict``, its keys read with ``keys``) and ``plucked`` (a ``Pluck``, whose
+    value marshmallow wraps in the plucked field's key) is set.
+    """
+
+    __slots__ = ("item", "items", "keys", "level", "plucked", "texts", "values")
+
+    def __init__(self, texts: Texts = NO_TEXTS) -> None:
+        self.texts = texts
+        self.level: Level | None = None
+        self.item: Node | None = None
+        self.items: tuple[Node, ...] | None = None
+        self.keys: Node | None = None
+        self.values: Node | None = None
+        self.plucked: Node | None = None
+
+
+class Level:
+    """An object level (one schema): its fields by data key, in declaration order."""
+
+    __slots__ = ("fields", "in_order", "own", "rank", "unknown")
 
     def __init__(self) -> None:
-        self.keys: frozenset[str] = frozenset()
-        #: declaration order of the keys (errors are reported in it)
-        self.order: dict[str, int] = {}
-        #: the sort key of an error key: the level's own errors first, then
-        #: the fields in declaration order, then anything else
-        self.rank: Callable[[Any], int] = _Rank({}).__getitem__
+        self.fields: dict[str, Node] = {}
+        #: the level's own texts (``"Invalid input type."``, ``@validates_schema``)
+        self.own = Node()
+        #: the text marshmallow gives a key the level does not accept
+        self.unknown = ""
         #: whether marshmallow reports the fields in declaration order already
         #: (marshmallow 4, or an ordered schema of marshmallow 3)
         self.in_order = False
-        #: only keys whose value holds a container worth walking into
-        self.children: dict[str, Shape] = {}
-        #: the failure texts of the field under each key
-        self.reasons: dict[str, Reasons] = {}
-        #: the level's own texts (``"Invalid input type."``)
-        self.own: Reasons | None = None
+        #: the place of each error key: the level's own errors first, then the
+        #: fields in declaration order, then anything else
+        self.rank: dict[str, int] = {}
 
 
-class _Rank(dict[Any, int]):
-    __slots__ = ()
+def unknown_keys(
+    root: Level, arguments: Mapping[str, Any], *, drop: bool
+) -> tuple[Any, list[tuple[Any, ...]]]:
+    """The paths of the unknown keys of nested objects, and (``drop``) the arguments without them.
 
-    def __missing__(self, key: Any) -> int:
-        return len(self)
-
-
-def set_order(shape: ObjectShape, keys: list[str]) -> None:
-    """Record the declaration order of an object level's keys."""
-    shape.keys = frozenset(keys)
-    shape.order = {key: i for i, key in enumerate(keys)}
-    shape.rank = _Rank({"_schema": -1, **shape.order}).__getitem__
-
-
-class ListShape:
-    """A list (``List`` or a ``Nested`` with ``many=True``) of ``item``."""
-
-    __slots__ = ("item", "reasons")
-
-    def __init__(self, item: Shape | None, reasons: Reasons | None = None) -> None:
-        self.item = item
-        self.reasons = reasons
-
-
-class MapShape:
-    """A ``Dict``: any keys, each value of shape ``value``."""
-
-    __slots__ = ("key_reasons", "value", "value_reasons")
-
-    def __init__(
-        self,
-        value: Shape | None,
-        value_reasons: Reasons | None = None,
-        key_reasons: Reasons | None = None,
-    ) -> None:
-        self.value = value
-        self.value_reasons = value_reasons
-        self.key_reasons = key_reasons
-
-
-class TupleShape:
-    """A ``Tuple``: one shape per position."""
-
-    __slots__ = ("items", "reasons")
-
-    def __init__(
-        self, items: tuple[Shape | None, ...], reasons: tuple[Reasons | None, ...] = ()
-    ) -> None:
-        self.items = items
-        self.reasons = reasons
-
-
-class PluckShape:
-    """A ``Pluck``: the value (or each value, with ``many``) of one nested key.
-
-    marshmallow loads it as ``{key: value}``, so its errors carry ``key`` as an
-    extra level that the model never sent.
+    The top level's own unknown names are left as they are: ``load`` and the
+    core's policy speak of those. Without ``drop``, or when nothing is
+    unknown, the arguments come back as they are (the same object).
     """
-
-    __slots__ = ("inner", "key", "many", "reasons")
-
-    def __init__(
-        self, key: str, inner: Shape | None, *, many: bool, reasons: Reasons | None = None
-    ) -> None:
-        self.key = key
-        self.inner = inner
-        self.many = many
-        #: the failure texts of the plucked field
-        self.reasons = reasons
-
-    def one(self) -> PluckShape:
-        """The shape of one plucked value (for an item of a ``many`` pluck)."""
-        return PluckShape(self.key, self.inner, many=False, reasons=self.reasons)
+    found: list[tuple[Any, ...]] = []
+    kept: dict[str, Any] = {}
+    for key, value in arguments.items():
+        node = root.fields.get(key)
+        new = value if node is None or _leaf(node) else _strip(node, value, (key,), found, drop)
+        if drop:
+            kept[key] = new
+    return (kept if drop and found else arguments), found
 
 
-Shape = ObjectShape | ListShape | MapShape | TupleShape | PluckShape
+def _leaf(node: Node) -> bool:
+    return not (node.level or node.item or node.items or node.values or node.plucked)
 
 
-def has_nested_objects(root: ObjectShape) -> bool:
-    """Whether any object level sits below the top one."""
-    seen: set[int] = {id(root)}
-    todo: list[Shape | None] = list(root.children.values())
-    while todo:
-        shape = todo.pop()
-        if shape is None or id(shape) in seen:
-            continue
-        if isinstance(shape, ObjectShape):
-            return True
-        seen.add(id(shape))
-        todo.extend(_inner(shape))
-    return False
-
-
-def _inner(shape: Shape) -> list[Shape | None]:
-    if isinstance(shape, ObjectShape):
-        return list(shape.children.values())
-    if isinstance(shape, ListShape):
-        return [shape.item]
-    if isinstance(shape, MapShape):
-        return [shape.value]
-    if isinstance(shape, TupleShape):
-        return list(shape.items)
-    return [shape.inner]
-
-
-def unknown_paths(
-    shape: Shape | None, value: Any, path: tuple[str | int, ...], out: list[tuple[str | int, ...]]
-) -> None:
-    """Append the path of every key ``value`` holds that ``shape`` does not accept."""
-    if shape is None:
-        return
-    if isinstance(shape, ObjectShape):
-        if isinstance(value, Mapping):
-            for key, sub in value.items():
-                if key not in shape.keys:
-                    out.append((*path, key))
-                else:
-                    child = shape.children.get(key)
-                    if child is not None:
-                        unknown_paths(child, sub, (*path, key), out)
-    elif isinstance(shape, (ListShape, TupleShape)) or (
-        isinstance(shape, PluckShape) and shape.many
-    ):
-        if _leaves(shape):
-            return
-        if isinstance(value, (list, tuple)):
-            for i, sub in enumerate(value):
-                unknown_paths(_item(shape, i), sub, (*path, i), out)
-    elif isinstance(shape, MapShape):
-        if isinstance(value, Mapping):
-            for key, sub in value.items():
-                unknown_paths(shape.value, sub, (*path, key), out)
-    else:
-        unknown_paths(shape.inner, value, path, out)
-
-
-def _leaves(shape: Shape) -> bool:
-    """A list or tuple of plain values (a shape kept only for its reasons)."""
-    if isinstance(shape, ListShape):
-        return shape.item is None
-    if isinstance(shape, TupleShape):
-        return all(item is None for item in shape.items)
-    return False
-
-
-def _item(shape: ListShape | TupleShape | PluckShape, index: int) -> Shape | None:
-    if isinstance(shape, ListShape):
-        return shape.item
-    if isinstance(shape, TupleShape):
-        return shape.items[index] if index < len(shape.items) else None
-    return shape.inner
-
-
-def drop_unknown(shape: Shape | None, value: Any) -> Any:
-    """``value`` without the keys ``shape`` does not accept (``value`` itself if none)."""
-    if shape is None:
-        return value
-    if isinstance(shape, ObjectShape):
-        if not isinstance(value, Mapping):
-            return value
+def _strip(node: Node, value: Any, path: tuple[Any, ...], found: list[Any], drop: bool) -> Any:
+    """``value`` without the keys ``node`` does not accept below it (``drop``); their paths."""
+    while node.plucked is not None:
+        node = node.plucked
+    before = len(found)
+    if isinstance(value, Mapping) and (node.level is not None or node.values is not None):
+        fields = None if node.level is None else node.level.fields
         out: dict[Any, Any] = {}
-        changed = False
         for key, sub in value.items():
-            if key not in shape.keys:
-                changed = True
+            child = node.values if fields is None else fields.get(key)
+            if child is None:
+                found.append((*path, key))
                 continue
-            child = shape.children.get(key)
-            new = sub if child is None else drop_unknown(child, sub)
-            changed = changed or new is not sub
-            out[key] = new
-        return out if changed else value
-    if isinstance(shape, (ListShape, TupleShape)) or (isinstance(shape, PluckShape) and shape.many):
-        if _leaves(shape) or not isinstance(value, (list, tuple)):
-            return value
-        items = [drop_unknown(_item(shape, i), sub) for i, sub in enumerate(value)]
-        if all(new is old for new, old in zip(items, value, strict=True)):
-            return value
-        return items
-    if isinstance(shape, MapShape):
-        if not isinstance(value, Mapping):
-            return value
-        mapped = {key: drop_unknown(shape.value, sub) for key, sub in value.items()}
-        if all(mapped[key] is sub for key, sub in value.items()):
-            return value
-        return mapped
-    return drop_unknown(shape.inner, value)
+            new = sub if _leaf(child) else _strip(child, sub, (*path, key), found, drop)
+            if drop:
+                out[key] = new
+        return out if drop and len(found) > before else value
+    if isinstance(value, (list, tuple)) and (node.item is not None or node.items):
+        items = []
+        for i, sub in enumerate(value):
+            child = node.item
+            if child is None and node.items is not None and i < len(node.items):
+                child = node.items[i]
+            if child is not None and not _leaf(child):
+                sub = _strip(child, sub, (*path, i), found, drop)
+            if drop:
+                items.append(sub)
+        return items if drop and len(found) > before else value
+    return value
