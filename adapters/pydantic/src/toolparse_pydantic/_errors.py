@@ -1,4 +1,9 @@
-"""pydantic's validation errors, as the structured problems the core renders.
+"""pydantic's validation errors, read once, as the problems the core renders.
+
+A rejected call reads ``ValidationError.errors()`` (pydantic 2, or
+``pydantic.v1``) once and turns each error into an
+:class:`~toolparse.ArgumentProblem`: where, the reason in the shared words
+(``_reasons``), and the value received.
 
 pydantic's ``loc`` is not quite a path into the data: for unions it inserts
 the member that was tried (``("pet", "cat", "meow")``, ``("value", "int")``,
@@ -6,11 +11,6 @@ the member that was tried (``("pet", "cat", "meow")``, ``("value", "int")``,
 ``__root__`` for model-level errors. The model needs the path into what it
 sent, so the path is found by walking ``loc`` through the arguments and
 keeping only the steps that exist there.
-
-The per-error work is a few look-ups: a top-level ``loc`` is the path as it
-is, and the reason of an error type comes from a table (see ``_reasons``).
-pydantic 2's errors are mapped by ``_mapper`` (which builds the lines the
-message shows and counts the rest) with the helpers here.
 """
 
 from __future__ import annotations
@@ -20,41 +20,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import MAX_PROBLEMS, REQUIRED, one_of_reason, type_reason
+from toolparse.adapter import MAX_PROBLEMS, one_of_reason, type_reason
 
-from ._reasons import (
-    FIXED,
-    FIXED_V1,
-    V1_TYPE_KINDS,
-    choices,
-    reason,
-    reason_v1,
-)
+from ._reasons import FIXED, TYPE_KINDS, choices, reason
 
-__all__ = ["KEPT", "kept", "problems_v1", "raised_lines"]
+__all__ = ["problems", "raised_lines"]
 
 Path = tuple[str | int, ...]
 
-# error types that say "a required name was not sent"
+# error types that say "a required name was not sent" (the last one pydantic.v1's)
 _MISSING = frozenset(
     {
         "missing",
         "missing_argument",
         "missing_keyword_only_argument",
         "missing_positional_only_argument",
+        "value_error.missing",
     }
 )
-# error types that say "this name is not accepted"
-_UNRECOGNIZED = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
+# error types that say "this name is not accepted" (the last one pydantic.v1's)
+_UNRECOGNIZED = frozenset({"extra_forbidden", "unexpected_keyword_argument", "value_error.extra"})
+_NAMES = _MISSING | _UNRECOGNIZED
 # a discriminated union: the tag is a key of the object at the error's path
 _TAGS = frozenset({"union_tag_invalid", "union_tag_not_found"})
-_V1_MISSING = "value_error.missing"
-_V1_UNRECOGNIZED = "value_error.extra"
 # values echoed as they are without an isinstance check (which is slow for ABCs)
 _LEAVES = frozenset({str, int, float, bool, type(None), list})
 
 
-def _walk(loc: Sequence[Any], data: Any, *, key_at_end: bool) -> tuple[Path, Any, bool]:
+def _walk(loc: Sequence[Any], data: Any, *, key_at_end: bool = False) -> tuple[Path, Any, bool]:
     """Follow ``loc`` through ``data``.
 
     Returns the data path, the value found there, and whether every step of
@@ -64,9 +57,7 @@ def _walk(loc: Sequence[Any], data: Any, *, key_at_end: bool) -> tuple[Path, Any
     path: list[str | int] = []
     last = len(loc) - 1
     whole = True
-    i = -1
-    for part in loc:
-        i += 1
+    for i, part in enumerate(loc):
         kind = type(data)
         # exact type checks first: arguments decoded from JSON are dicts and lists
         if kind is dict or (kind is not list and isinstance(data, Mapping)):
@@ -111,7 +102,7 @@ def _tag(err: Mapping[str, Any], path: Path) -> ArgumentProblem | None:
     if not isinstance(key, str) or not isinstance(value, Mapping):
         return None
     if err["type"] == "union_tag_not_found":
-        return ArgumentProblem.missing((*path, key), REQUIRED)
+        return ArgumentProblem.missing((*path, key))
     tags = choices(str(ctx.get("expected_tags", "")))
     if not tags:
         return None
@@ -119,55 +110,77 @@ def _tag(err: Mapping[str, Any], path: Path) -> ArgumentProblem | None:
     return ArgumentProblem((*path, key), one_of_reason(tags), _received(value.get(key, NOT_GIVEN)))
 
 
-#: the errors of one call turned into problems at most (the SDK's bound); past
-#: them the rest are only counted
-KEPT = MAX_PROBLEMS
+def _kept(errors: Sequence[Mapping[str, Any]]) -> tuple[Sequence[Mapping[str, Any]], int]:
+    """The errors turned into problems (the SDK's bound), and how many more are only counted.
 
-# the top-level names a call lacks or should not send: kept wherever they come,
-# so the Missing and Unrecognized lines name every one
-_NAMES = _MISSING | _UNRECOGNIZED | {_V1_MISSING, _V1_UNRECOGNIZED}
-
-
-def kept(errors: Sequence[Mapping[str, Any]]) -> tuple[Sequence[Mapping[str, Any]], int]:
-    """The errors to turn into problems, and how many more are only counted."""
-    if len(errors) <= KEPT:
-        return errors, 0
-    names = [e for e in errors[KEPT:] if len(e["loc"]) == 1 and e["type"] in _NAMES]
-    return [*errors[:KEPT], *names], len(errors) - KEPT - len(names)
-
-
-def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[ArgumentProblem]:
-    """Turn a ``pydantic.v1`` ``ValidationError.errors()`` into argument problems.
-
-    ``pydantic.v1`` errors carry no input value, so the received value is
-    read from the arguments at the error's path. Its messages are already a
-    validator's own (no prefix), so only the shared words replace any.
+    Top-level missing and unknown names past the bound are kept: the message
+    names every one on its own line.
     """
+    if len(errors) <= MAX_PROBLEMS:
+        return errors, 0
+    names = [e for e in errors[MAX_PROBLEMS:] if len(e["loc"]) == 1 and e["type"] in _NAMES]
+    return [*errors[:MAX_PROBLEMS], *names], len(errors) - MAX_PROBLEMS - len(names)
+
+
+def problems(
+    errors: Sequence[Mapping[str, Any]], arguments: Any, *, v1: bool = False
+) -> tuple[list[ArgumentProblem], int]:
+    """``ValidationError.errors()`` as problems, and how many more were only counted.
+
+    ``v1``: the errors are ``pydantic.v1``'s, which carry no input (the value
+    received is read from the arguments at the error's path) and report each
+    member of a failed union at the union's own path.
+    """
+    kept, more = _kept(errors)
     out: list[ArgumentProblem] = []
-    # v1 reports each member of a failed union at the union's own path: the
-    # type problems of one place join ("must be an integer or a string")
+    # the type problems of one union's members join ("must be an integer or a
+    # string"): the index of the last one in ``out``, its path and its words
     union: tuple[int, Path, list[str]] | None = None
-    for err in errors:
+    top = arguments if type(arguments) is dict else {}
+    for err in kept:
         kind = err["type"]
-        if kind == _V1_MISSING:
-            out.append(ArgumentProblem.missing(_named(err["loc"], arguments), REQUIRED))
-        elif kind == _V1_UNRECOGNIZED:
-            out.append(ArgumentProblem.unrecognized(_named(err["loc"], arguments)))
+        loc = err["loc"]
+        if kind in _NAMES:
+            out.append(_name(kind, loc, arguments))
+            continue
+        if len(loc) == 1 and loc[0] in top:
+            # the most common place, a name sent at the top level: _walk's answer
+            path, found, whole = loc, top[loc[0]], True
         else:
-            path, value, whole = _walk(err["loc"], arguments, key_at_end=False)
-            word = V1_TYPE_KINDS.get(kind)
-            if word is not None:
-                if union is not None and union[0] == len(out) - 1 and union[1] == path:
-                    if word not in union[2]:
-                        union[2].append(word)
-                        out[-1].reason = type_reason(*union[2])
-                    continue
-                union = (len(out), path, [word])
-            text = FIXED_V1.get(kind) or reason_v1(kind, err.get("ctx"), str(err["msg"]))
-            out.append(
-                ArgumentProblem(path, text, _received(value) if path and whole else NOT_GIVEN)
-            )
-    return out
+            path, found, whole = _walk(loc, arguments)
+        text = FIXED.get(kind)
+        if text is None:
+            tagged = _tag(err, path) if kind in _TAGS and whole else None
+            if tagged is not None:
+                out.append(tagged)
+                continue
+            text = reason(kind, err.get("ctx"), str(err["msg"]))
+        # pydantic 2 names a union's member in loc (so not whole); v1 does not
+        elif (v1 or not whole) and kind in TYPE_KINDS:
+            if union is not None and union[0] == len(out) - 1 and union[1] == path:
+                _join(out[-1], union[2], TYPE_KINDS[kind])
+                continue
+            union = (len(out), path, [TYPE_KINDS[kind]])
+        value = err.get("input", found if whole else NOT_GIVEN) if path else NOT_GIVEN
+        if type(value) not in _LEAVES and isinstance(value, Mapping):
+            value = NOT_GIVEN  # an object cut to 40 characters tells the model nothing
+        out.append(ArgumentProblem(path, text, value))
+    return out, more
+
+
+def _name(kind: str, loc: Sequence[Any], arguments: Any) -> ArgumentProblem:
+    """The problem of a required name not sent, or of a name not accepted."""
+    path = _named(loc, arguments)
+    if kind in _MISSING:
+        return ArgumentProblem.missing(path)
+    return ArgumentProblem.unrecognized(path)
+
+
+def _join(problem: ArgumentProblem, words: list[str], word: str) -> None:
+    """Join ``word`` to the type words of a union's ``problem`` (``must be an integer or a string``)."""
+    if word not in words:
+        words.append(word)
+        problem.reason = type_reason(*words)
 
 
 #: how many of a raised error's problems are worded (the text is cut to
@@ -175,7 +188,7 @@ def problems_v1(errors: Sequence[Mapping[str, Any]], arguments: Any) -> list[Arg
 _RAISED_SHOWN = 10
 
 
-def raised_lines(errors: Sequence[Mapping[str, Any]], *, v1: bool) -> list[str]:
+def raised_lines(errors: Sequence[Mapping[str, Any]]) -> list[str]:
     """Problem lines for a ``ValidationError`` a tool body raised on its own data.
 
     There are no arguments to walk, so the path is pydantic's ``loc`` (without
@@ -185,18 +198,13 @@ def raised_lines(errors: Sequence[Mapping[str, Any]], *, v1: bool) -> list[str]:
     for err in errors[:_RAISED_SHOWN]:
         kind = err["type"]
         path = tuple(part for part in err["loc"] if part != "__root__")
-        if kind in _MISSING or kind == _V1_MISSING:
-            problem = ArgumentProblem.missing(path, REQUIRED)
-        elif kind in _UNRECOGNIZED or kind == _V1_UNRECOGNIZED:
+        if kind in _MISSING:
+            problem = ArgumentProblem.missing(path)
+        elif kind in _UNRECOGNIZED:
             problem = ArgumentProblem.unrecognized(path)
-        elif v1:
-            msg = str(err["msg"])
-            problem = ArgumentProblem(
-                path, FIXED_V1.get(kind) or reason_v1(kind, err.get("ctx"), msg)
-            )
         else:
-            msg = str(err["msg"])
-            problem = ArgumentProblem(path, FIXED.get(kind) or reason(kind, err.get("ctx"), msg))
+            text = FIXED.get(kind) or reason(kind, err.get("ctx"), str(err["msg"]))
+            problem = ArgumentProblem(path, text)
         shown.append(problem.line())
     if len(errors) > _RAISED_SHOWN:
         shown.append(f"... and {len(errors) - _RAISED_SHOWN} more")

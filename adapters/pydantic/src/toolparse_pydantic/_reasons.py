@@ -2,15 +2,12 @@
 
 Every JSON-level problem (type, choice, range, multiple, length, pattern,
 format) reads the same whichever adapter found it, so pydantic's codes (v2's
-``type`` and ``pydantic.v1``'s ``type_error.*``/``value_error.*``) are mapped
-onto the SDK's vocabulary functions. A validator's own message (``value_error``,
-``assertion_error``, a custom error type) is the one text kept, without
-pydantic's ``Value error, `` / ``Assertion failed, `` prefix; so is pydantic's
-text where no shared wording fits (a URL scheme restriction, a timezone).
-
-A reason depends on the error type and one value of its context (a bound, a
-pattern, the choices), so it is worked out once per pair and remembered: a
-call with many problems maps each of them with a dictionary look-up.
+``type`` and ``pydantic.v1``'s ``type_error.*``/``value_error.*``, which never
+share a name) are mapped onto the SDK's vocabulary in one table. A validator's
+own message (``value_error``, ``assertion_error``, a custom error type) is the
+one text kept, without pydantic's ``Value error, `` / ``Assertion failed, ``
+prefix; so is pydantic's text where no shared wording fits (a URL scheme
+restriction, a timezone).
 """
 
 from __future__ import annotations
@@ -30,116 +27,142 @@ from toolparse.adapter import (
     type_reason,
 )
 
-__all__ = [
-    "CONTEXTUAL",
-    "CUSTOM",
-    "FIXED",
-    "FIXED_V1",
-    "TYPE_KINDS",
-    "V1_TYPE_KINDS",
-    "choices",
-    "custom_text",
-    "reason",
-    "reason_v1",
-]
+__all__ = ["FIXED", "TYPE_KINDS", "choices", "reason"]
 
-# -- pydantic 2 -------------------------------------------------------------------
+
+def _kinds(words: dict[str, str]) -> dict[str, str]:
+    """``{"a b": word}`` as ``{"a": word, "b": word}``: many error types, one word."""
+    return {kind: word for names, word in words.items() for kind in names.split()}
+
 
 #: each error type that says "not a value of this JSON type", and the type
-TYPE_KINDS: dict[str, str] = {
-    # (not int_parsing_size: a string of thousands of digits is an integer, too
-    # long to parse, and pydantic's text says so)
-    **dict.fromkeys(("int_type", "int_parsing", "int_from_float"), "integer"),
-    **dict.fromkeys(
-        ("float_type", "float_parsing", "decimal_type", "decimal_parsing", "finite_number"),
-        "number",
-    ),
-    **dict.fromkeys(("string_type", "string_unicode", "bytes_type"), "string"),
-    **dict.fromkeys(("bool_type", "bool_parsing"), "boolean"),
-    **dict.fromkeys(
-        (
-            "dict_type",
-            "frozen_dict_type",
-            "ordered_dict_type",
-            "counter_type",
-            "mapping_type",
-            "model_type",
-            "model_attributes_type",
-            "dataclass_type",
-            "dataclass_exact_type",
-            "arguments_type",
-        ),
-        "object",
-    ),
-    **dict.fromkeys(
-        (
-            "list_type",
-            "tuple_type",
-            "set_type",
-            "frozen_set_type",
-            "deque_type",
-            "iterable_type",
-            "named_tuple_type",
-        ),
-        "array",
-    ),
-    "none_required": "null",
-}
-_FORMATS = {
-    **dict.fromkeys(
-        ("date_type", "date_parsing", "date_from_datetime_parsing", "date_from_datetime_inexact"),
-        "date",
-    ),
-    **dict.fromkeys(
-        (
-            "datetime_type",
-            "datetime_parsing",
-            "datetime_from_date_parsing",
-            "datetime_object_invalid",
-        ),
-        "date-time",
-    ),
-    **dict.fromkeys(("time_type", "time_parsing"), "time"),
-    **dict.fromkeys(("time_delta_type", "time_delta_parsing"), "duration"),
-    **dict.fromkeys(("uuid_type", "uuid_parsing"), "uuid"),
-    **dict.fromkeys(("url_type", "url_parsing", "url_syntax_violation"), "uri"),
-    "ip_v4_address": "ipv4",
-    "ip_v6_address": "ipv6",
-}
+TYPE_KINDS: dict[str, str] = _kinds(
+    {
+        # (not int_parsing_size: a string of thousands of digits is an integer,
+        # too long to parse, and pydantic's text says so)
+        "int_type int_parsing int_from_float type_error.integer type_error.int": "integer",
+        "float_type float_parsing decimal_type decimal_parsing finite_number"
+        " type_error.float type_error.decimal value_error.number.not_finite_number": "number",
+        "string_type string_unicode bytes_type type_error.str type_error.bytes": "string",
+        "bool_type bool_parsing type_error.bool value_error.strictbool": "boolean",
+        "dict_type frozen_dict_type ordered_dict_type counter_type mapping_type model_type"
+        " model_attributes_type dataclass_type dataclass_exact_type arguments_type"
+        " type_error.dict type_error.dataclass type_error.mapping": "object",
+        "list_type tuple_type set_type frozen_set_type deque_type iterable_type"
+        " named_tuple_type type_error.list type_error.tuple type_error.set"
+        " type_error.frozenset type_error.sequence type_error.deque type_error.iterable": "array",
+        "none_required type_error.none.allowed type_error.not_none": "null",
+    }
+)
+_FORMATS = _kinds(
+    {
+        "date_type date_parsing date_from_datetime_parsing date_from_datetime_inexact"
+        " value_error.date": "date",
+        "datetime_type datetime_parsing datetime_from_date_parsing datetime_object_invalid"
+        " value_error.datetime": "date-time",
+        "time_type time_parsing value_error.time": "time",
+        "time_delta_type time_delta_parsing value_error.duration": "duration",
+        "uuid_type uuid_parsing type_error.uuid": "uuid",
+        "url_type url_parsing url_syntax_violation value_error.url value_error.url.host"
+        " value_error.url.port value_error.url.extra": "uri",
+        "ip_v4_address value_error.ipv4address": "ipv4",
+        "ip_v6_address value_error.ipv6address": "ipv6",
+        "value_error.email": "email",
+    }
+)
 #: the error types whose reason is always the same words
 FIXED: dict[str, str] = {
     **{kind: type_reason(word) for kind, word in TYPE_KINDS.items()},
     **{kind: format_reason(word) for kind, word in _FORMATS.items()},
 }
-#: the error types a validator raises: its own message is the reason
-CUSTOM: dict[str, str] = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
+#: the error types a validator raises: its own message is the reason, without this prefix
+_CUSTOM = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
 
-# the ctx key of each error type whose reason depends on one value of it
-_BOUND_KEYS = {
-    "greater_than_equal": "ge",
-    "less_than_equal": "le",
-    "greater_than": "gt",
-    "less_than": "lt",
+
+def _as_written(value: Any) -> Any:
+    # pydantic 2 turns ``le=5`` on a float field into 5.0; the user wrote 5
+    # (and pydantic.v1 keeps 5), so the bound reads as written
+    if type(value) is float and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def _bound(word: str) -> Callable[[Any], str]:
+    return lambda value: range_reason(**{word: _as_written(value)})
+
+
+def _length(word: str, items: bool) -> Callable[[Any], str]:
+    return lambda value: length_reason(**{word: value}, items=items)
+
+
+def _listed(expected: Any) -> str | None:
+    values = choices(expected) if isinstance(expected, str) else None
+    return one_of_reason(values) if values else None
+
+
+def _multiple(value: Any) -> str:
+    return multiple_reason(_as_written(value))
+
+
+def _pattern(value: Any) -> str | None:
+    return None if value is None else pattern_reason(str(value))
+
+
+def _permitted(values: Any) -> str | None:
+    return one_of_reason(list(values)) if values else None
+
+
+def _members(members: Any) -> str | None:
+    # a pydantic.v1 enum's members: their values are what the model sends
+    return one_of_reason([getattr(m, "value", m) for m in members]) if members else None
+
+
+_MIN, _MAX = _length("minimum", False), _length("maximum", False)
+_MIN_ITEMS, _MAX_ITEMS = _length("minimum", True), _length("maximum", True)
+
+# each error type whose reason is worked out from one value of its context:
+# the context key, and the reason of its value (``None``: pydantic's text stays)
+_FROM_CONTEXT: dict[str, tuple[str, Callable[[Any], str | None]]] = {
+    "greater_than_equal": ("ge", _bound("minimum")),
+    "less_than_equal": ("le", _bound("maximum")),
+    "greater_than": ("gt", _bound("exclusive_minimum")),
+    "less_than": ("lt", _bound("exclusive_maximum")),
+    "multiple_of": ("multiple_of", _multiple),
+    "string_too_short": ("min_length", _MIN),
+    "string_too_long": ("max_length", _MAX),
+    "url_too_long": ("max_length", _MAX),
+    "too_short": ("min_length", _MIN_ITEMS),
+    "too_long": ("max_length", _MAX_ITEMS),
+    "string_pattern_mismatch": ("pattern", _pattern),
+    "literal_error": ("expected", _listed),
+    "enum": ("expected", _listed),
+    # pydantic.v1
+    "value_error.number.not_ge": ("limit_value", _bound("minimum")),
+    "value_error.number.not_le": ("limit_value", _bound("maximum")),
+    "value_error.number.not_gt": ("limit_value", _bound("exclusive_minimum")),
+    "value_error.number.not_lt": ("limit_value", _bound("exclusive_maximum")),
+    "value_error.number.not_multiple": ("multiple_of", _multiple),
+    "value_error.any_str.min_length": ("limit_value", _MIN),
+    "value_error.any_str.max_length": ("limit_value", _MAX),
+    **{f"value_error.{k}.min_items": ("limit_value", _MIN_ITEMS) for k in ("list", "set")},
+    **{f"value_error.{k}.max_items": ("limit_value", _MAX_ITEMS) for k in ("list", "set")},
+    "value_error.frozenset.min_items": ("limit_value", _MIN_ITEMS),
+    "value_error.frozenset.max_items": ("limit_value", _MAX_ITEMS),
+    "value_error.str.regex": ("pattern", _pattern),
+    "value_error.const": ("permitted", _permitted),
+    "type_error.enum": ("enum_values", _members),
 }
-_CTX_KEY = {
-    **_BOUND_KEYS,
-    "multiple_of": "multiple_of",
-    "string_too_short": "min_length",
-    "string_too_long": "max_length",
-    "too_short": "min_length",
-    "too_long": "max_length",
-    "url_too_long": "max_length",
-    "string_pattern_mismatch": "pattern",
-    "literal_error": "expected",
-    "enum": "expected",
-}
-#: the error types whose reason is worked out from a value of their context
-CONTEXTUAL = frozenset(_CTX_KEY)
-_RANGE = {
-    "ge": "minimum",
-    "le": "maximum",
-    "gt": "exclusive_minimum",
-    "lt": "exclusive_maximum",
+
+# pydantic.v1 parses dates and times with a plain TypeError for a value of
+# the wrong JSON type (no code of its own): its fixed message says which
+_V1_WRONG_TYPE = {
+    f"invalid type; expected {name}, string, bytes, int or float": format_reason(fmt)
+    for name, fmt in (
+        ("date", "date"),
+        ("datetime", "date-time"),
+        ("time", "time"),
+        ("timedelta", "duration"),
+    )
 }
 
 # one value in pydantic's list of choices ("'a', 'b' or 'c'", "1 or 2"): a
@@ -148,6 +171,9 @@ _LITERAL = re.compile(
     r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None"""
 )
 _SEPARATORS = re.compile(r"(?:, | or )?")
+
+# a reason depends on the error type and one value of its context, and a
+# call with many problems has the same few pairs: each is worked out once
 _REMEMBERED = 2048
 _remembered: dict[tuple[str, type, Any], str | None] = {}
 
@@ -171,179 +197,38 @@ def choices(expected: str) -> list[Any] | None:
     return found if found and at == len(expected) else None
 
 
-def _as_written(value: Any) -> Any:
-    # pydantic 2 turns ``le=5`` on a float field into 5.0; the user wrote 5
-    # (and pydantic.v1 keeps 5), so the bound reads as written
-    if type(value) is float and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    return value
-
-
-def _from_context(kind: str, value: Any) -> str | None:
-    if kind in _BOUND_KEYS:
-        return range_reason(**{_RANGE[_BOUND_KEYS[kind]]: _as_written(value)})
-    if kind == "multiple_of":
-        return multiple_reason(_as_written(value))
-    if kind in ("string_too_short", "too_short"):
-        return length_reason(minimum=value, items=kind == "too_short")
-    if kind in ("string_too_long", "too_long", "url_too_long"):
-        return length_reason(maximum=value, items=kind == "too_long")
-    if kind == "string_pattern_mismatch":
-        return pattern_reason(str(value))
-    values = choices(value) if isinstance(value, str) else None  # literal_error, enum
-    return one_of_reason(values) if values else None
-
-
 def reason(kind: str, ctx: Mapping[str, Any] | None, msg: str) -> str:
-    """The reason for a pydantic 2 error that is not one of :data:`FIXED`."""
-    prefix = CUSTOM.get(kind)
-    if prefix is not None:
-        return custom_text(kind, msg, prefix)
-    key = _CTX_KEY.get(kind)
-    if key is None or not ctx or key not in ctx:
-        return msg  # pydantic's own words: no shared wording fits
+    """The reason for an error of type ``kind`` that is not one of :data:`FIXED`."""
+    entry = _FROM_CONTEXT.get(kind)
+    if entry is None:
+        return _own_words(kind, ctx, msg)
+    key, words = entry
+    if not ctx or key not in ctx:
+        return msg  # a custom error of that type, without the value: its own words
     value = ctx[key]
     try:
         remembered = (kind, type(value), value)
         found = _remembered.get(remembered, "")
-    except TypeError:  # an unhashable value in a custom error's context
-        return _from_context(kind, value) or msg
+    except TypeError:  # an unhashable value (a list in a custom error's context)
+        return words(value) or msg
     if found == "":
-        found = _from_context(kind, value)
+        found = words(value)
         if len(_remembered) < _REMEMBERED:
             _remembered[remembered] = found
     return found or msg
 
 
-def custom_text(kind: str, msg: str, prefix: str) -> str:
-    """A validator's own message, without the words pydantic puts before it."""
-    if kind == "value_error" and msg.startswith("value is not a valid email address"):
-        return format_reason("email")  # pydantic's EmailStr raises a plain value_error
-    return msg[len(prefix) :] if msg.startswith(prefix) else msg
-
-
-# -- pydantic.v1 --------------------------------------------------------------------
-
-#: each ``pydantic.v1`` error type that says "not a value of this JSON type", and the type
-V1_TYPE_KINDS: dict[str, str] = {
-    **dict.fromkeys(("type_error.integer", "type_error.int"), "integer"),
-    **dict.fromkeys(
-        ("type_error.float", "type_error.decimal", "value_error.number.not_finite_number"),
-        "number",
-    ),
-    **dict.fromkeys(("type_error.str", "type_error.bytes"), "string"),
-    **dict.fromkeys(("type_error.bool", "value_error.strictbool"), "boolean"),
-    **dict.fromkeys(("type_error.dict", "type_error.dataclass", "type_error.mapping"), "object"),
-    **dict.fromkeys(
-        (
-            "type_error.list",
-            "type_error.tuple",
-            "type_error.set",
-            "type_error.frozenset",
-            "type_error.sequence",
-            "type_error.deque",
-            "type_error.iterable",
-        ),
-        "array",
-    ),
-    **dict.fromkeys(("type_error.none.allowed", "type_error.not_none"), "null"),
-}
-_V1_FORMATS = {
-    "value_error.datetime": "date-time",
-    "value_error.date": "date",
-    "value_error.time": "time",
-    "value_error.duration": "duration",
-    "type_error.uuid": "uuid",
-    "value_error.email": "email",
-    "value_error.ipv4address": "ipv4",
-    "value_error.ipv6address": "ipv6",
-    **dict.fromkeys(
-        (
-            "value_error.url",
-            "value_error.url.host",
-            "value_error.url.port",
-            "value_error.url.extra",
-        ),
-        "uri",
-    ),
-}
-#: the ``pydantic.v1`` error types whose reason is always the same words
-FIXED_V1: dict[str, str] = {
-    **{kind: type_reason(word) for kind, word in V1_TYPE_KINDS.items()},
-    **{kind: format_reason(word) for kind, word in _V1_FORMATS.items()},
-}
-_V1_BOUNDS = {
-    "value_error.number.not_ge": "minimum",
-    "value_error.number.not_le": "maximum",
-    "value_error.number.not_gt": "exclusive_minimum",
-    "value_error.number.not_lt": "exclusive_maximum",
-}
-_V1_LENGTHS: dict[str, tuple[str, bool]] = {
-    "value_error.any_str.min_length": ("minimum", False),
-    "value_error.any_str.max_length": ("maximum", False),
-    **{f"value_error.{kind}.min_items": ("minimum", True) for kind in ("list", "set", "frozenset")},
-    **{f"value_error.{kind}.max_items": ("maximum", True) for kind in ("list", "set", "frozenset")},
-}
-
-
-def _v1_enum(ctx: Mapping[str, Any]) -> str | None:
-    members = ctx.get("enum_values")
-    return one_of_reason([getattr(m, "value", m) for m in members]) if members else None
-
-
-def _v1_const(ctx: Mapping[str, Any]) -> str | None:
-    permitted = ctx.get("permitted")
-    return one_of_reason(list(permitted)) if permitted else None
-
-
-def _v1_regex(ctx: Mapping[str, Any]) -> str | None:
-    pattern = ctx.get("pattern")
-    return pattern_reason(str(pattern)) if pattern is not None else None
-
-
-def _v1_multiple(ctx: Mapping[str, Any]) -> str | None:
-    return multiple_reason(_as_written(ctx["multiple_of"])) if "multiple_of" in ctx else None
-
-
-def _v1_scheme(ctx: Mapping[str, Any]) -> str | None:
-    # without allowed schemes the URL has none at all: not an absolute URI;
-    # a scheme that is not allowed has no shared words (pydantic's are kept)
-    return None if ctx.get("allowed_schemes") else format_reason("uri")
-
-
-_V1_FROM_CONTEXT: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
-    "type_error.enum": _v1_enum,
-    "value_error.const": _v1_const,
-    "value_error.str.regex": _v1_regex,
-    "value_error.number.not_multiple": _v1_multiple,
-    "value_error.url.scheme": _v1_scheme,
-}
-
-
-# pydantic.v1 parses dates and times with a plain TypeError for a value of
-# the wrong JSON type (no code of its own): its fixed message says which
-_V1_WRONG_TYPE = {
-    f"invalid type; expected {name}, string, bytes, int or float": format_reason(fmt)
-    for name, fmt in (
-        ("date", "date"),
-        ("datetime", "date-time"),
-        ("time", "time"),
-        ("timedelta", "duration"),
-    )
-}
-
-
-def reason_v1(kind: str, ctx: Mapping[str, Any] | None, msg: str) -> str:
-    """The reason for a ``pydantic.v1`` error that is not one of :data:`FIXED_V1`."""
+def _own_words(kind: str, ctx: Mapping[str, Any] | None, msg: str) -> str:
+    """The reason of an error whose context holds no value to word: mostly pydantic's text."""
+    prefix = _CUSTOM.get(kind)
+    if prefix is not None:
+        if kind == "value_error" and msg.startswith("value is not a valid email address"):
+            return format_reason("email")  # pydantic's EmailStr raises a plain value_error
+        return msg.removeprefix(prefix)
     if kind == "type_error":
         return _V1_WRONG_TYPE.get(msg, msg)
-    ctx = ctx or {}
-    word = _V1_BOUNDS.get(kind)
-    if word is not None and "limit_value" in ctx:
-        return range_reason(**{word: _as_written(ctx["limit_value"])})
-    length = _V1_LENGTHS.get(kind)
-    if length is not None and "limit_value" in ctx:
-        bound, items = length
-        return length_reason(**{bound: ctx["limit_value"]}, items=items)
-    found = _V1_FROM_CONTEXT.get(kind)
-    return (found(ctx) if found is not None else None) or msg
+    if kind == "value_error.url.scheme" and not (ctx and ctx.get("allowed_schemes")):
+        # no allowed schemes named: the URL has no scheme at all, not an absolute URI
+        # (a scheme that is not allowed has no shared words: pydantic's are kept)
+        return format_reason("uri")
+    return msg  # pydantic's own words: no shared wording fits

@@ -10,7 +10,7 @@ object with declared properties is closed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
@@ -18,18 +18,7 @@ from pydantic_core import core_schema
 
 from toolparse.adapter import UUID_PATTERN
 
-if TYPE_CHECKING:
-    from ._adapter import Kind
-
-__all__ = [
-    "DECIMAL_PATTERN",
-    "UUID_PATTERN",
-    "Generator",
-    "build",
-    "clean",
-    "from_v1",
-    "object_schema",
-]
+__all__ = ["DECIMAL_PATTERN", "Generator", "build"]
 
 #: The strings pydantic's ``Decimal`` accepts, in the plain ASCII form a model
 #: sends (pydantic also takes ``1_000`` and other Unicode digits; those are
@@ -84,28 +73,31 @@ class Generator(GenerateJsonSchema):
         return out
 
 
-def build(source: Any, kind: Kind, *, reject: bool) -> dict[str, Any]:
-    """The tool's schema for ``source``: pydantic's own, generated once, made fit.
+def build(source: Any, kind: str, *, reject: bool, nested: bool) -> dict[str, Any]:
+    """The tool's schema for ``source`` (of ``kind``): pydantic's own, generated once, made fit.
 
-    Under ``reject`` the schema is closed at every level where the parser can
-    forbid extra keys at every level (pydantic 2.12 and later, not ``v1``
-    models), and at the top level always.
+    Under ``reject`` the schema is closed at the top level, and with
+    ``nested`` at every level (where the parser forbids extra keys at every
+    level: pydantic 2.12 and later, not ``v1`` models).
     """
-    from ._parser import VALIDATE_EXTRA
-
     if kind == "v1":
-        raw = from_v1(source.schema(by_alias=True, ref_template="#/$defs/{model}"))
+        raw = _from_v1(source.schema(by_alias=True, ref_template="#/$defs/{model}"))
     elif kind == "model":
         raw = source.model_json_schema(by_alias=True, schema_generator=Generator)
     else:
         adapter = source if kind == "adapter" else TypeAdapter(source)
         raw = adapter.json_schema(by_alias=True, schema_generator=Generator)
-    schema = clean(_inline_top(raw), close=reject and kind != "v1" and VALIDATE_EXTRA)
-    what = getattr(source, "__qualname__", None) or repr(source)
-    object_schema(schema, what)
+    schema: dict[str, Any] = _clean(_inline_top(raw), close=reject and nested)
+    if schema.get("type") != "object":
+        what = getattr(source, "__qualname__", None) or repr(source)
+        found = schema.get("type") or "not a plain object"
+        raise ValueError(
+            f"{what} does not describe a JSON object ({found}); tool arguments are "
+            "always one object, so use a model, TypedDict or dataclass"
+        )
     if reject:
         schema["additionalProperties"] = False
-    return schema  # type: ignore[no-any-return]
+    return schema
 
 
 def _inline_top(schema: dict[str, Any]) -> dict[str, Any]:
@@ -127,14 +119,14 @@ def _inline_top(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def clean(schema: Any, *, close: bool) -> Any:
+def _clean(schema: Any, *, close: bool) -> Any:
     """A copy of ``schema`` without ``title`` keywords.
 
     With ``close``, every object schema that declares ``properties`` also
     gets ``additionalProperties: false``.
     """
     if isinstance(schema, list):
-        return [clean(item, close=close) for item in schema]
+        return [_clean(item, close=close) for item in schema]
     if not isinstance(schema, Mapping):
         return schema
     out: dict[str, Any] = {}
@@ -142,9 +134,9 @@ def clean(schema: Any, *, close: bool) -> Any:
         if key == "title" and isinstance(value, str):
             continue
         if key in _ONE or key in _MANY:
-            out[key] = clean(value, close=close)
+            out[key] = _clean(value, close=close)
         elif key in _MAP and isinstance(value, Mapping):
-            out[key] = {name: clean(sub, close=close) for name, sub in value.items()}
+            out[key] = {name: _clean(sub, close=close) for name, sub in value.items()}
         else:
             out[key] = value
     # older pydantic versions wrap a $ref that has siblings in a one-item allOf;
@@ -160,20 +152,9 @@ def clean(schema: Any, *, close: bool) -> Any:
     return out
 
 
-def from_v1(schema: dict[str, Any]) -> dict[str, Any]:
+def _from_v1(schema: dict[str, Any]) -> dict[str, Any]:
     """Move a ``pydantic.v1`` schema's ``definitions`` to ``$defs`` (JSON Schema 2020-12)."""
     if "definitions" in schema:
         schema = dict(schema)
         schema["$defs"] = schema.pop("definitions")
-    return schema
-
-
-def object_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
-    """Check that ``schema`` describes a JSON object (tool arguments always are one)."""
-    if schema.get("type") != "object":
-        kind = schema.get("type") or "not a plain object"
-        raise ValueError(
-            f"{what} does not describe a JSON object ({kind}); tool arguments are "
-            "always one object, so use a model, TypedDict or dataclass"
-        )
     return schema

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from toolparse import EMPTY, SignatureParam
+from toolparse.adapter import EMPTY, SignatureParam
 
 __all__ = ["SignatureModel", "model_from_signature"]
 
