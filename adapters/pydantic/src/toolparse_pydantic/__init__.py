@@ -1,9 +1,8 @@
 """toolparse adapter for pydantic: models, TypedDicts and dataclasses as tool arguments.
 
 Installing ``toolparse[pydantic]`` registers :class:`PydanticAdapter` through
-the ``toolparse`` entry point; nothing needs importing. Importing this package
-(and collecting its adapter) imports no pydantic: that happens when a tool
-with a pydantic ``args_schema`` is defined.
+the ``toolparse`` entry point. Importing this package imports no pydantic: that
+happens when a tool with a pydantic ``args_schema`` is defined.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ def toolparse_format_exception(exception: BaseException, function: Any) -> str |
 
     ``ERROR: (ValidationError) weight: must be a number; unit: is required at
     shipping.py:31: quote`` instead of pydantic's multi-line dump; ``None``
-    (the default text) for every other exception. Imports no pydantic: an
-    error of it cannot exist before pydantic was imported.
+    (the default text) for every other exception. Imports no pydantic.
     """
     v2 = loaded("pydantic_core", "ValidationError")
     v1 = loaded("pydantic.v1", "ValidationError")

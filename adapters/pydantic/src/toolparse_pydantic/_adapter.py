@@ -24,6 +24,8 @@ from toolparse.adapter import keywords as default_keywords
 __all__ = ["PydanticAdapter"]
 
 Kind = Literal["model", "v1", "type", "adapter"]
+#: the kinds whose compiled form is kept per class (see :meth:`PydanticAdapter.kept_key`)
+_KEPT = ("model", "type")
 
 
 def loaded(module: str, name: str) -> Any:
@@ -59,10 +61,9 @@ class PydanticAdapter(AdapterBase):
     """The adapter for pydantic models and the types pydantic validates as objects.
 
     It accepts ``BaseModel`` subclasses (v2 and ``pydantic.v1``), pydantic
-    dataclasses and a ready ``TypeAdapter``; with ``adapter="pydantic"`` it
-    also compiles a plain ``TypedDict`` or dataclass (through ``TypeAdapter``).
-    The schema is pydantic's own (by alias, validation mode) without titles;
-    the parser is pydantic's validation in its default (lax) mode, by alias.
+    dataclasses and a ready ``TypeAdapter``; with ``adapter="pydantic"``, a plain
+    ``TypedDict`` or dataclass too. The schema is pydantic's own (by alias) without
+    titles; the parser is pydantic's validation (lax, by alias).
     """
 
     name = "pydantic"
@@ -85,17 +86,13 @@ class PydanticAdapter(AdapterBase):
     ) -> Hashable | None:
         """The class and the policy, for a complete pydantic 2 model, dataclass or ``TypedDict``.
 
-        pydantic writes the whole schema (no plugin's field schema is asked),
-        so the class and the policy decide it. A ``TypeAdapter`` and a
-        ``pydantic.v1`` model (whose forward references can still change)
-        are compiled for each tool, and so is a model not complete yet (it
-        has another schema once completed).
+        pydantic writes the whole schema (no plugin's field schema is asked):
+        the class and the policy decide it. A ``TypeAdapter``, a ``pydantic.v1``
+        model (whose forward references can still change) and a model not
+        complete yet (completed, it has another schema) are compiled per tool.
         """
-        if kind_of(source) not in ("model", "type"):
-            return None
-        return (
-            (source, unknown_arguments) if getattr(source, "__pydantic_complete__", True) else None
-        )
+        complete = getattr(source, "__pydantic_complete__", True)
+        return (source, unknown_arguments) if complete and kind_of(source) in _KEPT else None
 
     def build(
         self,
@@ -107,24 +104,33 @@ class PydanticAdapter(AdapterBase):
     ) -> Compiled:
         """The model's JSON Schema and the parser validating with pydantic.
 
-        Under ``"reject"`` the schema says ``additionalProperties: false`` on
-        every object (pydantic 2.12 and later, which can forbid extra keys at
-        every level for one validation) or at the top level (older versions
-        and ``pydantic.v1`` models).
+        Under ``"reject"`` every object says ``additionalProperties: false``
+        (pydantic 2.12 and later forbid extra keys at every level for one
+        validation), or only the top level (older versions, ``pydantic.v1``).
         """
         from ._parser import VALIDATE_EXTRA, make_parser
         from ._schema import build
 
         kind = kind_of(source)
+        name = getattr(source, "__qualname__", None) or repr(source)
         if kind is None:
-            name = getattr(source, "__qualname__", None) or repr(source)
             raise ValueError(f"{name} is not a pydantic model or a type pydantic validates")
+        if kind == "type":  # a TypedDict or dataclass: through one TypeAdapter, for both
+            from pydantic import TypeAdapter
+
+            source, kind = TypeAdapter(source), "adapter"
         reject = unknown_arguments == "reject"
         schema = build(source, kind, reject=reject, nested=VALIDATE_EXTRA and kind != "v1")
+        if schema.get("type") != "object":
+            found = schema.get("type") or "not a plain object"
+            raise ValueError(
+                f"{name} does not describe a JSON object ({found}); tool arguments are "
+                "always one object, so use a model, TypedDict or dataclass"
+            )
+        # the top-level names in the model's order (its rejections list them too)
         accepted = tuple(schema.get("properties") or ())
-        required = [name for name in schema.get("required", ()) if isinstance(name, str)]
         made = make_parser(source, kind, unknown_arguments, accepted) if parser else None
-        return Compiled(schema, made, accepted=accepted, required=required)
+        return Compiled(schema, made, accepted=accepted)
 
     def serialize(self, value: object) -> str | None:
         """JSON text for a returned pydantic model or pydantic dataclass instance."""
@@ -151,14 +157,11 @@ class PydanticAdapter(AdapterBase):
         """The body's keyword arguments for a parsed value: fields by attribute name."""
         base = loaded("pydantic.main", "BaseModel")
         if base is not None and isinstance(value, base):
-            from ._signature import SignatureModel
-
             # a v2 model keeps exactly its field values in __dict__ (extras live elsewhere)
             fields = dict(value.__dict__)
-            if isinstance(value, SignatureModel) and value.toolparse_renamed:
-                renamed = value.toolparse_renamed
-                return {str(renamed.get(k) or k): v for k, v in fields.items()}
-            return fields
+            # a model built from a signature renamed the parameters pydantic cannot name
+            renamed: dict[str, str] = getattr(type(value), "toolparse_renamed", None) or {}
+            return {renamed.get(k) or k: v for k, v in fields.items()} if renamed else fields
         v1 = loaded("pydantic.v1.main", "BaseModel")
         if v1 is not None and isinstance(value, v1):
             return {name: getattr(value, name) for name in type(value).__fields__}

@@ -12,8 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from toolparse import ArgumentProblem, Error, Ok, invalid_arguments, ok
 
-from ._errors import problems
-from ._reasons import FIXED
+from ._errors import FIXED, problems
 
 __all__ = ["VALIDATE_EXTRA", "make_parser"]
 
@@ -21,66 +20,55 @@ __all__ = ["VALIDATE_EXTRA", "make_parser"]
 #: every level; older versions only through each model's own config
 VALIDATE_EXTRA = "extra" in inspect.signature(TypeAdapter.validate_python).parameters
 
-Parse = Callable[[dict[str, Any]], Ok[Any] | Error]
-#: reads a library's exception once: the problems, and how many more were only counted
-Read = Callable[[Any, dict[str, Any]], tuple[list[ArgumentProblem], int]]
 
-
-def make_parser(source: Any, kind: str, policy: str, accepted: Sequence[str]) -> Parse:
+def make_parser(
+    source: Any, kind: str, policy: str, accepted: Sequence[str]
+) -> Callable[[dict[str, Any]], Ok[Any] | Error]:
     """A parser validating with pydantic, built once for ``source`` (of ``kind``)."""
+    validate: Any  # pydantic-core's validate_python, a TypeAdapter's, or parse_obj
+    caught: type[Exception] | tuple[type[Exception], ...] = ValidationError
     if kind == "v1":
-        # already imported by whoever defined the model
-        from pydantic.v1 import ValidationError as V1ValidationError
-
-        def read_v1(exc: Any, arguments: dict[str, Any]) -> tuple[list[ArgumentProblem], int]:
-            if isinstance(exc, OverflowError):
-                return _v1_overflow(source, exc, arguments)
-            return problems(exc.errors(), arguments, v1=True)
+        from pydantic.v1 import ValidationError as V1ValidationError  # imported by the model
 
         # pydantic.v1 lets an OverflowError out of a date or duration too big
         # for Python's types (86400000000000.0 seconds): a wrong value too
-        return _parser(source.parse_obj, (V1ValidationError, OverflowError), read_v1, accepted)
-    validate: Any  # pydantic-core's validate_python, or TypeAdapter's
-    if kind == "model":
+        validate, caught = source.parse_obj, (V1ValidationError, OverflowError)
+    elif kind == "model":
         if not source.__pydantic_complete__:
             source.model_rebuild()
         # the validator itself: model_validate is a Python-level wrapper around it
         validate = source.__pydantic_validator__.validate_python
-    else:
-        validate = (source if kind == "adapter" else TypeAdapter(source)).validate_python
-    if policy == "reject" and VALIDATE_EXTRA:
+    else:  # a TypeAdapter
+        validate = source.validate_python
+    if policy == "reject" and VALIDATE_EXTRA and kind != "v1":
         validate = partial(validate, extra="forbid")
-    return _parser(validate, ValidationError, _read, accepted)
-
-
-def _read(exc: ValidationError, arguments: dict[str, Any]) -> tuple[list[ArgumentProblem], int]:
-    return problems(exc.errors(include_url=False), arguments)
-
-
-def _parser(
-    validate: Callable[[Any], Any],
-    error_types: type[Exception] | tuple[type[Exception], ...],
-    read: Read,
-    accepted: Sequence[str],
-) -> Parse:
-    """The parser: ``validate``'s value, or the rejection ``read`` from its error."""
     names = tuple(accepted)
 
     def parse(arguments: dict[str, Any]) -> Ok[Any] | Error:
         try:
             value = validate(arguments)
-        except error_types as exc:
+        except caught as exc:
             # its traceback is this frame alone (the validator is compiled code),
             # and through the frame it would hold the caller's result, which
             # holds it: a cycle per rejected call, left for the collector
             exc.__traceback__ = None
-            found, more = read(exc, arguments)
+            if isinstance(exc, ValidationError):
+                found, more = problems(exc.errors(include_url=False), arguments)
+            else:
+                found, more = _v1_problems(source, exc, arguments)
             return invalid_arguments(
                 found, arguments=arguments, accepted=names, cause=exc, more=more
             )
         return ok(value)
 
     return parse
+
+
+def _v1_problems(model: Any, exc: Any, arguments: Any) -> tuple[list[ArgumentProblem], int]:
+    """The problems of a ``pydantic.v1`` model's ``ValidationError`` or ``OverflowError``."""
+    if isinstance(exc, OverflowError):
+        return _v1_overflow(model, exc, arguments)
+    return problems(exc.errors(), arguments, v1=True)
 
 
 #: the ``pydantic.v1`` error type of each type whose parsing can overflow
@@ -97,32 +85,30 @@ def _v1_overflow(
 ) -> tuple[list[ArgumentProblem], int]:
     """The problems of a ``pydantic.v1`` call that overflowed: the field(s) it came from, and the rest.
 
-    Each top-level date, time or duration field is validated alone to find the
-    value(s) too big; the rest of the call is validated without them. An
-    overflow elsewhere (deeper, or another type) stays the exception it is.
+    Each top-level date, time or duration field is validated alone, the rest
+    of the call without those too big; an overflow elsewhere is raised again.
     """
     from pydantic.v1 import ValidationError as V1ValidationError
 
     found: list[ArgumentProblem] = []
     for field in model.__fields__.values():
         kind = _V1_OVERFLOWS.get(field.type_)
-        if kind is None or field.alias not in arguments:
-            continue
-        value = arguments[field.alias]
-        try:
-            field.validate(value, {}, loc=field.alias, cls=model)
-        except OverflowError:
-            found.append(ArgumentProblem((field.alias,), FIXED[kind], value))
+        if kind is not None and field.alias in arguments:
+            value = arguments[field.alias]
+            try:
+                field.validate(value, {}, loc=field.alias, cls=model)
+            except OverflowError:
+                found.append(ArgumentProblem((field.alias,), FIXED[kind], value))
     if not found:
         raise exc
     names = {p.path[0] for p in found}
     try:
         model.parse_obj({k: v for k, v in arguments.items() if k not in names})
+    except OverflowError:
+        raise exc from None
     except V1ValidationError as rest:
         others, more = problems(rest.errors(), arguments, v1=True)
         # the names left out to validate the rest were sent: not missing
         found += [p for p in others if not (p.kind == "missing" and p.path[0] in names)]
         return found, more
-    except OverflowError:
-        raise exc from None
     return found, 0
