@@ -16,7 +16,7 @@ from toolparse_pydantic import PydanticAdapter
 class Counting(PydanticAdapter):
     """The adapter, counting the sources it builds (each build is a compile step run)."""
 
-    kept = 256
+    kept = 256  # (the default, the bound the tests below rely on)
 
     def __init__(self) -> None:
         super().__init__()
