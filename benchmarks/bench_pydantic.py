@@ -9,16 +9,16 @@
   own failure plus its message (``str(e)``) is already 2.5-3x its bare
   failure, and reading every error with its input (``errors()``) 1.4x, so
   against the bare failure a bound measures what any message costs, not the
-  adapter (the bound is on the row against the failure plus ``str(e)``, in
-  ``bench_rejected.py``);
+  adapter;
+- rejected calls with 1 and 3 problems, and with 300 wrong fields, against a
+  failing ``model_validate`` plus ``str(e)`` (pydantic's own full message),
+  and the reading every problem needs (the validator's failure and
+  ``errors()``) against the same;
 - the same tool through pydantic-ai: ``ToolManager.handle_call`` on a
   ``FunctionToolset`` (no model request), with the retry prompt text it sends
   back; timed inside one event loop, since that path is async;
-- the adapter's own share of a rejected call with 300 wrong fields: reading
-  pydantic's errors and mapping them (the 20 lines the message shows built,
-  the rest counted), against pydantic's ``errors()`` alone;
-- a definition: the first tool of a model (the adapter's kept compiled form
-  cleared before each) against ``model_json_schema()``; another tool of the
+- a definition: the first tool of a model (through an adapter that has
+  kept no compiled form yet) against ``model_json_schema()``; another tool of the
   same model is the ``define`` row of ``bench_startup.py``;
 - a ``pydantic.v1`` model, valid and rejected (3 problems), against
   ``parse_obj`` (plus ``str(e)`` for the rejected call).
@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -55,6 +56,7 @@ VALID = {
 }
 # three problems: a missing name, a wrong type, a nested constraint
 INVALID = {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]}
+ONE_PROBLEM = {"vendor_name": "ACME", "total_amount": "abc", "line_items": []}
 
 
 def body(invoice: Invoice) -> str:
@@ -139,44 +141,70 @@ def _pydantic_ai_rows(fn: tp.Function) -> list[Row]:
     return rows
 
 
-def _mapping_row() -> Row:
+def _pydantic_failure(model: type[BaseModel], bad: dict[str, Any]) -> Callable[[], object]:
+    """A failing ``model_validate`` plus ``str(e)``: pydantic's own full message."""
+
+    def call() -> object:
+        try:
+            return model.model_validate(bad)
+        except ValidationError as exc:
+            return str(exc)
+
+    return call
+
+
+def _rejected_rows() -> list[Row]:
     from pydantic import create_model
 
-    from toolparse_pydantic._mapper import Mapper
+    fn = tp.Function("create_invoice", lambda invoice: "ok", args_schema=Invoice)
+    rows = []
+    for label, bad, target in (("1 problem", ONE_PROBLEM, 1.8), ("3 problems", INVALID, 1.5)):
+        assert isinstance(fn.execute(bad), tp.Error)
+        r = ratio_rounds(lambda b=bad: fn.execute(b), _pydantic_failure(Invoice, bad))  # type: ignore[misc]
+        rows.append(
+            r.row(f"pydantic: rejected, {label}", "model_validate failure + str(e)", target)
+        )
+    # what the promises need read before any text is written (every problem,
+    # with its input): the validator's failure and its errors(), the part of
+    # the rejected rows no wording can make cheaper
+    validate = Invoice.__pydantic_validator__.validate_python
 
+    def reading() -> object:
+        try:
+            return validate(INVALID)
+        except ValidationError as exc:
+            return exc.errors(include_url=False)
+
+    r = ratio_rounds(reading, _pydantic_failure(Invoice, INVALID))
+    rows.append(
+        r.row(
+            "pydantic: 3 problems, validator failure + errors() alone",
+            "model_validate failure + str(e)",
+        )
+    )
     wide = create_model("Wide300", **{f"field_{i}": (int, ...) for i in range(300)})  # type: ignore[call-overload]
+    many = tp.Function("wide", lambda arguments: "ok", args_schema=wide)
     bad = {f"field_{i}": "x" for i in range(300)}
-    try:
-        wide.model_validate(bad)
-    except ValidationError as exc:
-        caught = exc
-    mapper = Mapper()
-
-    def ours() -> object:
-        return mapper(caught, bad)
-
-    def theirs() -> object:
-        return caught.errors(include_url=False)
-
-    found, more = mapper(caught, bad)
-    assert (len(found), more) == (20, 280)
-    r = ratio_rounds(ours, theirs)
-    # the errors are read without their context (about 0.9x of errors()), only
-    # the 20 lines shown are built and the rest counted in whole passes (was
-    # 2.1x: every error mapped)
-    return r.row("pydantic: errors read + mapping, 300 wrong fields", "errors()", 1.6)
+    result = many.execute(bad)
+    assert isinstance(result, tp.Error)
+    assert "... and 280 more" in result.message
+    r = ratio_rounds(lambda: many.execute(bad), _pydantic_failure(wide, bad))
+    # every error read and mapped (the message shows 20 lines and counts the rest)
+    rows.append(
+        r.row("pydantic: rejected, 300 wrong fields", "model_validate failure + str(e)", 3.0)
+    )
+    return rows
 
 
 def _definition_row() -> Row:
     from toolparse.plugins import plugin_manager
     from toolparse_pydantic import PydanticAdapter
 
-    adapter = plugin_manager().adapter("pydantic")
-    assert isinstance(adapter, PydanticAdapter)
+    assert isinstance(plugin_manager().adapter("pydantic"), PydanticAdapter)
 
     def first() -> object:
-        adapter._compiled._forms.clear()  # as if no tool of the model was defined yet
-        return tp.Function("create_invoice", body, args_schema=Invoice)
+        # a new adapter has kept nothing: as if no tool of the model was defined yet
+        return tp.Function("create_invoice", body, args_schema=Invoice, adapter=PydanticAdapter())
 
     r = ratio_rounds(first, Invoice.model_json_schema)
     return r.row("define: pydantic args_schema, a model's first tool", "model_json_schema()")
@@ -231,11 +259,11 @@ def run() -> list[Row]:
     return [
         valid.row("pydantic: execute valid", "model_validate + body", 1.2),
         # no target: a message costs pydantic itself 2.5-3x its bare failure
-        # (see the module's docstring); bench_rejected.py holds the rejected call
-        # to 1.5x of the failure plus str(e)
+        # (see the module's docstring); the rejected rows hold the rejected call
+        # to its failure plus str(e)
         invalid.row("pydantic: execute invalid (3 problems)", "model_validate failure"),
         parse.row("pydantic: parse_arguments valid", "model_validate + body"),
-        _mapping_row(),
+        *_rejected_rows(),
         _definition_row(),
         *_v1_rows(),
         *_pydantic_ai_rows(fn),

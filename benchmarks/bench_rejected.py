@@ -4,10 +4,8 @@ Every row is a ratio against the cheapest way the library itself reaches the
 same knowledge (a failure plus its own message text), measured side by side in
 interleaved rounds (:func:`harness.ratio_rounds`):
 
-- pydantic, 1 and 3 problems: ``fn.execute(bad)`` against a failing
-  ``model_validate`` plus ``str(e)`` (pydantic's own full message), and the
-  reading every problem needs (the validator's failure and ``errors()``)
-  against the same;
+- pydantic, 1, 3 and 300 problems: in ``bench_pydantic.py``, against a
+  failing ``model_validate`` plus ``str(e)`` (pydantic's own full message);
 - JSON Schema, jsonschema-rs and the pure path: against the library's
   ``iter_errors`` with each error's message;
 - no parser, an accepted call carrying one extra key that is no typo of any
@@ -21,12 +19,10 @@ from typing import Any
 
 import jsonschema
 import jsonschema_rs
-from pydantic import BaseModel, ValidationError
 
 import toolparse as tp
 from bench_core import ARGS, params, typed_floor
 from bench_jsonschema import SCHEMA, VALID
-from bench_pydantic import INVALID, Invoice
 from harness import Row, ratio_rounds
 from toolparse_jsonschema import JsonSchema
 
@@ -37,52 +33,9 @@ BAD_EVENT: dict[str, Any] = {
     "attendees": [{"email": "ana@example.com", "optional": "yes"}],
 }
 
-ONE_PROBLEM = {"vendor_name": "ACME", "total_amount": "abc", "line_items": []}
-
 
 def body(arguments: Any) -> str:
     return "ok"
-
-
-def _pydantic_failure(model: type[BaseModel], bad: dict[str, Any]) -> Any:
-    def call() -> object:
-        try:
-            return model.model_validate(bad)
-        except ValidationError as exc:
-            return str(exc)
-
-    return call
-
-
-def _pydantic_rows() -> list[Row]:
-    fn = tp.Function("create_invoice", lambda invoice: "ok", args_schema=Invoice)
-    rows = []
-    for label, bad, target in (("1 problem", ONE_PROBLEM, 1.8), ("3 problems", INVALID, 1.5)):
-        result = fn.execute(bad)
-        assert isinstance(result, tp.Error), result
-        r = ratio_rounds(lambda b=bad: fn.execute(b), _pydantic_failure(Invoice, bad))  # type: ignore[misc]
-        rows.append(
-            r.row(f"pydantic: rejected, {label}", "model_validate failure + str(e)", target)
-        )
-    # what the promises need read before any text is written (every problem,
-    # with its input): the validator's failure and its errors(), the part of
-    # the rejected rows no wording can make cheaper
-    validate = Invoice.__pydantic_validator__.validate_python
-
-    def reading() -> object:
-        try:
-            return validate(INVALID)
-        except ValidationError as exc:
-            return exc.errors(include_url=False, include_context=True)
-
-    r = ratio_rounds(reading, _pydantic_failure(Invoice, INVALID))
-    rows.append(
-        r.row(
-            "pydantic: 3 problems, validator failure + errors() alone",
-            "model_validate failure + str(e)",
-        )
-    )
-    return rows
 
 
 def _jsonschema_rows() -> list[Row]:
@@ -123,7 +76,7 @@ def _unknown_key_rows() -> list[Row]:
 
 
 def run() -> list[Row]:
-    return [*_pydantic_rows(), *_jsonschema_rows(), *_unknown_key_rows()]
+    return [*_jsonschema_rows(), *_unknown_key_rows()]
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import NotRequired, TypedDict
 
 from toolparse import SignatureParam
-from toolparse_pydantic._signature import model_from_signature
+from toolparse_pydantic import PydanticAdapter
 
 from .models_v1 import LegacyOpen, LegacyOrder
 
@@ -137,7 +137,7 @@ class Box:
 
 def signature_model() -> type[BaseModel]:
     """A model built from a function's parameters, as ``@tool`` builds it."""
-    return model_from_signature(
+    model: type[BaseModel] = PydanticAdapter().from_signature(
         "search",
         [
             SignatureParam("query", str, description="what to look for"),
@@ -145,6 +145,7 @@ def signature_model() -> type[BaseModel]:
             SignatureParam("json", bool, default=False),
         ],
     )
+    return model
 
 
 def corpus() -> list[object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import decimal
+import inspect
 import json
 import re
 import uuid
@@ -28,10 +29,9 @@ from pydantic import (
 )
 
 import toolparse as tp
+from toolparse.adapter import UUID_PATTERN
 from toolparse.testing import FORBIDDEN_IN_MESSAGES
-from toolparse_pydantic import _parser, _schema
-from toolparse_pydantic._adapter import PydanticAdapter
-from toolparse_pydantic._schema import DECIMAL_PATTERN, UUID_PATTERN
+from toolparse_pydantic import PydanticAdapter
 
 from .models import (
     Aliased,
@@ -51,7 +51,10 @@ from .models import (
 )
 
 ADAPTER = PydanticAdapter()
-NESTED_REJECT = _parser.VALIDATE_EXTRA
+#: pydantic 2.12 and later forbid extra keys for one validation, at every level
+NESTED_REJECT = "extra" in inspect.signature(TypeAdapter.validate_python).parameters
+#: the strings of a Decimal the schema allows (the documented pattern)
+DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,5})?$"
 
 
 def function(source: Any, **kwargs: Any) -> tp.Function:
@@ -196,8 +199,7 @@ def test_validators_are_built_once_per_function(monkeypatch: pytest.MonkeyPatch)
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a TypeAdapter was built on the call path")
 
-    monkeypatch.setattr(_parser, "TypeAdapter", refuse)
-    monkeypatch.setattr(_schema, "TypeAdapter", refuse)
+    monkeypatch.setattr(TypeAdapter, "__init__", refuse)
     assert fns[0].execute({"vendor_name": "a", "total_amount": 1, "line_items": []}) == tp.Ok(
         "done"
     )

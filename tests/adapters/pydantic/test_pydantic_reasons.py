@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Literal
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, Field, HttpUrl, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, Field, HttpUrl, create_model, field_validator
 from pydantic_core import PydanticCustomError
 
 import toolparse as tp
 from toolparse import NOT_GIVEN
 from toolparse.adapter import one_of_reason
-from toolparse_pydantic import _errors, _mapper, _reasons
 
 from .models_v1 import LegacyItem
 from .test_pydantic_voice import lines
@@ -107,15 +106,30 @@ def test_a_discriminator_tag_is_named_at_its_key() -> None:
     ]
 
 
+def _problem(source: Any, arguments: dict[str, Any]) -> tp.ArgumentProblem:
+    """The one problem of a call ``source`` rejects."""
+    result = tp.Function("tool", lambda a: "done", args_schema=source).execute(arguments)
+    assert isinstance(result, tp.Error), result
+    assert isinstance(result.exception, tp.InvalidArguments)
+    (problem,) = result.exception.problems
+    return problem
+
+
 def test_an_email_error_reads_as_the_email_format() -> None:
-    # pydantic's EmailStr (with email-validator) raises a plain value_error
-    error = {
-        "type": "value_error",
-        "loc": ("email",),
-        "msg": "value is not a valid email address: An email address must have an @-sign.",
-        "input": "ana",
-    }
-    (problem,) = _mapper.problems([error], {"email": "ana"})
+    # pydantic's EmailStr (with email-validator) raises a plain value_error, as here
+    class Contact(BaseModel):
+        email: str
+
+        @field_validator("email")
+        @classmethod
+        def _email(cls, value: str) -> str:
+            raise PydanticCustomError(
+                "value_error",
+                "value is not a valid email address: {reason}",
+                {"reason": "An email address must have an @-sign."},
+            )
+
+    problem = _problem(Contact, {"email": "ana"})
     assert (problem.path, problem.reason, problem.received) == (
         ("email",),
         "must be an email address",
@@ -124,29 +138,45 @@ def test_an_email_error_reads_as_the_email_format() -> None:
 
 
 def test_an_unhashable_context_value_is_still_worded() -> None:
-    error = {
-        "type": "greater_than",
-        "loc": ("n",),
-        "msg": "too small",
-        "input": 0,
-        "ctx": {"gt": [1]},
-    }
-    (problem,) = _mapper.problems([error], {"n": 0})
-    assert problem.reason == "must be greater than [1]"
+    class Bounded(BaseModel):
+        n: int
+
+        @field_validator("n")
+        @classmethod
+        def _n(cls, value: int) -> int:
+            raise PydanticCustomError("greater_than", "too small", {"gt": [1]})
+
+    assert _problem(Bounded, {"n": 0}).reason == "must be greater than [1]"
 
 
 def test_the_whole_object_and_nested_objects_are_not_echoed() -> None:
-    error = {"type": "model_type", "loc": ("inner",), "msg": "x", "input": {"a": 1}}
-    (problem,) = _mapper.problems([error], {"inner": {"a": 1}})
-    assert problem.reason == "must be an object"
+    class Inner(BaseModel):
+        a: int
+
+    class Holder(BaseModel):
+        inner: list[Inner]
+
+    problem = _problem(Holder, {"inner": {"a": 1}})
+    assert (problem.path, problem.reason) == (("inner",), "must be a list")
     assert problem.received is NOT_GIVEN
 
 
+class _Raw(enum.Enum):
+    ONE = b"x"
+    TWO = b"y"
+
+
 def test_unclear_choices_keep_pydantics_text() -> None:
-    assert _reasons.choices("'a', 'b' or 'c'") == ["a", "b", "c"]
-    assert _reasons.choices("1, 2.5 or True") == [1, 2.5, True]
-    assert _reasons.choices("<Thing: 1> or <Thing: 2>") is None
-    assert _reasons.choices("") is None
+    class Picked(BaseModel):
+        thing: _Raw
+
+    class Flagged(BaseModel):
+        flag: Literal[1, True]
+
+    # the members' values are no plain literals (pydantic writes b'x'): its own list stays
+    assert _problem(Picked, {"thing": "q"}).reason == "Input should be b'x' or b'y'"
+    # literals of several types are read back as they are
+    assert _problem(Flagged, {"flag": 2}).reason == "must be one of: 1, true"
 
 
 _CHOICE = st.one_of(
@@ -160,13 +190,8 @@ _CHOICE = st.one_of(
 def test_literal_choices_come_back_exactly(values: list[Any]) -> None:
     # whatever strings the application's Literal holds (quotes, commas, " or "),
     # the reason lists exactly those values, as one_of_reason words them
-    adapter: TypeAdapter[Any] = TypeAdapter(Literal[tuple(values)])  # type: ignore[misc]
-    wrong = object()
-    with pytest.raises(ValidationError) as caught:
-        adapter.validate_python(wrong)
-    (error,) = caught.value.errors(include_url=False)
-    assert error["type"] == "literal_error"
-    (problem,) = _mapper.problems([error], {"v": wrong})
+    model = create_model("Choice", v=(Literal[tuple(values)], ...))  # type: ignore[call-overload]
+    problem = _problem(model, {"v": [None]})  # a list is none of them
     assert problem.reason == one_of_reason(values)
 
 
@@ -205,9 +230,18 @@ def test_a_validation_error_the_body_raises_reads_in_the_shared_words() -> None:
     )
 
 
+Wide = create_model("Wide", **{f"f{i}": (int, ...) for i in range(25)})  # type: ignore[call-overload]
+
+
 def test_a_raised_error_with_many_problems_is_cut() -> None:
-    errors = [{"type": "int_type", "loc": (f"f{i}",), "msg": "x"} for i in range(25)]
-    lines = _errors.raised_lines(errors, v1=False)
+    def load(count: int) -> str:
+        Wide.model_validate({f"f{i}": [] for i in range(25)})
+        return "never"
+
+    result = tp.tool(load).execute({"count": 1})
+    assert isinstance(result, tp.Error)
+    head, _, _ = result.message.partition(" at test_pydantic_reasons.py:")
+    lines = head.removeprefix("ERROR: (ValidationError) ").split("; ")
     assert lines[0] == "f0: must be an integer"
     assert lines[-1] == "... and 15 more"
     assert len(lines) == 11

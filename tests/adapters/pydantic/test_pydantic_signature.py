@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 import toolparse as tp
 from toolparse import SignatureParam
-from toolparse_pydantic._adapter import PydanticAdapter
+from toolparse_pydantic import PydanticAdapter
 
 ADAPTER = PydanticAdapter()
 

@@ -9,7 +9,7 @@ import jsonschema
 from pydantic import BaseModel, v1
 
 import toolparse as tp
-from toolparse_pydantic._adapter import PydanticAdapter
+from toolparse_pydantic import PydanticAdapter
 
 from .models_v1 import LegacyItem, LegacyOpen, LegacyOrder
 

@@ -1,9 +1,8 @@
 """toolparse adapter for pydantic: models, TypedDicts and dataclasses as tool arguments.
 
 Installing ``toolparse[pydantic]`` registers :class:`PydanticAdapter` through
-the ``toolparse`` entry point; nothing needs importing. Importing this package
-(and collecting its adapter) imports no pydantic: that happens when a tool
-with a pydantic ``args_schema`` is defined.
+the ``toolparse`` entry point. Importing this package imports no pydantic: that
+happens when a tool with a pydantic ``args_schema`` is defined.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any
 
 from toolparse import hookimpl
 
-from ._adapter import PydanticAdapter, _loaded
+from ._adapter import PydanticAdapter, loaded
 
 # the public names every adapter package has; pluggy also collects the
 # exception-wording hook below from the module itself
@@ -32,11 +31,10 @@ def toolparse_format_exception(exception: BaseException, function: Any) -> str |
 
     ``ERROR: (ValidationError) weight: must be a number; unit: is required at
     shipping.py:31: quote`` instead of pydantic's multi-line dump; ``None``
-    (the default text) for every other exception. Imports no pydantic: an
-    error of it cannot exist before pydantic was imported.
+    (the default text) for every other exception. Imports no pydantic.
     """
-    v2 = _loaded("pydantic_core._pydantic_core", "ValidationError")
-    v1 = _loaded("pydantic.v1.error_wrappers", "ValidationError")
+    v2 = loaded("pydantic_core", "ValidationError")
+    v1 = loaded("pydantic.v1", "ValidationError")
     is_v2 = v2 is not None and isinstance(exception, v2)
     if not is_v2 and (v1 is None or not isinstance(exception, v1)):
         return None
@@ -48,4 +46,4 @@ def toolparse_format_exception(exception: BaseException, function: Any) -> str |
         errors = exception.errors(include_url=False) if is_v2 else exception.errors()  # type: ignore[attr-defined]
     except Exception:  # a subclass that broke errors(): the default text stands
         return None
-    return raised_text(exception, raised_lines(errors, v1=not is_v2))
+    return raised_text(exception, raised_lines(errors))

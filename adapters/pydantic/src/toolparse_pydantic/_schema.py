@@ -1,68 +1,40 @@
 """JSON Schema export: pydantic's own schema, made fit for a tool definition.
 
-pydantic writes the schema; this module only adjusts it, once per tool:
-titles are dropped (pydantic invents one for every model and field, and they
-only cost tokens), a pattern is given to the string form of ``Decimal`` (so
-the schema says which strings parse), and under the ``"reject"`` policy every
-object with declared properties is closed.
+pydantic writes the schema; this module only adjusts it, once per tool: no
+titles (pydantic invents one for every model and field: they only cost
+tokens), patterns where a format says too little, and closed objects under
+the ``"reject"`` policy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 from toolparse.adapter import UUID_PATTERN
 
-if TYPE_CHECKING:
-    from ._adapter import Kind
-
-__all__ = [
-    "DECIMAL_PATTERN",
-    "UUID_PATTERN",
-    "Generator",
-    "build",
-    "clean",
-    "from_v1",
-    "object_schema",
-]
+__all__ = ["DECIMAL_PATTERN", "Generator", "build"]
 
 #: The strings pydantic's ``Decimal`` accepts, in the plain ASCII form a model
 #: sends (pydantic also takes ``1_000`` and other Unicode digits; those are
 #: left out of the schema on purpose).
 DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,5})?$"
 
-# keywords whose value is one schema, a list of schemas, or a map of schemas;
-# everything else (default, enum, const, examples, ...) is data and left alone
-_ONE = frozenset(
-    {
-        "additionalItems",
-        "additionalProperties",
-        "contains",
-        "else",
-        "if",
-        "items",
-        "not",
-        "propertyNames",
-        "then",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    }
-)
-_MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+# keywords whose value is one schema or a list of schemas, and those whose value
+# maps names to schemas; everything else (default, enum, const, ...) is data
+_SCHEMAS = frozenset({"additionalItems", "additionalProperties", "contains", "else", "if"})
+_SCHEMAS |= {"items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"}
+_SCHEMAS |= {"allOf", "anyOf", "oneOf", "prefixItems"}
 _MAP = frozenset({"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"})
 
 
 class Generator(GenerateJsonSchema):
     """pydantic's schema generator, with patterns where a format alone says too little.
 
-    JSON Schema 2020-12 treats ``format`` as an annotation that validators
-    need not check, so ``Decimal`` strings and UUIDs also get a ``pattern``
-    that every checker enforces.
+    (JSON Schema 2020-12's ``format`` is an annotation that validators need not check.)
     """
 
     def decimal_schema(self, schema: core_schema.DecimalSchema) -> JsonSchemaValue:
@@ -84,72 +56,58 @@ class Generator(GenerateJsonSchema):
         return out
 
 
-def build(source: Any, kind: Kind, *, reject: bool) -> dict[str, Any]:
-    """The tool's schema for ``source``: pydantic's own, generated once, made fit.
+def build(source: Any, kind: str, *, reject: bool, nested: bool) -> dict[str, Any]:
+    """The tool's schema for ``source`` (of ``kind``): pydantic's own, generated once, made fit.
 
-    Under ``reject`` the schema is closed at every level where the parser can
-    forbid extra keys at every level (pydantic 2.12 and later, not ``v1``
-    models), and at the top level always.
+    ``reject`` closes the top level, with ``nested`` every object (where the
+    parser forbids extra keys at every level).
     """
-    from ._parser import VALIDATE_EXTRA
-
     if kind == "v1":
-        raw = from_v1(source.schema(by_alias=True, ref_template="#/$defs/{model}"))
+        raw = source.schema(by_alias=True, ref_template="#/$defs/{model}")
+        # pydantic.v1 writes ``definitions``: 2020-12 calls them ``$defs``
+        raw = {"$defs" if key == "definitions" else key: value for key, value in raw.items()}
     elif kind == "model":
         raw = source.model_json_schema(by_alias=True, schema_generator=Generator)
-    else:
-        adapter = source if kind == "adapter" else TypeAdapter(source)
-        raw = adapter.json_schema(by_alias=True, schema_generator=Generator)
-    schema = clean(_inline_top(raw), close=reject and kind != "v1" and VALIDATE_EXTRA)
-    what = getattr(source, "__qualname__", None) or repr(source)
-    object_schema(schema, what)
+    else:  # a TypeAdapter
+        raw = source.json_schema(by_alias=True, schema_generator=Generator)
+    schema = _inline_top(_clean(raw, close=reject and nested))
     if reject:
         schema["additionalProperties"] = False
-    return schema  # type: ignore[no-any-return]
-
-
-def _inline_top(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline a top-level ``$ref`` (pydantic writes one for a recursive model).
-
-    Older pydantic versions write it as ``allOf: [{"$ref": ...}]``.
-    """
-    ref = schema.get("$ref")
-    one = schema.get("allOf")
-    if ref is None and isinstance(one, list) and len(one) == 1 and isinstance(one[0], dict):
-        ref = one[0].get("$ref")
-    defs = schema.get("$defs")
-    prefix = "#/$defs/"
-    if isinstance(ref, str) and ref.startswith(prefix) and isinstance(defs, dict):
-        target = defs.get(ref[len(prefix) :])
-        if isinstance(target, dict):
-            rest = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
-            return {**target, **rest}
     return schema
 
 
-def clean(schema: Any, *, close: bool) -> Any:
-    """A copy of ``schema`` without ``title`` keywords.
+def _inline_top(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline a top-level ``$ref`` (pydantic writes one for a recursive model)."""
+    ref = schema.get("$ref")
+    defs = schema.get("$defs")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs, dict):
+        target = defs.get(ref.removeprefix("#/$defs/"))
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
 
-    With ``close``, every object schema that declares ``properties`` also
-    gets ``additionalProperties: false``.
+
+def _clean(schema: Any, *, close: bool) -> Any:
+    """A copy of ``schema`` without titles (with ``close``: every object with properties closed).
+
+    (Older pydantic versions wrap a ``$ref`` with siblings, or a recursive
+    model's top-level one, in a one-item ``allOf``: written as a plain ``$ref``.)
     """
     if isinstance(schema, list):
-        return [clean(item, close=close) for item in schema]
+        return [_clean(item, close=close) for item in schema]
     if not isinstance(schema, Mapping):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "title" and isinstance(value, str):
             continue
-        if key in _ONE or key in _MANY:
-            out[key] = clean(value, close=close)
+        if key in _SCHEMAS:
+            out[key] = _clean(value, close=close)
         elif key in _MAP and isinstance(value, Mapping):
-            out[key] = {name: clean(sub, close=close) for name, sub in value.items()}
+            out[key] = {name: _clean(sub, close=close) for name, sub in value.items()}
         else:
             out[key] = value
-    # older pydantic versions wrap a $ref that has siblings in a one-item allOf;
-    # 2020-12 allows the siblings, and one spelling across versions is simpler
-    one = out.get("allOf")
+    one = out.get("allOf")  # (2020-12 allows a $ref's siblings: one spelling for every version)
     if "$ref" not in out and isinstance(one, list) and len(one) == 1:
         only = one[0]
         if isinstance(only, Mapping) and set(only) == {"$ref"}:
@@ -158,22 +116,3 @@ def clean(schema: Any, *, close: bool) -> Any:
     if close and isinstance(out.get("properties"), Mapping):
         out["additionalProperties"] = False
     return out
-
-
-def from_v1(schema: dict[str, Any]) -> dict[str, Any]:
-    """Move a ``pydantic.v1`` schema's ``definitions`` to ``$defs`` (JSON Schema 2020-12)."""
-    if "definitions" in schema:
-        schema = dict(schema)
-        schema["$defs"] = schema.pop("definitions")
-    return schema
-
-
-def object_schema(schema: dict[str, Any], what: str) -> dict[str, Any]:
-    """Check that ``schema`` describes a JSON object (tool arguments always are one)."""
-    if schema.get("type") != "object":
-        kind = schema.get("type") or "not a plain object"
-        raise ValueError(
-            f"{what} does not describe a JSON object ({kind}); tool arguments are "
-            "always one object, so use a model, TypedDict or dataclass"
-        )
-    return schema

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from toolparse import EMPTY, SignatureParam
+from toolparse.adapter import EMPTY, SignatureParam
 
 __all__ = ["SignatureModel", "model_from_signature"]
 
@@ -16,11 +16,9 @@ class SignatureModel(BaseModel):
     """The base of every model built from a function signature.
 
     A parameter whose name pydantic cannot use as a field name (``_private``,
-    or one that would shadow a ``BaseModel`` attribute such as ``json`` or
-    ``schema``) becomes a field with another name and the parameter's name as
-    its alias: the model still sends and is validated by the parameter's
-    name, and :attr:`toolparse_renamed` maps the field back to it for the
-    keyword arguments of the body.
+    ``json``, ``schema``: a ``BaseModel`` attribute) is a field of another
+    name with the parameter's name as its alias; :attr:`toolparse_renamed`
+    maps it back for the keyword arguments of the body.
     """
 
     # parameter names such as ``model_name`` are ordinary arguments here
@@ -46,9 +44,8 @@ def _field_name(name: str, taken: set[str]) -> str:
 def model_from_signature(name: str, params: Sequence[SignatureParam]) -> type[SignatureModel]:
     """Build one model whose fields are the function's parameters.
 
-    Defaults and descriptions are kept; ``Annotated[..., Field(...)]``
-    metadata in an annotation is read by pydantic as usual (an explicit
-    ``description`` from the docstring is merged over it).
+    Defaults and descriptions are kept; pydantic reads ``Annotated[...,
+    Field(...)]`` as usual (a ``description`` from the docstring over it).
     """
     taken = {p.name for p in params}
     fields: dict[str, Any] = {}
