@@ -15,7 +15,7 @@ from hypothesis.internal.conjecture import utils as conjecture_utils
 
 import toolparse as tp
 import toolparse_attrs
-from toolparse_attrs._adapter import AttrsAdapter
+from toolparse_attrs import AttrsAdapter
 
 from .models import (
     CORPUS,

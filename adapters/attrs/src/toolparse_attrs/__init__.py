@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolparse import hookimpl
 
-from ._adapter import AttrsAdapter
-from ._source import AttrsSource, using
+from ._adapter import AttrsAdapter, AttrsSource, using
 
 if TYPE_CHECKING:
     from ._converter import configure_converter, make_converter

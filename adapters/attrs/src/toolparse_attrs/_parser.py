@@ -8,12 +8,11 @@ from typing import Any
 
 import cattrs
 
-from toolparse import ArgumentProblem, Ok, ParseResult, invalid_arguments, invalid_rows
-from toolparse.adapter import new_outcome as _new
+from toolparse import Ok, ParseResult, invalid_arguments
 
 from ._converter import default_converter, get_structure_hook
+from ._errors import ErrorReader
 from ._fields import Fields
-from ._quick import QuickReader
 
 __all__ = ["dump", "make_parser"]
 
@@ -24,21 +23,13 @@ def make_parser(
     """The parser for ``cls``: cattrs structures the arguments into an instance."""
     # the compiled hook, fetched once: no dispatch on each call
     hook = get_structure_hook(converter, cls)
-    reader = QuickReader(fields)
+    reader = ErrorReader(fields)
 
     def parse(arguments: dict[str, Any]) -> ParseResult:
         try:
-            return _new(Ok, (hook(arguments, cls), None))
+            return Ok(hook(arguments, cls))
         except Exception as exc:
-            found, more = reader.problems(exc, arguments, cls)
-            if not more:
-                for p in found:
-                    if type(p) is not tuple:
-                        break
-                else:
-                    # every problem a row: the core builds them only if read
-                    return invalid_rows(found, arguments=arguments, accepted=accepted, cause=exc)  # type: ignore[arg-type]  # tuples all
-            problems = [p if isinstance(p, ArgumentProblem) else ArgumentProblem(*p) for p in found]
+            problems, more = reader.problems(exc, arguments, cls)
             return invalid_arguments(
                 problems, arguments=arguments, accepted=accepted, cause=exc, more=more
             )

@@ -14,22 +14,13 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from toolparse.adapter import format_reason, type_reason
+import cattrs
 
-from ._types import is_enum, literal_values, one_of
+from toolparse.adapter import format_reason, one_of_reason, type_reason
 
-__all__ = [
-    "Rejected",
-    "enum_hook",
-    "literal_hook",
-    "parse_datetime",
-    "strict_bool",
-    "strict_date",
-    "strict_datetime",
-    "strict_float",
-    "strict_int",
-    "strict_str",
-]
+from ._types import is_enum, is_literal, literal_values
+
+__all__ = ["Rejected", "parse_datetime", "register_scalar_hooks"]
 
 
 class Rejected(ValueError):
@@ -44,8 +35,6 @@ class Rejected(ValueError):
         return reason
 
 
-# -- scalars ------------------------------------------------------------------
-
 # the reasons, worded once (a refusal is on the error path of every wrong call)
 _NOT_A_STRING = type_reason("string")
 _NOT_AN_INTEGER = type_reason("integer")
@@ -54,65 +43,36 @@ _NOT_A_BOOLEAN = type_reason("boolean")
 _NOT_A_DATETIME = format_reason("date-time")
 _NOT_A_DATE = format_reason("date")
 
-
-# Each hook takes the fast path in one call (cattrs calls it once per field)
-# and refuses a value of the plain type in place: the refusal is raised in the
-# hook's own frame, one traceback entry fewer on every wrong value. A subclass
-# of the type (an IntEnum is an int: cattrs finds these hooks by class
-# hierarchy) goes to _narrower.
+# cattrs finds these hooks by class hierarchy, so ``tp`` may be a subclass of
+# the plain type (an enum mixing in ``int``, a ``NewType``'s base): an enum
+# takes its members' exact values, anything else the checked value.
 
 
 def strict_str(value: Any, tp: Any) -> str:
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise Rejected(_NOT_A_STRING)
-    result: str = _narrower(tp, str, value, _strict_str)
-    return result
-
-
-def _strict_str(value: Any) -> str:
+    """A JSON string, as it is."""
+    if tp is not str:
+        return _narrower(tp, value, strict_str, str)  # type: ignore[no-any-return]
     if isinstance(value, str):
         return value
     raise Rejected(_NOT_A_STRING)
 
 
 def strict_int(value: Any, tp: Any) -> int:
-    if tp is int:
-        kind = type(value)
-        if kind is int:
-            return value  # type: ignore[no-any-return]
-        if kind is float and value.is_integer():
-            return int(value)
-        raise Rejected(_NOT_AN_INTEGER)
-    result: int = _narrower(tp, int, value, _strict_int)
-    return result
-
-
-def _strict_int(value: Any) -> int:
+    """A JSON integer; a number with no fractional part too (JSON Schema calls ``5.0`` an integer)."""
+    if tp is not int:
+        return _narrower(tp, value, strict_int, int)  # type: ignore[no-any-return]
     kind = type(value)
     if kind is int:
         return value  # type: ignore[no-any-return]
-    # 5.0 is an integer to JSON Schema (and to a JSON decoder it is a float);
-    # a fractional number would be truncated, so it is refused
     if kind is float and value.is_integer():
-        return int(value)
+        return int(value)  # a fractional number would be truncated: refused
     raise Rejected(_NOT_AN_INTEGER)
 
 
 def strict_float(value: Any, tp: Any) -> float:
-    if tp is float:
-        kind = type(value)
-        if kind is float:
-            return value  # type: ignore[no-any-return]
-        if kind is int:
-            return float(value)
-        raise Rejected(_NOT_A_NUMBER)
-    result: float = _narrower(tp, float, value, _strict_float)
-    return result
-
-
-def _strict_float(value: Any) -> float:
+    """A JSON number (an integer becomes a float); never ``true``."""
+    if tp is not float:
+        return _narrower(tp, value, strict_float, float)  # type: ignore[no-any-return]
     kind = type(value)
     if kind is float:
         return value  # type: ignore[no-any-return]
@@ -122,26 +82,18 @@ def _strict_float(value: Any) -> float:
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
-    if tp is bool:
-        if type(value) is bool:
-            return value
-        raise Rejected(_NOT_A_BOOLEAN)
-    result: bool = _narrower(tp, bool, value, _strict_bool)
-    return result
-
-
-def _strict_bool(value: Any) -> bool:
+    """``true`` or ``false``; never ``1`` or ``"true"``."""
+    if tp is not bool:
+        return _narrower(tp, value, strict_bool, bool)  # type: ignore[no-any-return]
     if type(value) is bool:
         return value
     raise Rejected(_NOT_A_BOOLEAN)
 
 
-def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
-    if tp is kind:
-        return strict(value)
+def _narrower(tp: Any, value: Any, strict: Callable[[Any, Any], Any], plain: type) -> Any:
     if is_enum(tp):
         return enum_hook(tp)(value, tp)
-    return tp(strict(value))
+    return tp(strict(value, plain))
 
 
 # ISO 8601 / RFC 3339, for every Python version toolparse supports (3.10's
@@ -165,19 +117,12 @@ def parse_datetime(text: str) -> dt.datetime:
         offset = dt.timedelta(hours=int(oh), minutes=int(om))
         tz = dt.timezone(-offset if sign == "-" else offset)
     micro = int((fraction or "0")[:6].ljust(6, "0"))
-    return dt.datetime(
-        int(year),
-        int(month),
-        int(day),
-        int(hour),
-        int(minute),
-        int(second or 0),
-        micro,
-        tz,
-    )
+    numbers = (year, month, day, hour, minute, second or 0)
+    return dt.datetime(*map(int, numbers), micro, tz)
 
 
 def strict_datetime(value: Any, tp: Any) -> dt.datetime:
+    """An ISO 8601 date-time string."""
     if isinstance(value, str) and tp is dt.datetime:
         try:
             return parse_datetime(value)
@@ -187,6 +132,7 @@ def strict_datetime(value: Any, tp: Any) -> dt.datetime:
 
 
 def strict_date(value: Any, tp: Any) -> dt.date:
+    """A ``YYYY-MM-DD`` string."""
     if isinstance(value, str) and len(value) == 10 and tp is dt.date:
         try:
             return dt.date.fromisoformat(value)
@@ -205,7 +151,7 @@ def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
     ``True`` does not pass for ``1`` (they are equal in Python).
     """
     table = {(type(value), value): result for value, result in pairs}
-    reason = one_of([value for value, _ in pairs])
+    reason = one_of_reason([value for value, _ in pairs])
 
     def structure(value: Any, _: Any) -> Any:
         try:
@@ -217,9 +163,28 @@ def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
 
 
 def literal_hook(tp: Any) -> Callable[[Any, Any], Any]:
+    """The hook of a ``Literal[...]``: its exact values."""
     return _choice_hook(list(zip(literal_values(tp), typing.get_args(tp), strict=False)))
 
 
 @functools.lru_cache(maxsize=256)
 def enum_hook(tp: Any) -> Callable[[Any, Any], Any]:
+    """The hook of an enum: its members' exact values."""
     return _choice_hook([(member.value, member) for member in tp])
+
+
+def register_scalar_hooks(converter: cattrs.BaseConverter) -> None:
+    """Register the strict hooks on ``converter`` (and ISO 8601 text for dates when unstructuring)."""
+    for kind, hook in (
+        (str, strict_str),
+        (int, strict_int),
+        (float, strict_float),
+        (bool, strict_bool),
+        (dt.datetime, strict_datetime),
+        (dt.date, strict_date),
+    ):
+        converter.register_structure_hook(kind, hook)
+    converter.register_unstructure_hook(dt.datetime, dt.datetime.isoformat)
+    converter.register_unstructure_hook(dt.date, dt.date.isoformat)
+    converter.register_structure_hook_factory(is_literal, literal_hook)
+    converter.register_structure_hook_factory(is_enum, enum_hook)

@@ -1,15 +1,14 @@
-"""attrs fields and type hints to JSON Schema (2020-12).
+"""attrs fields and type hints to JSON Schema (2020-12), as the converter reads them.
 
-cattrs has no JSON Schema of its own, so this module writes it, following
-what the converter reads: the key of each field (its alias), required means
-"no default", defaults exported when they are JSON, validators as keywords
+cattrs has no JSON Schema of its own: each field's key (its alias), required
+meaning "no default", defaults when they are JSON, validators as keywords
 where JSON Schema has one. Each field and each type goes through the
-``toolparse_field_schema`` hook, so a plugin can describe what this module
-cannot.
+``toolparse_field_schema`` hook, so a plugin can describe what this cannot.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import typing
@@ -48,13 +47,7 @@ _SIMPLE: dict[Any, dict[str, Any]] = {
     dt.date: {"type": "string", "format": "date"},
 }
 #: factories whose value is known without calling anything the user wrote
-_EMPTY_FACTORIES: dict[Any, Any] = {
-    list: [],
-    dict: {},
-    set: [],
-    frozenset: [],
-    tuple: [],
-}
+_EMPTY_FACTORIES: dict[Any, Any] = {list: [], dict: {}, set: [], frozenset: [], tuple: []}
 
 
 class UnknownType(ValueError):
@@ -221,7 +214,7 @@ class SchemaBuilder:
             tp = instance_of_type(f.validator) or Any
         extra = f.metadata.get("json_schema")
         try:
-            schema = _copy(self.type_schema(tp))
+            schema = copy.deepcopy(self.type_schema(tp))
         except UnknownType:
             if not isinstance(extra, typing.Mapping):
                 raise
@@ -235,8 +228,8 @@ class SchemaBuilder:
             if default is not NO_DEFAULT:
                 schema["default"] = default
         if isinstance(extra, typing.Mapping):
-            schema.update(_copy(dict(extra)))
-        result: dict[str, Any] = _copy(self.field_schema(f.field, schema))
+            schema.update(copy.deepcopy(dict(extra)))
+        result: dict[str, Any] = copy.deepcopy(self.field_schema(f.field, schema))
         return result
 
     def _default(self, f: FieldInfo) -> Any:
@@ -246,7 +239,7 @@ class SchemaBuilder:
                 # calling the user's factory here could have effects (or give a
                 # value of this moment, such as now()): leave it unsaid
                 return NO_DEFAULT
-            return _copy(_EMPTY_FACTORIES[value.factory])
+            return copy.deepcopy(_EMPTY_FACTORIES[value.factory])
         try:
             text = json.dumps(self.fields.converter.unstructure(value), allow_nan=False)
         except Exception:
@@ -269,15 +262,6 @@ def _choices(values: list[Any]) -> dict[str, Any]:
         schema["type"] = kinds.pop()
     schema["enum"] = values
     return schema
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (a plugin may hand back shared dicts)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
