@@ -1,9 +1,7 @@
 """The attrs adapter: attrs classes described as JSON Schema, structured by cattrs.
 
-This module imports neither attrs nor cattrs: :meth:`AttrsAdapter.accepts`
-runs for every tool, whatever its library, and an attrs class says what it is
-by its ``__attrs_attrs__``. The libraries are imported by
-:meth:`AttrsAdapter.build` (and by ``serialize`` for an attrs instance).
+This module imports neither attrs nor cattrs (``accepts`` runs for every tool,
+whatever its library): :meth:`AttrsAdapter.build` and ``serialize`` do.
 """
 
 from __future__ import annotations
@@ -33,14 +31,12 @@ __all__ = ["AttrsAdapter", "AttrsSource", "using"]
 class AttrsSource:
     """An ``args_schema`` for the attrs adapter: a class and, optionally, its converter.
 
-    Build it with :func:`using`. The attrs adapter accepts it whatever the
-    class is (an attrs class or a dataclass), so it is also how a dataclass is
-    handed to cattrs rather than to another adapter.
+    Build it with :func:`using`; the attrs adapter takes it whatever the class
+    (an attrs class or a dataclass).
 
     :param cls: an attrs class or a dataclass.
-    :param converter: the ``cattrs.Converter`` to structure the arguments with
-        and to serialise returned instances with; ``None`` for toolparse's
-        default converter.
+    :param converter: the ``cattrs.Converter`` that structures the arguments and
+        serialises returned instances; ``None`` for toolparse's default converter.
     """
 
     __slots__ = ("cls", "converter")
@@ -65,11 +61,10 @@ class AttrsSource:
 def using(cls: type, converter: Any = None) -> AttrsSource:
     """Hand ``cls`` to the attrs adapter, structured by ``converter``.
 
-    ``Function(args_schema=using(Order, my_converter))`` structures the
-    arguments with your converter (its hooks, its ``forbid_extra_keys``) and
-    serialises ``Order`` instances a tool returns with it too.
-    ``using(SomeDataclass)`` routes a dataclass to cattrs (other adapters
-    also accept dataclasses, so a bare dataclass is not taken by this one).
+    ``Function(args_schema=using(Order, my_converter))`` structures the arguments
+    with your converter (its hooks, its ``forbid_extra_keys``), which serialises
+    the ``Order`` instances a tool returns too. ``using(SomeDataclass)`` routes a
+    dataclass to cattrs (a bare dataclass is left to the other adapters).
 
     :param cls: an attrs class or a dataclass.
     :param converter: a ``cattrs.Converter``; ``None`` for the default one.
@@ -109,11 +104,7 @@ class AttrsAdapter(AdapterBase):
     def kept_key(
         self, source: Any, unknown_arguments: UnknownArguments, field_schema: FieldSchema | None
     ) -> Hashable | None:
-        """A bare class's compiled form is kept per class and converter setting.
-
-        Not with your converter (hooks may be registered on it later), nor
-        while a plugin maps fields.
-        """
+        """A bare class's compiled form is kept per class and policy (not with your converter)."""
         if isinstance(source, AttrsSource) or plugin_maps_fields(field_schema):
             return None
         return (source, unknown_arguments == "reject")
@@ -126,13 +117,9 @@ class AttrsAdapter(AdapterBase):
         field_schema: FieldSchema | None,
         parser: bool,
     ) -> Compiled:
-        """Read the class once, as the converter structures it: its schema and parser.
-
-        The parser is the converter's structure hook for the class, its errors
-        read as problems; ``field_schema`` is asked about every field and type.
-        """
+        """Read the class once, as the converter structures it: its schema and parser."""
+        from ._errors import make_parser
         from ._fields import Fields
-        from ._parser import make_parser
         from ._schema import SchemaBuilder
 
         cls, converter = self._resolve(source, unknown_arguments)
@@ -174,7 +161,7 @@ class AttrsAdapter(AdapterBase):
         items = value if isinstance(value, (list, tuple)) and value else (value,)
         if not all(_is_attrs_class(type(item)) for item in items):
             return None
-        from ._parser import dump
+        from ._converter import dump
 
         return dump(value, self._converters.get(type(items[0])))
 
@@ -182,26 +169,25 @@ class AttrsAdapter(AdapterBase):
         """An attrs class whose fields are a function's parameters (for ``@tool``)."""
         import attrs
 
-        fields: dict[str, Any] = {}
-        for p in params:
-            options: dict[str, Any] = {"type": p.annotation, "kw_only": True, "alias": p.name}
-            if p.description:
-                options["metadata"] = {"description": p.description}
-            if p.default is not EMPTY:
-                options["default"] = p.default
-            fields[p.name] = attrs.field(**options)
+        fields = {
+            p.name: attrs.field(
+                type=p.annotation,
+                kw_only=True,
+                alias=p.name,
+                default=attrs.NOTHING if p.default is EMPTY else p.default,
+                metadata={"description": p.description} if p.description else None,
+            )
+            for p in params
+        }
         return attrs.make_class(name, fields)
 
 
 def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | None) -> bool:
-    """Whether the parser refuses every null and text the exported schema refuses.
+    """Whether the parser refuses every null (and text for an object) the schema refuses.
 
-    So with toolparse's own converter: each of its strict hooks refuses a
-    ``null`` for a type whose schema does not admit one (and a string for an
-    object), so the core restores nested nulls only once a call is rejected.
-    Not with your converter (its hooks may be lenient), a plugin that maps
-    fields (its schema is not the type's), or any field with an attrs
-    converter or its own hook (either may take a ``null``).
+    So with toolparse's own converter, whose strict hooks do. Not with yours
+    (its hooks may be lenient), a plugin that maps fields, or a field with an
+    attrs converter or its own hook (either may take a ``null``).
     """
     if isinstance(source, AttrsSource) and source.converter is not None:
         return False

@@ -1,35 +1,80 @@
-"""Running a field's attrs validator on a rejected call, so that every failing part is named.
+"""What attrs' ``__init__`` runs, run again for a class that failed, so that every failure is named.
 
-attrs runs a class's validators in ``__init__`` and stops at the first that
-raises; the model should learn every problem at once. So once a call is
-rejected, the reading runs the validators of a class that failed again (a
-parser's checks may run more than once for one call), opening ``and_``,
-``optional``, ``deep_iterable`` and ``deep_mapping`` so that each failing part,
-item, key and value is one problem under its own path.
+``__init__`` stops at the first converter or validator that raises, and never
+runs when a field fails; the model should learn every problem at once. So the
+reading runs them all (a parser's checks may run twice in one call), opening
+``and_``, ``optional``, ``deep_iterable`` and ``deep_mapping``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from attrs.validators import get_disabled
 
 from toolparse import NOT_GIVEN, ArgumentProblem
 
-from ._validators import kind, parts, reason
+from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, convert, default_of
+from ._validators import custom, kind, parts, reason
 
-__all__ = ["FieldChecks"]
+__all__ = ["run_init_checks"]
 
 Path = tuple[str | int, ...]
 
 
-class FieldChecks:
-    """The validators of one instance's fields, each failure an :class:`ArgumentProblem`.
+def run_init_checks(
+    info: ClassInfo,
+    path: Path,
+    raw: Mapping[str, Any],
+    failed: set[str],
+    out: list[ArgumentProblem],
+    structure: Callable[[FieldInfo, Any], Any],
+    read: Callable[[BaseException, Path, Any, Any, Any], None],
+) -> None:
+    """Run the class's converters and validators on the fields not ``failed``, as ``__init__`` does.
 
-    :param instance: the instance the validators see (its fields set as in
-        ``__init__``, but for those that could not be structured).
-    :param out: where the problems go.
-    :param partial: some fields could not be set: a validator that trips
-        over a missing attribute read one whose own problem is already said.
+    ``structure`` structures a field again; ``read`` reads what it raised (a
+    converter without detailed validation let the field's error through).
+    """
+    instance: Any = object.__new__(info.cls)
+    values: dict[str, Any] = {}
+    for f in info.fields:
+        if f.name in failed:
+            continue
+        where, sent = (*path, f.key), raw.get(f.key, NOT_GIVEN)
+        if f.key in raw:
+            try:
+                value = structure(f, sent)
+            except Exception as exc:
+                read(exc, where, sent, f.type, out)
+                continue
+        elif (value := default_of(f)) is NO_DEFAULT:
+            if f.required:
+                out.append(ArgumentProblem.missing(where))
+            continue
+        if f.converter is not None:
+            try:
+                value = convert(f, value, instance)
+            except Exception as exc:
+                out.append(ArgumentProblem(where, custom(exc), sent))
+                continue
+        object.__setattr__(instance, f.name, value)
+        values[f.name] = value
+    if get_disabled():  # attrs' validators are off: __init__ runs none, nor does this
+        return
+    checks = _Checks(instance, out, partial=len(values) < len(info.fields))
+    for f in info.fields:
+        if f.validator is not None and f.name in values:
+            checks.run(
+                f.validator, f.field, values[f.name], (*path, f.key), raw.get(f.key, NOT_GIVEN)
+            )
+
+
+class _Checks:
+    """One instance's validators, each failure an :class:`ArgumentProblem` in ``out``.
+
+    ``partial``: a field is not set (its problem is said): an ``AttributeError`` is no problem.
     """
 
     __slots__ = ("instance", "out", "partial")
@@ -40,13 +85,7 @@ class FieldChecks:
         self.partial = partial
 
     def run(
-        self,
-        validator: Any,
-        field: Any,
-        value: Any,
-        path: Path,
-        sent: Any = NOT_GIVEN,
-        nullable: bool = False,
+        self, validator: Any, field: Any, value: Any, path: Path, sent: Any, nullable: bool = False
     ) -> None:
         """Run ``validator`` on ``field``'s ``value``; ``sent``: the value as the model sent it."""
         for v in parts(validator):
@@ -73,17 +112,14 @@ class FieldChecks:
                     if v.value_validator is not None:
                         self.run(v.value_validator, field, item, where, _part(sent, key))
             else:
-                self._call(v, field, value, path, sent, nullable)
-
-    def _call(self, v: Any, field: Any, value: Any, path: Path, sent: Any, nullable: bool) -> None:
-        try:
-            v(self.instance, field, value)
-        except Exception as exc:
-            if not (self.partial and isinstance(exc, AttributeError)):
-                echo = _jsonable(value) if sent is NOT_GIVEN else sent
-                self.out.append(
-                    ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
-                )
+                try:
+                    v(self.instance, field, value)
+                except Exception as exc:
+                    if not (self.partial and isinstance(exc, AttributeError)):
+                        echo = _jsonable(value) if sent is NOT_GIVEN else sent
+                        self.out.append(
+                            ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
+                        )
 
 
 def _part(sent: Any, key: Any) -> Any:

@@ -1,18 +1,16 @@
 """The default converter: cattrs configured for the arguments an LLM sends.
 
-cattrs structures leniently by default (``str(123)`` into a ``str`` field,
-``int(True)`` into an ``int`` field, the characters of a string into a
-``list[str]``). Arguments come from a model that must learn its mistakes, so
-the converter built here refuses those coercions and says why in plain words
-(the :class:`Rejected` reason), and reads ISO 8601 strings into
-``datetime``/``date``. Its errors are cattrs' own (``ClassValidationError``,
-``IterableValidationError`` with their notes), so they are read as cattrs'.
+cattrs structures leniently (``str(123)`` for a ``str``, ``int(True)`` for an
+``int``, a string's characters for a ``list[str]``); a model must learn its
+mistakes, so this converter refuses those coercions, saying why (the
+:class:`Rejected` reason). Its errors are cattrs' own, notes included.
 """
 
 from __future__ import annotations
 
 import collections.abc as cabc
 import functools
+import json
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -39,34 +37,32 @@ from ._types import (
 )
 from ._validators import instance_of_type
 
-__all__ = ["configure_converter", "default_converter", "get_structure_hook", "make_converter"]
+__all__ = [
+    "configure_converter",
+    "default_converter",
+    "dump",
+    "get_structure_hook",
+    "make_converter",
+]
 
 Hook = Callable[[Any, Any], Any]
 
 
 def get_structure_hook(converter: cattrs.BaseConverter, cls: Any) -> Hook:
-    """The converter's hook for ``cls``, fetched once: no dispatch per call.
-
-    (cattrs older than 24 has no public way: its ``structure`` takes the same arguments.)
-    """
+    """The converter's hook for ``cls`` (cattrs < 24 has none: its ``structure`` dispatches)."""
     getter = getattr(converter, "get_structure_hook", None)
-    return converter.structure if getter is None else getter(cls)  # type: ignore[no-any-return]
+    return converter.structure if getter is None else getter(cls)
 
 
 # -- arrays -------------------------------------------------------------------
 
 _NOT_AN_ARRAY = type_reason("array")
-_BUILDS: dict[Any, Callable[[list[Any]], Any]] = {tuple: tuple, frozenset: frozenset}
+_BUILDS: dict[Any, Callable[[Any], Any]] = {tuple: tuple, frozenset: frozenset}
 _BUILDS.update(dict.fromkeys(SETS - {frozenset}, set))
 
 
 def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
-    """A factory of strict array hooks: only a JSON array (list) is an array.
-
-    cattrs would read any iterable (a string into its characters, an object
-    into its keys). Every item is structured once, and the failing ones raise
-    cattrs' own ``IterableValidationError``, each with cattrs' note.
-    """
+    """Strict array hooks: only a JSON array is one; failing items raise cattrs' own error."""
 
     def factory(tp: Any) -> Hook:
         origin = typing.get_origin(tp) or tp
@@ -90,15 +86,22 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
             if not hooks:
                 hooks.extend(get_structure_hook(converter, t) for t in types)
             out: list[Any] = []
-            errors = []
-            for index, element in enumerate(value):
+            errors: list[Exception] = []
+            if not fixed:  # the commonest: one hook for every item, in a tight loop
+                hook, item = hooks[0], types[0]
+                append = out.append
+                try:
+                    for element in value:
+                        append(hook(element, item))
+                except Exception as exc:
+                    errors.append(_noted(exc, f"{prefix}{len(out)}", len(out), item))
+            # the items after the first failure (or a fixed tuple's, each of its type)
+            for index in range(len(out) + len(errors), len(value)):
                 at = index if fixed else 0
                 try:
-                    out.append(hooks[at](element, types[at]))
+                    out.append(hooks[at](value[index], types[at]))
                 except Exception as exc:
-                    note = IterableValidationNote(f"{prefix}{index}", index, types[at])
-                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
-                    errors.append(exc)
+                    errors.append(_noted(exc, f"{prefix}{index}", index, types[at]))
             if errors:
                 raise IterableValidationError(message, errors, tp)
             return out if build is list else build(out)
@@ -106,6 +109,13 @@ def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
         return structure
 
     return factory
+
+
+def _noted(exc: Exception, text: str, index: int, item: Any) -> Exception:
+    """``exc`` with cattrs' note for the item at ``index``, as cattrs adds it."""
+    note = IterableValidationNote(text, index, item)
+    exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]  # not in 3.10 stubs; cattrs reads it
+    return exc
 
 
 # -- unions -------------------------------------------------------------------
@@ -118,13 +128,9 @@ def _is_mixed_union(tp: Any) -> bool:
 
 
 def _union_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
-    """A factory of hooks for unions of scalars, arrays and classes.
+    """Hooks for mixed unions: the members whose JSON kind fits, the value's exact type first.
 
-    Members are tried in order, the one whose Python type is exactly the
-    value's first (so ``5`` stays an ``int`` in ``float | int``), and only
-    those whose JSON kind fits the value. When exactly one member fits, its
-    own error stands (with its nested paths); otherwise the problem lists
-    what the union allows.
+    (``5`` stays an ``int`` in ``float | int``.) One member fitting, its own error stands.
     """
 
     def factory(tp: Any) -> Hook:
@@ -185,29 +191,19 @@ def _class_hooks(converter: cattrs.Converter) -> tuple[Callable[[Any], Any], Cal
 
 
 def _instance_of_hook(converter: cattrs.BaseConverter, field: attrs.Attribute[Any]) -> Hook | None:
-    """For a field with no type but an ``instance_of`` validator: structure as that type.
-
-    Without a type cattrs passes the value through untouched, and
-    ``instance_of(float)`` would then refuse the ``3`` JSON Schema calls a number.
-    """
-    if field.type is not None:
-        return None
-    target = instance_of_type(field.validator)
-    if target is None:
-        return None
-    return lambda value, _: converter.structure(value, target)
+    """A field with no type but ``instance_of``: structured as that type (``3`` for a float)."""
+    target = instance_of_type(field.validator) if field.type is None else None
+    return None if target is None else (lambda value, _: converter.structure(value, target))
 
 
 def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
     """Configure ``converter`` the way toolparse's default converter is, and return it.
 
-    Registers strict hooks for ``str``, ``int``, ``float`` and ``bool`` (no
-    ``123 -> "123"``, no ``True -> 1``; an ``int`` is accepted for ``float``
-    and a number with no fractional part for ``int``), ``Literal`` and enums
-    matched by value and type, arrays only from JSON arrays, unions of scalars
-    tried member by member, ISO 8601 strings for ``datetime``/``date``, and
-    attrs fields read under their alias. Your own hooks registered afterwards
-    take precedence.
+    Strict hooks for ``str``, ``int``, ``float`` and ``bool`` (no ``123 -> "123"``,
+    no ``True -> 1``; an ``int`` is a ``float``, a number with no fractional part
+    an ``int``), ``Literal`` and enums matched by value and type, arrays only from
+    JSON arrays, unions tried member by member, ISO 8601 text for ``datetime`` and
+    ``date``, attrs fields read under their alias. Hooks you register afterwards win.
     """
     register_scalar_hooks(converter)
     converter.register_structure_hook_factory(is_array, _array_hook(converter))
@@ -221,8 +217,7 @@ def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
 def make_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
     """A new converter configured like the default one (detailed validation on).
 
-    Start from it to add hooks of your own, then pass it with
-    :func:`toolparse_attrs.using`.
+    Add hooks of your own to it, then pass it with :func:`toolparse_attrs.using`.
     """
     return configure_converter(
         cattrs.Converter(
@@ -236,8 +231,27 @@ def make_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
 
 @functools.lru_cache(maxsize=2)
 def default_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
-    """The shared default converter (one per setting, built on first use).
-
-    Sharing it means cattrs compiles each class's hook once per process.
-    """
+    """The shared default converter, one per setting: each class's hook is compiled once."""
     return make_converter(forbid_extra_keys=forbid_extra_keys)
+
+
+def dump(value: object, converter: cattrs.BaseConverter | None) -> str | None:
+    """JSON text for attrs instances, unstructured by ``converter`` (``None``: the default)."""
+    try:
+        return json.dumps(
+            (converter or default_converter()).unstructure(value),
+            ensure_ascii=False,
+            allow_nan=False,
+            default=_default,
+        )
+    except (TypeError, ValueError):
+        return None
+
+
+def _default(value: Any) -> Any:
+    """JSON for what your converter leaves as is (dates and times: ISO 8601; sets: arrays)."""
+    if isinstance(value, (set, frozenset)):
+        return list(value)
+    if callable(isoformat := getattr(value, "isoformat", None)):
+        return isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")

@@ -50,9 +50,9 @@ class ClassInfo:
     description: str | None
 
     @functools.cached_property
-    def by_name(self) -> dict[str, FieldInfo]:
-        """The fields by attribute name (cattrs' notes name them so)."""
-        return {f.name: f for f in self.fields}
+    def keys(self) -> dict[str, str]:
+        """The key of each field, by attribute name (cattrs' notes name them so)."""
+        return {f.name: f.key for f in self.fields}
 
     @functools.cached_property
     def order(self) -> dict[str | int, int]:
@@ -148,10 +148,7 @@ def _docstring(cls: type) -> str | None:
 
 
 def default_of(f: FieldInfo) -> Any:
-    """The value ``__init__`` gives a field left out (:data:`NO_DEFAULT`: none to give here).
-
-    A factory that takes the instance is not called: there is no instance yet.
-    """
+    """What ``__init__`` gives a field left out (:data:`NO_DEFAULT`: none, or from the instance)."""
     default = f.default
     if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
         return NO_DEFAULT if default.takes_self else default.factory()

@@ -1,9 +1,4 @@
-"""The strict scalar hooks: no ``str(123)``, no ``int(True)``, ISO 8601 dates, exact choices.
-
-cattrs structures leniently by default; the converter (``_converter``)
-registers these hooks instead, and each refusal raises :class:`Rejected` with
-the reason the model reads.
-"""
+"""The strict scalar hooks (no ``str(123)``, no ``int(True)``, ISO 8601 dates, exact choices)."""
 
 from __future__ import annotations
 
@@ -20,14 +15,13 @@ from toolparse.adapter import format_reason, one_of_reason, type_reason
 
 from ._types import is_enum, is_literal, literal_values
 
-__all__ = ["Rejected", "parse_datetime", "register_scalar_hooks"]
+__all__ = ["Rejected", "register_scalar_hooks"]
 
 
 class Rejected(ValueError):
     """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
 
-    # the reason is the exception's one argument (no __init__ of its own: one
-    # is raised for every wrong value)
+    # the reason is its one argument: no __init__ of its own (one is raised per wrong value)
     @property
     def reason(self) -> str:
         """What the model reads."""
@@ -43,13 +37,11 @@ _NOT_A_BOOLEAN = type_reason("boolean")
 _NOT_A_DATETIME = format_reason("date-time")
 _NOT_A_DATE = format_reason("date")
 
-# cattrs finds these hooks by class hierarchy, so ``tp`` may be a subclass of
-# the plain type (an enum mixing in ``int``, a ``NewType``'s base): an enum
-# takes its members' exact values, anything else the checked value.
+# cattrs finds these hooks by class hierarchy: ``tp`` may be a subclass of the
+# plain type (an enum mixing in ``int``): an enum takes its members' exact values.
 
 
 def strict_str(value: Any, tp: Any) -> str:
-    """A JSON string, as it is."""
     if tp is not str:
         return _narrower(tp, value, strict_str, str)  # type: ignore[no-any-return]
     if isinstance(value, str):
@@ -58,7 +50,6 @@ def strict_str(value: Any, tp: Any) -> str:
 
 
 def strict_int(value: Any, tp: Any) -> int:
-    """A JSON integer; a number with no fractional part too (JSON Schema calls ``5.0`` an integer)."""
     if tp is not int:
         return _narrower(tp, value, strict_int, int)  # type: ignore[no-any-return]
     kind = type(value)
@@ -70,7 +61,6 @@ def strict_int(value: Any, tp: Any) -> int:
 
 
 def strict_float(value: Any, tp: Any) -> float:
-    """A JSON number (an integer becomes a float); never ``true``."""
     if tp is not float:
         return _narrower(tp, value, strict_float, float)  # type: ignore[no-any-return]
     kind = type(value)
@@ -82,7 +72,6 @@ def strict_float(value: Any, tp: Any) -> float:
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
-    """``true`` or ``false``; never ``1`` or ``"true"``."""
     if tp is not bool:
         return _narrower(tp, value, strict_bool, bool)  # type: ignore[no-any-return]
     if type(value) is bool:
@@ -104,40 +93,32 @@ _DATETIME = re.compile(
 )
 
 
-def parse_datetime(text: str) -> dt.datetime:
-    """Read an ISO 8601 date-time (``2024-05-01T14:30:00Z``; the offset may be left out)."""
-    match = _DATETIME.fullmatch(text)
+def strict_datetime(value: Any, tp: Any) -> dt.datetime:
+    """An ISO 8601 date-time string (``2024-05-01T14:30:00Z``; the offset may be left out)."""
+    match = _DATETIME.fullmatch(value) if isinstance(value, str) and tp is dt.datetime else None
     if match is None:
-        raise ValueError(text)
+        raise Rejected(_NOT_A_DATETIME)
     year, month, day, hour, minute, second, fraction, zulu, sign, oh, om = match.groups()
-    tz: dt.tzinfo | None = None
-    if zulu:
-        tz = dt.timezone.utc
-    elif sign:
+    tz = dt.timezone.utc if zulu else None
+    if sign:
         offset = dt.timedelta(hours=int(oh), minutes=int(om))
         tz = dt.timezone(-offset if sign == "-" else offset)
     micro = int((fraction or "0")[:6].ljust(6, "0"))
-    numbers = (year, month, day, hour, minute, second or 0)
-    return dt.datetime(*map(int, numbers), micro, tz)
-
-
-def strict_datetime(value: Any, tp: Any) -> dt.datetime:
-    """An ISO 8601 date-time string."""
-    if isinstance(value, str) and tp is dt.datetime:
-        try:
-            return parse_datetime(value)
-        except ValueError:
-            pass
-    raise Rejected(_NOT_A_DATETIME)
+    try:
+        year, month, day, hour, minute, second = (
+            int(n) for n in (year, month, day, hour, minute, second or 0)
+        )
+        return dt.datetime(year, month, day, hour, minute, second, micro, tz)
+    except ValueError:  # a day or an hour out of range
+        raise Rejected(_NOT_A_DATETIME) from None
 
 
 def strict_date(value: Any, tp: Any) -> dt.date:
-    """A ``YYYY-MM-DD`` string."""
-    if isinstance(value, str) and len(value) == 10 and tp is dt.date:
-        try:
+    try:
+        if isinstance(value, str) and len(value) == 10 and tp is dt.date:
             return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
+    except ValueError:
+        pass
     raise Rejected(_NOT_A_DATE)
 
 
@@ -145,11 +126,7 @@ def strict_date(value: Any, tp: Any) -> dt.date:
 
 
 def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
-    """Structure a JSON value into the choice whose value it is, type included.
-
-    ``pairs`` are (JSON value, result). Keys carry the value's type so that
-    ``True`` does not pass for ``1`` (they are equal in Python).
-    """
+    """A choice among ``pairs`` (JSON value, result), by type too (``True`` is not ``1``)."""
     table = {(type(value), value): result for value, result in pairs}
     reason = one_of_reason([value for value, _ in pairs])
 
@@ -163,18 +140,16 @@ def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
 
 
 def literal_hook(tp: Any) -> Callable[[Any, Any], Any]:
-    """The hook of a ``Literal[...]``: its exact values."""
     return _choice_hook(list(zip(literal_values(tp), typing.get_args(tp), strict=False)))
 
 
 @functools.lru_cache(maxsize=256)
 def enum_hook(tp: Any) -> Callable[[Any, Any], Any]:
-    """The hook of an enum: its members' exact values."""
     return _choice_hook([(member.value, member) for member in tp])
 
 
 def register_scalar_hooks(converter: cattrs.BaseConverter) -> None:
-    """Register the strict hooks on ``converter`` (and ISO 8601 text for dates when unstructuring)."""
+    """Register the strict hooks on ``converter`` (and ISO 8601 text for unstructured dates)."""
     for kind, hook in (
         (str, strict_str),
         (int, strict_int),

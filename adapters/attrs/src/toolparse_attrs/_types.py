@@ -18,6 +18,7 @@ __all__ = [
     "MAPPINGS",
     "SEQUENCES",
     "SETS",
+    "SIMPLE",
     "NoneType",
     "describe",
     "is_array",
@@ -37,14 +38,15 @@ SEQUENCES = frozenset({list, cabc.Sequence, cabc.MutableSequence})
 SETS = frozenset({set, frozenset, cabc.Set, cabc.MutableSet})
 MAPPINGS = frozenset({dict, cabc.Mapping, cabc.MutableMapping})
 _ANY_KIND: frozenset[type] = frozenset({str, int, float, bool, list, dict, NoneType})
-_SIMPLE: dict[Any, str] = {
-    str: TYPE_WORDS["string"],
-    int: TYPE_WORDS["integer"],
-    float: TYPE_WORDS["number"],
-    bool: TYPE_WORDS["boolean"],
-    NoneType: "null",
-    dt.datetime: FORMAT_WORDS["date-time"],
-    dt.date: FORMAT_WORDS["date"],
+#: the JSON Schema of each type that has one of its own
+SIMPLE: dict[Any, dict[str, str]] = {
+    bool: {"type": "boolean"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    str: {"type": "string"},
+    NoneType: {"type": "null"},
+    dt.datetime: {"type": "string", "format": "date-time"},
+    dt.date: {"type": "string", "format": "date"},
 }
 
 
@@ -122,15 +124,11 @@ def json_kinds(tp: Any) -> frozenset[type]:
 
 
 def describe(tp: Any) -> str | None:
-    """What ``tp`` is, in the words of ``must be ...`` (``None``: no words).
-
-    ``describe(int)`` is ``TYPE_WORDS["integer"]``; a union joins its members
-    with "or".
-    """
+    """What ``tp`` is, in the words of ``must be ...`` (``None``: no words for it)."""
     tp = unwrap(tp)
-    simple = _SIMPLE.get(tp)
+    simple = SIMPLE.get(tp)
     if simple is not None:
-        return simple
+        return FORMAT_WORDS[simple["format"]] if "format" in simple else TYPE_WORDS[simple["type"]]
     if is_literal(tp) or is_enum(tp):
         return one_of_reason(literal_values(tp)).removeprefix("must be ")
     members = union_members(tp)
