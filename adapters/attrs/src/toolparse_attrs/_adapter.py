@@ -192,5 +192,7 @@ def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | 
     if isinstance(source, AttrsSource) and source.converter is not None:
         return False
     return not plugin_maps_fields(field_schema) and not any(
-        f.converter is not None or f.hook is not None for info in fields.read for f in info.fields
+        f.converter is not None or f.hook is not None
+        for info in fields.read.values()
+        for f in info.fields
     )

@@ -8,6 +8,7 @@ reading runs them all (a parser's checks may run twice in one call), opening
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,7 +64,7 @@ def run_init_checks(
         values[f.name] = value
     if get_disabled():  # attrs' validators are off: __init__ runs none, nor does this
         return
-    checks = _Checks(instance, out, partial=len(values) < len(info.fields))
+    checks = _Checks(instance, out, len(values) < len(info.fields))
     for f in info.fields:
         if f.validator is not None and f.name in values:
             checks.run(
@@ -71,18 +72,16 @@ def run_init_checks(
             )
 
 
+@dataclasses.dataclass(slots=True)
 class _Checks:
     """One instance's validators, each failure an :class:`ArgumentProblem` in ``out``.
 
     ``partial``: a field is not set (its problem is said): an ``AttributeError`` is no problem.
     """
 
-    __slots__ = ("instance", "out", "partial")
-
-    def __init__(self, instance: Any, out: list[ArgumentProblem], *, partial: bool) -> None:
-        self.instance = instance
-        self.out = out
-        self.partial = partial
+    instance: Any
+    out: list[ArgumentProblem]
+    partial: bool
 
     def run(
         self, validator: Any, field: Any, value: Any, path: Path, sent: Any, nullable: bool = False

@@ -61,54 +61,50 @@ _BUILDS: dict[Any, Callable[[Any], Any]] = {tuple: tuple, frozenset: frozenset}
 _BUILDS.update(dict.fromkeys(SETS - {frozenset}, set))
 
 
-def _array_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
-    """Strict array hooks: only a JSON array is one; failing items raise cattrs' own error."""
+def _array_hook(converter: cattrs.BaseConverter, tp: Any) -> Hook:
+    """A strict array hook: only a JSON array is one; failing items raise cattrs' own error."""
+    origin = typing.get_origin(tp) or tp
+    args = () if is_empty_tuple(tp) else typing.get_args(tp)
+    fixed = origin is tuple and (is_empty_tuple(tp) or (args and args[-1] is not Ellipsis))
+    types = args if fixed else (args[0] if args else Any,)
+    build = _BUILDS.get(origin, list)
+    reason = f"must be {describe(tp)}"
+    # worded once per type (a repr of a generic type is not free)
+    prefix, message = f"Structuring {tp!r} @ index ", f"While structuring {tp!r}"
+    untyped = types == (Any,)
+    hooks: list[Hook] = []  # resolved on first use: a class may contain itself
 
-    def factory(tp: Any) -> Hook:
-        origin = typing.get_origin(tp) or tp
-        args = () if is_empty_tuple(tp) else typing.get_args(tp)
-        fixed = origin is tuple and (is_empty_tuple(tp) or (args and args[-1] is not Ellipsis))
-        types = args if fixed else (args[0] if args else Any,)
-        build = _BUILDS.get(origin, list)
-        reason = f"must be {describe(tp)}"
-        # worded once per type (a repr of a generic type is not free)
-        prefix, message = f"Structuring {tp!r} @ index ", f"While structuring {tp!r}"
-        untyped = types == (Any,)
-        hooks: list[Hook] = []  # resolved on first use: a class may contain itself
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not list and type(value) is not tuple:
+            raise Rejected(_NOT_AN_ARRAY)
+        if fixed and len(value) != len(types):
+            raise Rejected(reason)
+        if untyped:
+            return build(value)
+        if not hooks:
+            hooks.extend(get_structure_hook(converter, t) for t in types)
+        out: list[Any] = []
+        errors: list[Exception] = []
+        if not fixed:  # the commonest: one hook for every item, in a tight loop
+            hook, item = hooks[0], types[0]
+            append = out.append
+            try:
+                for element in value:
+                    append(hook(element, item))
+            except Exception as exc:
+                errors.append(_noted(exc, f"{prefix}{len(out)}", len(out), item))
+        # the items after the first failure (or a fixed tuple's, each of its type)
+        for index in range(len(out) + len(errors), len(value)):
+            at = index if fixed else 0
+            try:
+                out.append(hooks[at](value[index], types[at]))
+            except Exception as exc:
+                errors.append(_noted(exc, f"{prefix}{index}", index, types[at]))
+        if errors:
+            raise IterableValidationError(message, errors, tp)
+        return out if build is list else build(out)
 
-        def structure(value: Any, _: Any) -> Any:
-            if type(value) is not list and type(value) is not tuple:
-                raise Rejected(_NOT_AN_ARRAY)
-            if fixed and len(value) != len(types):
-                raise Rejected(reason)
-            if untyped:
-                return build(value)
-            if not hooks:
-                hooks.extend(get_structure_hook(converter, t) for t in types)
-            out: list[Any] = []
-            errors: list[Exception] = []
-            if not fixed:  # the commonest: one hook for every item, in a tight loop
-                hook, item = hooks[0], types[0]
-                append = out.append
-                try:
-                    for element in value:
-                        append(hook(element, item))
-                except Exception as exc:
-                    errors.append(_noted(exc, f"{prefix}{len(out)}", len(out), item))
-            # the items after the first failure (or a fixed tuple's, each of its type)
-            for index in range(len(out) + len(errors), len(value)):
-                at = index if fixed else 0
-                try:
-                    out.append(hooks[at](value[index], types[at]))
-                except Exception as exc:
-                    errors.append(_noted(exc, f"{prefix}{index}", index, types[at]))
-            if errors:
-                raise IterableValidationError(message, errors, tp)
-            return out if build is list else build(out)
-
-        return structure
-
-    return factory
+    return structure
 
 
 def _noted(exc: Exception, text: str, index: int, item: Any) -> Exception:
@@ -127,35 +123,31 @@ def _is_mixed_union(tp: Any) -> bool:
     return len(members) > 1 and not is_supported_union(tp)
 
 
-def _union_hook(converter: cattrs.BaseConverter) -> Callable[[Any], Hook]:
-    """Hooks for mixed unions: the members whose JSON kind fits, the value's exact type first.
+def _union_hook(converter: cattrs.BaseConverter, tp: Any) -> Hook:
+    """A mixed union's hook: the members whose JSON kind fits, the value's exact type first.
 
     (``5`` stays an ``int`` in ``float | int``.) One member fitting, its own error stands.
     """
+    kinds = [(m, json_kinds(m)) for m in union_members(tp)]
+    reason = f"must be {describe(tp)}"
 
-    def factory(tp: Any) -> Hook:
-        kinds = [(m, json_kinds(m)) for m in union_members(tp)]
-        reason = f"must be {describe(tp)}"
+    def structure(value: Any, _: Any) -> Any:
+        kind = type(value)
+        fitting = [m for m, allowed in kinds if kind in allowed]
+        fitting.sort(key=lambda m: unwrap(m) is not kind)
+        errors = []
+        for member in fitting:
+            if member is NoneType:
+                return None
+            try:
+                return get_structure_hook(converter, member)(value, member)
+            except Exception as exc:
+                errors.append(exc)
+        if len(errors) == 1 and not isinstance(errors[0], Rejected):
+            raise errors[0]  # an object or an array: its own paths say more
+        raise Rejected(reason)
 
-        def structure(value: Any, _: Any) -> Any:
-            kind = type(value)
-            fitting = [m for m, allowed in kinds if kind in allowed]
-            fitting.sort(key=lambda m: unwrap(m) is not kind)
-            errors = []
-            for member in fitting:
-                if member is NoneType:
-                    return None
-                try:
-                    return get_structure_hook(converter, member)(value, member)
-                except Exception as exc:
-                    errors.append(exc)
-            if len(errors) == 1 and not isinstance(errors[0], Rejected):
-                raise errors[0]  # an object or an array: its own paths say more
-            raise Rejected(reason)
-
-        return structure
-
-    return factory
+    return structure
 
 
 # -- classes ------------------------------------------------------------------
@@ -206,8 +198,9 @@ def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
     ``date``, attrs fields read under their alias. Hooks you register afterwards win.
     """
     register_scalar_hooks(converter)
-    converter.register_structure_hook_factory(is_array, _array_hook(converter))
-    converter.register_structure_hook_factory(_is_mixed_union, _union_hook(converter))
+    converter.register_structure_hook_factory(is_array, functools.partial(_array_hook, converter))
+    union = functools.partial(_union_hook, converter)
+    converter.register_structure_hook_factory(_is_mixed_union, union)
     structure, unstructure = _class_hooks(converter)
     converter.register_structure_hook_factory(is_model, structure)
     converter.register_unstructure_hook_factory(is_model, unstructure)

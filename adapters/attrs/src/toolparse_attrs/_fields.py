@@ -33,7 +33,6 @@ class FieldInfo:
     validator: Any
     converter: Any
     hook: Any  #: the structure hook the class hook uses instead of the type's
-    metadata: typing.Mapping[Any, Any]
 
     @property
     def required(self) -> bool:
@@ -72,18 +71,14 @@ class Fields:
 
     def __init__(self, converter: cattrs.BaseConverter) -> None:
         self.converter = converter
-        self._read: dict[type, ClassInfo] = {}
-
-    @property
-    def read(self) -> typing.Iterable[ClassInfo]:
-        """The classes read so far (a class's own and its nested ones)."""
-        return self._read.values()
+        #: the classes read so far (a class's own and its nested ones)
+        self.read: dict[type, ClassInfo] = {}
 
     def info(self, cls: type) -> ClassInfo:
         """The :class:`ClassInfo` of an attrs class or dataclass."""
-        found = self._read.get(cls)
+        found = self.read.get(cls)
         if found is None:
-            found = self._read[cls] = ClassInfo(cls, self._fields(cls), _docstring(cls))
+            found = self.read[cls] = ClassInfo(cls, self._fields(cls), _docstring(cls))
         return found
 
     def _fields(self, cls: type) -> tuple[FieldInfo, ...]:
@@ -129,7 +124,6 @@ def _field(
         validator=field.validator if mine else None,
         converter=field.converter if mine else None,
         hook=found.struct_hook if found is not None else None,
-        metadata=field.metadata,
     )
 
 

@@ -186,7 +186,7 @@ class SchemaBuilder:
         return {"$ref": f"#/$defs/{self._names[cls]}"}
 
     def _field(self, f: FieldInfo) -> dict[str, Any]:
-        extra = f.metadata.get("json_schema")
+        extra = f.field.metadata.get("json_schema")
         try:
             schema = copy.deepcopy(self.type_schema(f.type or instance_of_type(f.validator) or Any))
         except UnknownType:
@@ -194,7 +194,7 @@ class SchemaBuilder:
                 raise
             schema = {}  # the field says what it is
         apply_keywords(f.validator, schema)
-        description = f.metadata.get("description")
+        description = f.field.metadata.get("description")
         if isinstance(description, str) and description:
             schema["description"] = description
         if not f.required and (default := self._default(f)) is not NO_DEFAULT:
