@@ -121,7 +121,9 @@ class ErrorReader:
                 order, depth = info.order, len(path)
                 out[start:] = sorted(
                     out[start:],
-                    key=lambda p: order.get(p.path[depth], -1) if len(p.path) > depth else -1,
+                    key=lambda p: (
+                        order.get(p.path[depth], len(order)) if len(p.path) > depth else -1
+                    ),
                 )
 
     def _items(
