@@ -42,6 +42,7 @@ __all__ = [
     "default_converter",
     "dump",
     "get_structure_hook",
+    "hook_overrides",
     "make_converter",
 ]
 
@@ -153,33 +154,55 @@ def _union_hook(converter: cattrs.BaseConverter, tp: Any) -> Hook:
 # -- classes ------------------------------------------------------------------
 
 
-def _class_hooks(converter: cattrs.Converter) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    def overrides(cls: type, structuring: bool) -> dict[str, Any]:
-        """Each attrs field read under its alias (its ``__init__`` name)."""
-        found: dict[str, Any] = {}
-        for a in attrs.fields(cls) if attrs.has(cls) else ():
-            hook = _instance_of_hook(converter, a) if structuring else None
-            rename = a.alias if getattr(a, "alias", None) not in (None, a.name) else None
-            if rename is not None or hook is not None:
-                found[a.name] = override(rename=rename, struct_hook=hook)
-        return found
+def _field_overrides(
+    converter: cattrs.BaseConverter, cls: type, structuring: bool
+) -> dict[str, Any]:
+    """Each attrs field read under its alias (its ``__init__`` name)."""
+    found: dict[str, Any] = {}
+    for a in attrs.fields(cls) if attrs.has(cls) else ():
+        hook = _instance_of_hook(converter, a) if structuring else None
+        rename = a.alias if getattr(a, "alias", None) not in (None, a.name) else None
+        if rename is not None or hook is not None:
+            found[a.name] = override(rename=rename, struct_hook=hook)
+    return found
 
-    def structure_factory(cls: Any) -> Any:
-        if attrs.has(cls):
-            attrs.resolve_types(cls)
-        given = overrides(cls, True)
-        # detailed validation and extra keys as the converter says (cattrs' default)
-        hook = make_dict_structure_fn(cls, converter, **given)
-        if not hasattr(hook, "overrides"):  # cattrs < 24 does not record them
-            hook.overrides = given  # type: ignore[attr-defined]
-        return hook
 
-    def unstructure_factory(cls: Any) -> Any:
-        if attrs.has(cls):
-            attrs.resolve_types(cls)
-        return make_dict_unstructure_fn(cls, converter, **overrides(cls, False))
+def _structure_factory(converter: cattrs.BaseConverter, cls: Any) -> Any:
+    if attrs.has(cls):
+        attrs.resolve_types(cls)
+    # detailed validation and extra keys as the converter says (cattrs' default)
+    return make_dict_structure_fn(cls, converter, **_field_overrides(converter, cls, True))
 
-    return structure_factory, unstructure_factory
+
+def _unstructure_factory(converter: cattrs.BaseConverter, cls: Any) -> Any:
+    if attrs.has(cls):
+        attrs.resolve_types(cls)
+    return make_dict_unstructure_fn(cls, converter, **_field_overrides(converter, cls, False))
+
+
+@attrs.define
+class _AliasProbe:
+    a: Any = attrs.field(alias="b")
+
+
+def hook_overrides(converter: cattrs.BaseConverter, cls: type) -> dict[str, Any]:
+    """The renames and omissions ``converter``'s hook for ``cls`` was generated with.
+
+    cattrs 24 and later keep them on the hook; older cattrs has no public way
+    to the hook: a converter that reads a field under its alias as this one
+    does is taken to be configured here.
+    """
+    try:
+        found = getattr(get_structure_hook(converter, cls), "overrides", None)
+    except Exception:  # cattrs cannot structure a field's type: the schema says which
+        return {}
+    if found is None:
+        try:
+            ours = converter.structure({"b": 1}, _AliasProbe).a == 1
+        except Exception:
+            ours = False
+        found = _field_overrides(converter, cls, True) if ours else {}
+    return dict(found)
 
 
 def _instance_of_hook(converter: cattrs.BaseConverter, field: attrs.Attribute[Any]) -> Hook | None:
@@ -201,8 +224,10 @@ def configure_converter(converter: cattrs.Converter) -> cattrs.Converter:
     converter.register_structure_hook_factory(is_array, functools.partial(_array_hook, converter))
     union = functools.partial(_union_hook, converter)
     converter.register_structure_hook_factory(_is_mixed_union, union)
-    structure, unstructure = _class_hooks(converter)
-    converter.register_structure_hook_factory(is_model, structure)
+    converter.register_structure_hook_factory(
+        is_model, functools.partial(_structure_factory, converter)
+    )
+    unstructure = functools.partial(_unstructure_factory, converter)
     converter.register_unstructure_hook_factory(is_model, unstructure)
     return converter
 

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 import cattrs
 
-from ._converter import get_structure_hook
+from ._converter import hook_overrides
 
 __all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields", "convert", "default_of"]
 
@@ -82,14 +82,7 @@ class Fields:
         return found
 
     def _fields(self, cls: type) -> tuple[FieldInfo, ...]:
-        try:
-            hook = get_structure_hook(self.converter, cls)
-        except Exception:
-            # cattrs cannot structure a field's type: the schema says which
-            # (and the parser, built next, fails with cattrs' own words)
-            hook = None
-        # the renames and omissions the converter's hook was generated with
-        overrides: dict[str, Any] = getattr(hook, "overrides", None) or {}
+        overrides = hook_overrides(self.converter, cls)
         if attrs.has(cls):
             attrs.resolve_types(cls)
             alias = bool(getattr(self.converter, "use_alias", False))
