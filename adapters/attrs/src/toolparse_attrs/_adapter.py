@@ -151,9 +151,8 @@ class AttrsAdapter(AdapterBase):
         if not isinstance(given, cattrs.BaseConverter):
             raise ValueError(f"expected a cattrs converter, got {given!r:.80}")
         self._converters[cls] = given
-        # your converter's own forbid_extra_keys rules the nested levels (a copy
-        # with another rule would still run hooks bound to the original); the
-        # core applies the policy to the top-level names
+        # your converter's forbid_extra_keys rules the nested levels (a copy with another
+        # would still run hooks bound to it); the core applies the policy to the top level
         return cls, given
 
     def serialize(self, value: object) -> str | None:
@@ -169,16 +168,12 @@ class AttrsAdapter(AdapterBase):
         """An attrs class whose fields are a function's parameters (for ``@tool``)."""
         import attrs
 
-        fields = {
-            p.name: attrs.field(
-                type=p.annotation,
-                kw_only=True,
-                alias=p.name,
-                default=attrs.NOTHING if p.default is EMPTY else p.default,
-                metadata={"description": p.description} if p.description else None,
-            )
-            for p in params
-        }
+        fields: dict[str, Any] = {}
+        for p in params:
+            default = attrs.NOTHING if p.default is EMPTY else p.default
+            metadata = {"description": p.description} if p.description else None
+            options = {"type": p.annotation, "kw_only": True, "alias": p.name, "metadata": metadata}
+            fields[p.name] = attrs.field(default=default, **options)
         return attrs.make_class(name, fields)
 
 

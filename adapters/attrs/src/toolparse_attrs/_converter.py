@@ -55,8 +55,6 @@ def get_structure_hook(converter: cattrs.BaseConverter, cls: Any) -> Hook:
     return converter.structure if getter is None else getter(cls)
 
 
-# -- arrays -------------------------------------------------------------------
-
 _NOT_AN_ARRAY = type_reason("array")
 _BUILDS: dict[Any, Callable[[Any], Any]] = {tuple: tuple, frozenset: frozenset}
 _BUILDS.update(dict.fromkeys(SETS - {frozenset}, set))
@@ -115,9 +113,6 @@ def _noted(exc: Exception, text: str, index: int, item: Any) -> Exception:
     return exc
 
 
-# -- unions -------------------------------------------------------------------
-
-
 def _is_mixed_union(tp: Any) -> bool:
     """A union cattrs has no hook for: not ``X | None``, not only classes."""
     members = [m for m in union_members(tp) if m is not NoneType]
@@ -149,9 +144,6 @@ def _union_hook(converter: cattrs.BaseConverter, tp: Any) -> Hook:
         raise Rejected(reason)
 
     return structure
-
-
-# -- classes ------------------------------------------------------------------
 
 
 def _field_overrides(
@@ -188,9 +180,7 @@ class _AliasProbe:
 def hook_overrides(converter: cattrs.BaseConverter, cls: type) -> dict[str, Any]:
     """The renames and omissions ``converter``'s hook for ``cls`` was generated with.
 
-    cattrs 24 and later keep them on the hook; older cattrs has no public way
-    to the hook: a converter that reads a field under its alias as this one
-    does is taken to be configured here.
+    (Older cattrs keeps none: a converter reading an alias as this one does is taken to be one.)
     """
     try:
         found = getattr(get_structure_hook(converter, cls), "overrides", None)

@@ -118,7 +118,8 @@ class ErrorReader:
             if unexplained and len(out) == before:  # the class's own error (a post-init check)
                 out.append(ArgumentProblem(path, custom(unexplained[0])))
             if len(out) - start > 1:  # the checks' problems back in field order
-                order, depth = info.order, len(path)
+                order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
+                depth = len(path)
                 out[start:] = sorted(
                     out[start:],
                     key=lambda p: (
@@ -184,7 +185,7 @@ def _leaves(exc: BaseException) -> int:
 def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
     """One problem for an exception with no structure below it, worded from the type."""
     if isinstance(exc, Rejected):
-        return ArgumentProblem(path, exc.reason, raw)
+        return ArgumentProblem(path, exc.args[0], raw)
     target = unwrap(tp)
     members = [m for m in union_members(target) if m is not type(None)]
     if members and all(is_model(m) for m in members) and isinstance(raw, Mapping):

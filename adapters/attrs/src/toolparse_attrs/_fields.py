@@ -54,11 +54,6 @@ class ClassInfo:
         return {f.name: f.key for f in self.fields}
 
     @functools.cached_property
-    def order(self) -> dict[str | int, int]:
-        """Each field's place, by key."""
-        return {f.key: i for i, f in enumerate(self.fields)}
-
-    @functools.cached_property
     def checked(self) -> frozenset[str]:
         """The fields with a validator or an attrs converter (``__init__`` runs them)."""
         return frozenset(

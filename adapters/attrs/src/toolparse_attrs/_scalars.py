@@ -19,14 +19,7 @@ __all__ = ["Rejected", "register_scalar_hooks"]
 
 
 class Rejected(ValueError):
-    """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
-
-    # the reason is its one argument: no __init__ of its own (one is raised per wrong value)
-    @property
-    def reason(self) -> str:
-        """What the model reads."""
-        reason: str = self.args[0]
-        return reason
+    """A value the strict hooks refuse; its one argument is the reason the model reads."""
 
 
 # the reasons, worded once (a refusal is on the error path of every wrong call)
@@ -120,9 +113,6 @@ def strict_date(value: Any, tp: Any) -> dt.date:
     except ValueError:
         pass
     raise Rejected(_NOT_A_DATE)
-
-
-# -- choices ------------------------------------------------------------------
 
 
 def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:

@@ -78,10 +78,9 @@ class SchemaBuilder:
         found = self.field_schema(tp, placeholder)
         if own is None and found is placeholder:
             raise UnknownType(
-                f"no JSON Schema for the type {tp!r}: give the field "
-                'metadata={"json_schema": {...}} or describe the type with a '
-                "toolparse_field_schema plugin (and register a structure hook "
-                "for it on your converter: toolparse_attrs.make_converter())"
+                f'no JSON Schema for the type {tp!r}: give the field metadata={{"json_schema": '
+                "{...}} or describe the type with a toolparse_field_schema plugin (and register"
+                " a structure hook for it on your converter: toolparse_attrs.make_converter())"
             )
         return found
 
