@@ -102,14 +102,7 @@ class _Checks:
                             v.member_validator, field, item, (*path, index), _part(sent, index)
                         )
             elif which == "deep_mapping" and isinstance(value, Mapping):
-                if getattr(v, "mapping_validator", None) is not None:
-                    self.run(v.mapping_validator, field, value, path, sent)
-                for key, item in value.items():
-                    where = (*path, str(key))
-                    if v.key_validator is not None:
-                        self.run(v.key_validator, field, key, where, key)
-                    if v.value_validator is not None:
-                        self.run(v.value_validator, field, item, where, _part(sent, key))
+                self._mapping(v, field, value, path, sent)
             else:
                 try:
                     v(self.instance, field, value)
@@ -119,6 +112,17 @@ class _Checks:
                         self.out.append(
                             ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
                         )
+
+    def _mapping(self, v: Any, field: Any, value: Mapping[Any, Any], path: Path, sent: Any) -> None:
+        """``deep_mapping``: the mapping's own validator, then each key and value."""
+        if getattr(v, "mapping_validator", None) is not None:
+            self.run(v.mapping_validator, field, value, path, sent)
+        for key, item in value.items():
+            where = (*path, str(key))
+            if v.key_validator is not None:
+                self.run(v.key_validator, field, key, where, key)
+            if v.value_validator is not None:
+                self.run(v.value_validator, field, item, where, _part(sent, key))
 
 
 def _part(sent: Any, key: Any) -> Any:

@@ -135,8 +135,11 @@ def wants(validator: Any, value: Any = None) -> str | None:
         if which == "min_len":
             return length_reason(minimum=v.min_length, items=items)
         return length_reason(maximum=v.max_length, items=items)
-    if which == "is_callable":
-        return "must be callable"
+    return "must be callable" if which == "is_callable" else _composite(which, v, value)
+
+
+def _composite(which: str | None, v: Any, value: Any) -> str | None:
+    """:func:`wants` of a validator made of others."""
     if which == "optional":
         inner = wants(v.validator, value)
         return None if inner is None else _join([type_reason("null"), inner], "or")
