@@ -369,3 +369,29 @@ def test_one_validator_for_both_keys_and_values_is_told_apart() -> None:
         'x.h: must be at least 2 characters long (received "h")',
     ]
     assert 6 <= calls["both"] <= 12
+
+
+@attrs.define
+class Box:
+    qty: int = attrs.field()
+
+    @qty.validator
+    def _positive(self, attribute: Any, value: int) -> None:
+        calls[f"qty {value}"] += 1
+        if value < 1:
+            raise ValueError("must be positive")
+
+
+@attrs.define
+class Crate:
+    boxes: list[Box]
+
+
+def test_an_array_names_each_failing_item_and_structures_each_item_once() -> None:
+    calls.clear()
+    assert lines(Crate, {"boxes": [{"qty": 1}, {"qty": 0}, {"qty": 2}, {"qty": -1}]}) == [
+        "boxes[1].qty: must be positive (received 0)",
+        "boxes[3].qty: must be positive (received -1)",
+    ]
+    # the items that passed ran their validator once; a failing one, once more to be named
+    assert dict(calls) == {"qty 1": 1, "qty 0": 2, "qty 2": 1, "qty -1": 2}
