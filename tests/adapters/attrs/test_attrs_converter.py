@@ -15,7 +15,7 @@ from hypothesis.internal.conjecture import utils as conjecture_utils
 
 import toolparse as tp
 import toolparse_attrs
-from toolparse_attrs._adapter import AttrsAdapter
+from toolparse_attrs import AttrsAdapter
 
 from .models import (
     CORPUS,
@@ -286,3 +286,10 @@ def test_generated_arguments_structure_and_serialise_back_into_the_schema(source
         jsonschema.validate(data, schema, cls=jsonschema.Draft202012Validator)
 
     check()
+
+
+def test_a_configured_converter_without_detailed_validation_structures() -> None:
+    converter = toolparse_attrs.configure_converter(cattrs.Converter(detailed_validation=False))
+    source = toolparse_attrs.using(Scalars, converter)
+    parsed = fn(source).parse_arguments({"text": "a", "count": 2, "ratio": 1, "flag": True})
+    assert parsed == tp.Ok(Scalars("a", 2, 1.0, True))

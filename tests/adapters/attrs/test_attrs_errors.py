@@ -4,6 +4,7 @@ import datetime as dt
 from typing import Any
 
 import attrs
+import cattrs
 import pytest
 
 import toolparse as tp
@@ -360,3 +361,30 @@ def test_optional_int_accepts_null() -> None:
 
     assert value(Model, {"limit": None}).limit is None
     assert value(Model, {}).limit == 5
+
+
+def test_each_problem_carries_its_path_and_the_value_sent() -> None:
+    result = parse(
+        Invoice,
+        {"vendor_name": 5, "total_amount": "abc", "line_items": [{"sku": "A", "quantity": 0}]},
+    )
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, tp.InvalidArguments)
+    assert [(p.path, p.received) for p in result.exception.problems] == [
+        (("vendor_name",), 5),
+        (("total_amount",), "abc"),
+        (("line_items", 0, "quantity"), 0),
+    ]
+    assert isinstance(result.exception.__cause__, cattrs.ClassValidationError)
+
+
+def test_a_nested_extra_key_follows_the_fields_problems() -> None:
+    assert lines(
+        Invoice,
+        {**VALID_INVOICE, "line_items": [{"sku": 5, "quantity": 0, "zz": 1}]},
+        unknown_arguments="reject",
+    ) == [
+        "line_items[0].sku: must be a string (received 5)",
+        "line_items[0].quantity: must be at least 1 (received 0)",
+        "line_items[0].zz: Unrecognized parameter",
+    ]

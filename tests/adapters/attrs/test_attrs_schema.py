@@ -313,7 +313,7 @@ def _plugin(answer: Callable[[object, Any], Any]) -> tp.PluginManager:
             return answer(field, schema)
 
     pm = tp.make_plugin_manager(load_entry_points=False)
-    from toolparse_attrs._adapter import AttrsAdapter
+    from toolparse_attrs import AttrsAdapter
 
     class Register:
         @tp.hookimpl

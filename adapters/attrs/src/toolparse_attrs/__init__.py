@@ -1,12 +1,10 @@
 """toolparse adapter for attrs classes, structured by cattrs.
 
-Installing ``toolparse[attrs]`` registers :class:`AttrsAdapter` through the
-``toolparse`` entry point. Importing this package (and collecting its adapter)
-imports neither attrs nor cattrs: that happens when a tool with an attrs
-``args_schema`` is defined. :func:`using` (an :class:`AttrsSource`) hands a
-class to the adapter with your own converter; :func:`make_converter` and
-:func:`configure_converter` build one with toolparse's strict JSON rules (they
-import cattrs on first use).
+``toolparse[attrs]`` registers :class:`AttrsAdapter` through the ``toolparse``
+entry point; importing this package imports neither attrs nor cattrs (a tool
+defined with an attrs ``args_schema`` does). :func:`using` hands a class to the
+adapter with your own converter; :func:`make_converter` and
+:func:`configure_converter` build one with toolparse's strict JSON rules.
 """
 
 from __future__ import annotations
@@ -16,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolparse import hookimpl
 
-from ._adapter import AttrsAdapter
-from ._source import AttrsSource, using
+from ._adapter import AttrsAdapter, AttrsSource, using
 
 if TYPE_CHECKING:
     from ._converter import configure_converter, make_converter
@@ -31,9 +28,6 @@ __all__ = [
     "using",
 ]
 
-# imported on first use: they need cattrs
-_LAZY = {"configure_converter": "._converter", "make_converter": "._converter"}
-
 
 @hookimpl
 def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
@@ -42,9 +36,8 @@ def toolparse_register_adapters(register: Callable[[Any], None]) -> None:
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name not in ("configure_converter", "make_converter"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
+    from . import _converter  # on first use: it imports cattrs
 
-    return getattr(import_module(module, __name__), name)
+    return getattr(_converter, name)

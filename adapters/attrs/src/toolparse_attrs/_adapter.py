@@ -1,34 +1,75 @@
 """The attrs adapter: attrs classes described as JSON Schema, structured by cattrs.
 
-This module imports neither attrs nor cattrs: :meth:`AttrsAdapter.accepts`
-runs for every tool, whatever its library, and an attrs class says what it is
-by its ``__attrs_attrs__``. The libraries are imported by
-:meth:`AttrsAdapter.compile` (and by ``serialize`` for an attrs instance).
+This module imports neither attrs nor cattrs (``accepts`` runs for every tool,
+whatever its library): :meth:`AttrsAdapter.build` and ``serialize`` do.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolparse.adapter import (
     EMPTY,
+    AdapterBase,
     Compiled,
     FieldSchema,
     SignatureParam,
     UnknownArguments,
-    check_policy,
+    plugin_maps_fields,
 )
-
-from ._source import AttrsSource
 
 if TYPE_CHECKING:
     import cattrs
 
     from ._fields import Fields
 
-__all__ = ["AttrsAdapter"]
+__all__ = ["AttrsAdapter", "AttrsSource", "using"]
+
+
+class AttrsSource:
+    """An ``args_schema`` for the attrs adapter: a class and, optionally, its converter.
+
+    Build it with :func:`using`; the attrs adapter takes it whatever the class
+    (an attrs class or a dataclass).
+
+    :param cls: an attrs class or a dataclass.
+    :param converter: the ``cattrs.Converter`` that structures the arguments and
+        serialises returned instances; ``None`` for toolparse's default converter.
+    """
+
+    __slots__ = ("cls", "converter")
+
+    def __init__(self, cls: type, converter: cattrs.Converter | None = None) -> None:
+        self.cls = cls
+        self.converter = converter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AttrsSource):
+            return NotImplemented
+        return self.cls is other.cls and self.converter is other.converter
+
+    def __hash__(self) -> int:
+        return hash((self.cls, id(self.converter)))
+
+    def __repr__(self) -> str:
+        name = getattr(self.cls, "__qualname__", repr(self.cls))
+        return f"using({name})" if self.converter is None else f"using({name}, {self.converter!r})"
+
+
+def using(cls: type, converter: Any = None) -> AttrsSource:
+    """Hand ``cls`` to the attrs adapter, structured by ``converter``.
+
+    ``Function(args_schema=using(Order, my_converter))`` structures the arguments
+    with your converter (its hooks, its ``forbid_extra_keys``), which serialises
+    the ``Order`` instances a tool returns too. ``using(SomeDataclass)`` routes a
+    dataclass to cattrs (a bare dataclass is left to the other adapters).
+
+    :param cls: an attrs class or a dataclass.
+    :param converter: a ``cattrs.Converter``; ``None`` for the default one.
+    """
+    return AttrsSource(cls, converter)
 
 
 def _is_attrs_class(source: object) -> bool:
@@ -36,7 +77,7 @@ def _is_attrs_class(source: object) -> bool:
     return isinstance(source, type) and getattr(source, "__attrs_attrs__", None) is not None
 
 
-class AttrsAdapter:
+class AttrsAdapter(AdapterBase):
     """attrs classes (``@define``, ``@frozen``, ``@attr.s``) as tools' arguments.
 
     :meth:`accepts` takes attrs classes and :class:`~toolparse_attrs.AttrsSource`
@@ -47,6 +88,7 @@ class AttrsAdapter:
     name = "attrs"
 
     def __init__(self) -> None:
+        super().__init__()
         # the converter a class was last used with, for serialising its instances
         self._converters: weakref.WeakKeyDictionary[type, cattrs.BaseConverter] = (
             weakref.WeakKeyDictionary()
@@ -59,72 +101,49 @@ class AttrsAdapter:
         except Exception:  # accepts() must not raise, whatever the object does
             return False
 
-    # -- definition ---------------------------------------------------------------
+    def kept_key(
+        self, source: Any, unknown_arguments: UnknownArguments, field_schema: FieldSchema | None
+    ) -> Hashable | None:
+        """A bare class's compiled form is kept per class and policy (not with your converter)."""
+        if isinstance(source, AttrsSource) or plugin_maps_fields(field_schema):
+            return None
+        return (source, unknown_arguments == "reject")
 
-    def compile(
+    def build(
         self,
         source: Any,
         *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-        parser: bool = True,
+        unknown_arguments: UnknownArguments,
+        field_schema: FieldSchema | None,
+        parser: bool,
     ) -> Compiled:
-        """Read the class once, as the converter structures it: its schema and parser.
-
-        The parser is the converter's compiled structure hook for the class
-        (fetched once: no dispatch on each call), its errors as problems.
-        ``field_schema`` is asked about every field and type.
-        """
+        """Read the class once, as the converter structures it: its schema and parser."""
+        from ._errors import make_parser
         from ._fields import Fields
-        from ._parser import make_parser
         from ._schema import SchemaBuilder
 
-        policy = check_policy(unknown_arguments)
-        cls, converter = self._resolve(source, policy)
+        cls, converter = self._resolve(source, unknown_arguments)
         fields = Fields(converter)
         closed = bool(getattr(converter, "forbid_extra_keys", False))
         schema = SchemaBuilder(fields, closed=closed, field_schema=field_schema).build(cls)
-        info = fields.info(cls)
-        accepted = tuple(f.key for f in info.fields)
+        accepted = tuple(f.key for f in fields.info(cls).fields)
         return Compiled(
             schema,
             make_parser(converter, fields, cls, accepted) if parser else None,
             accepted=accepted,
             required=schema.get("required", ()),
-            nulls_after_reject=self._checks_its_schema(source, fields, field_schema),
+            nulls_after_reject=_checks_its_schema(source, fields, field_schema),
         )
 
-    @staticmethod
-    def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | None) -> bool:
-        """Whether the parser refuses every null and text the exported schema refuses.
-
-        So with toolparse's own converter: each of its strict hooks refuses a
-        ``null`` for a type whose schema does not admit one (and a string for
-        an object), so the core restores nested nulls only once a call is
-        rejected. Not with your converter (its hooks may be lenient), a plugin
-        that maps fields (its schema is not the type's), or any field with an
-        attrs converter or its own hook (either may take a ``null``).
-        """
-        if isinstance(source, AttrsSource) and source.converter is not None:
-            return False
-        if field_schema is not None and getattr(field_schema, "answers", True):
-            return False
-        return not any(
-            f.converter is not None or f.hook is not None
-            for info in fields.read
-            for f in info.fields
-        )
-
-    def _resolve(self, source: Any, policy: str) -> tuple[type, cattrs.BaseConverter]:
+    def _resolve(self, source: Any, policy: UnknownArguments) -> tuple[type, cattrs.BaseConverter]:
         """The class and the converter to use under the ``unknown_arguments`` policy."""
         import cattrs
 
         from ._converter import default_converter
         from ._types import is_model
 
-        cls, given = (
-            (source.cls, source.converter) if isinstance(source, AttrsSource) else (source, None)
-        )
+        mine = isinstance(source, AttrsSource)
+        cls, given = (source.cls, source.converter) if mine else (source, None)
         if not is_model(cls):
             raise ValueError(f"expected an attrs class or a dataclass, got {cls!r:.80}")
         if given is None:
@@ -132,33 +151,18 @@ class AttrsAdapter:
         if not isinstance(given, cattrs.BaseConverter):
             raise ValueError(f"expected a cattrs converter, got {given!r:.80}")
         self._converters[cls] = given
-        # your converter's own forbid_extra_keys rules the nested levels (a copy
-        # with another rule would still run hooks bound to the original); the
-        # core applies the policy to the top-level names
+        # your converter's forbid_extra_keys rules the nested levels (a copy with another
+        # would still run hooks bound to it); the core applies the policy to the top level
         return cls, given
-
-    def json_schema(
-        self, source: Any, *, unknown_arguments: UnknownArguments = "report"
-    ) -> dict[str, Any]:
-        """The JSON Schema alone (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
-
-    def parser(self, source: Any, *, unknown_arguments: UnknownArguments = "report") -> Any:
-        """The parser alone (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments).parser
-
-    # -- results ------------------------------------------------------------------
 
     def serialize(self, value: object) -> str | None:
         """JSON text for an attrs instance (or a list of them) a tool returned."""
         items = value if isinstance(value, (list, tuple)) and value else (value,)
         if not all(_is_attrs_class(type(item)) for item in items):
             return None
-        from ._parser import dump
+        from ._converter import dump
 
         return dump(value, self._converters.get(type(items[0])))
-
-    # -- signatures ---------------------------------------------------------------
 
     def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:
         """An attrs class whose fields are a function's parameters (for ``@tool``)."""
@@ -166,10 +170,24 @@ class AttrsAdapter:
 
         fields: dict[str, Any] = {}
         for p in params:
-            options: dict[str, Any] = {"type": p.annotation, "kw_only": True, "alias": p.name}
-            if p.description:
-                options["metadata"] = {"description": p.description}
-            if p.default is not EMPTY:
-                options["default"] = p.default
-            fields[p.name] = attrs.field(**options)
+            default = attrs.NOTHING if p.default is EMPTY else p.default
+            metadata = {"description": p.description} if p.description else None
+            options = {"type": p.annotation, "kw_only": True, "alias": p.name, "metadata": metadata}
+            fields[p.name] = attrs.field(default=default, **options)
         return attrs.make_class(name, fields)
+
+
+def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | None) -> bool:
+    """Whether the parser refuses every null (and text for an object) the schema refuses.
+
+    So with toolparse's own converter, whose strict hooks do. Not with yours
+    (its hooks may be lenient), a plugin that maps fields, or a field with an
+    attrs converter or its own hook (either may take a ``null``).
+    """
+    if isinstance(source, AttrsSource) and source.converter is not None:
+        return False
+    return not plugin_maps_fields(field_schema) and not any(
+        f.converter is not None or f.hook is not None
+        for info in fields.read.values()
+        for f in info.fields
+    )

@@ -1,215 +1,131 @@
-"""Running attrs validators on the error path: every failure reported, each once.
+"""What attrs' ``__init__`` runs, run again for a class that failed, so that every failure is named.
 
-attrs runs a class's validators in ``__init__``, in field order, and stops at
-the first that raises. The model should learn every problem at once, but a
-validator must not run twice in one call (it may be slow, like a regular
-expression, or count something). :func:`run` runs a validator that attrs
-never reached, opening ``and_``, ``optional``, ``deep_iterable`` and
-``deep_mapping`` so that each failing part and item is reported; where
-``__init__`` stopped, and how to go on from there, is ``_resumption``.
+``__init__`` stops at the first converter or validator that raises, and never
+runs when a field fails; the model should learn every problem at once. So the
+reading runs them all (a parser's checks may run twice in one call), opening
+``and_``, ``optional``, ``deep_iterable`` and ``deep_mapping``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from attrs.validators import get_disabled
+
 from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.problems import ProblemRow
 
-from ._reasons import kind, reason
+from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, convert, default_of
+from ._validators import custom, kind, parts, reason
 
-__all__ = [
-    "Problem",
-    "entries",
-    "jsonable",
-    "members",
-    "parts",
-    "problem",
-    "run",
-    "run_after",
-    "sent_part",
-]
+__all__ = ["run_init_checks"]
 
 Path = tuple[str | int, ...]
-#: a problem found: built, or as the row ``(path, reason, received, kind)`` the
-#: quick reading writes (built by the core only if it is read)
-Problem = ArgumentProblem | ProblemRow
 
 
-def parts(validator: Any) -> Iterator[Any]:
-    """The validators inside ``and_`` (and inside a plain list of validators)."""
-    if validator is None:
-        return
-    if isinstance(validator, (list, tuple)):
-        for v in validator:
-            yield from parts(v)
-    elif kind(validator) == "_AndValidator":
-        for v in validator._validators:
-            yield from parts(v)
-    else:
-        yield validator
-
-
-# -- running what attrs has not run ---------------------------------------------------
-
-
-def run_after(
-    fields: Iterable[Any], instance: Any, path: Path, raw: Mapping[str, Any], out: list[Problem]
-) -> None:
-    """Run the validators of ``fields``, those ``__init__`` never reached after it stopped.
-
-    Every attribute of ``instance`` is set (``__init__`` assigns them all
-    before validating), so none is partial; each value is echoed as sent.
-    """
-    for f in fields:
-        run(
-            f.validator,
-            instance,
-            f.field,
-            getattr(instance, f.name),
-            (*path, f.key),
-            out,
-            partial=False,
-            sent=raw.get(f.key, NOT_GIVEN),
-        )
-
-
-def run(
-    validator: Any,
-    instance: Any,
-    attribute: Any,
-    value: Any,
+def run_init_checks(
+    info: ClassInfo,
     path: Path,
-    out: list[Problem],
-    *,
-    partial: bool,
-    sent: Any = NOT_GIVEN,
-    nullable: bool = False,
+    raw: Mapping[str, Any],
+    failed: set[str],
+    out: list[ArgumentProblem],
+    structure: Callable[[FieldInfo, Any], Any],
+    read: Callable[[BaseException, Path, Any, Any, Any], None],
 ) -> None:
-    """Run ``validator`` on one field's value, adding a problem for each failure.
+    """Run the class's converters and validators on the fields not ``failed``, as ``__init__`` does.
 
-    ``and_``, ``optional``, ``deep_iterable`` and ``deep_mapping`` are opened
-    so that every failing part is reported (items and values under their own
-    path). With ``partial`` (some fields of the instance could not be read),
-    a validator that trips over a missing attribute is not a problem.
-    ``sent`` is the value as the model sent it, echoed in the problem.
+    ``structure`` structures a field again; ``read`` reads what it raised (a
+    converter without detailed validation let the field's error through).
     """
-    for v in parts(validator):
-        name = kind(v)
-        if name == "_OptionalValidator":
-            if value is not None:
-                run(
-                    v.validator,
-                    instance,
-                    attribute,
-                    value,
-                    path,
-                    out,
-                    partial=partial,
-                    sent=sent,
-                    nullable=True,
-                )
-        elif name == "_DeepIterable" and _iterable(value):
-            before = len(out)
-            if v.iterable_validator is not None:
-                run(
-                    v.iterable_validator,
-                    instance,
-                    attribute,
-                    value,
-                    path,
-                    out,
-                    partial=partial,
-                    sent=sent,
-                )
-            if len(out) == before:
-                members(v, instance, attribute, value, path, out, partial, sent, 0)
-        elif name == "_DeepMapping" and isinstance(value, Mapping):
-            outer = getattr(v, "mapping_validator", None)
-            if outer is not None:
-                run(outer, instance, attribute, value, path, out, partial=partial, sent=sent)
-            entries(v, instance, attribute, value, path, out, partial, sent, 0, None)
-        else:
-            try:
-                v(instance, attribute, value)
-            except Exception as exc:
-                if partial and isinstance(exc, AttributeError):
-                    continue  # it read a field that could not be structured
-                out.append(problem(v, exc, value, path, sent, nullable))
-
-
-def members(
-    v: Any,
-    instance: Any,
-    attribute: Any,
-    value: Any,
-    path: Path,
-    out: list[Problem],
-    partial: bool,
-    sent: Any,
-    start: int,
-) -> None:
-    """``deep_iterable``'s member validator on the items from ``start`` on."""
-    for index, item in enumerate(value):
-        if index >= start:
-            run(
-                v.member_validator,
-                instance,
-                attribute,
-                item,
-                (*path, index),
-                out,
-                partial=partial,
-                sent=sent_part(sent, index),
-            )
-
-
-def entries(
-    v: Any,
-    instance: Any,
-    attribute: Any,
-    value: Mapping[Any, Any],
-    path: Path,
-    out: list[Problem],
-    partial: bool,
-    sent: Any,
-    start: int,
-    skip_key: bool | None,
-) -> None:
-    """``deep_mapping``'s key and value validators on the entries from ``start`` on.
-
-    ``skip_key``: at ``start``, the key validator already ran (``True``) or
-    both did (``None`` means neither).
-    """
-    for index, (key, item) in enumerate(value.items()):
-        if index < start:
+    instance: Any = object.__new__(info.cls)
+    values: dict[str, Any] = {}
+    for f in info.fields:
+        if f.name in failed:
             continue
-        where = (*path, str(key))
-        if v.key_validator is not None and not (index == start and skip_key):
-            run(v.key_validator, instance, attribute, key, where, out, partial=partial, sent=key)
-        if v.value_validator is not None:
-            run(
-                v.value_validator,
-                instance,
-                attribute,
-                item,
-                where,
-                out,
-                partial=partial,
-                sent=sent_part(sent, key),
+        where, sent = (*path, f.key), raw.get(f.key, NOT_GIVEN)
+        if f.key in raw:
+            try:
+                value = structure(f, sent)
+            except Exception as exc:
+                read(exc, where, sent, f.type, out)
+                continue
+        elif (value := default_of(f)) is NO_DEFAULT:
+            if f.required:
+                out.append(ArgumentProblem.missing(where))
+            continue
+        if f.converter is not None:
+            try:
+                value = convert(f, value, instance)
+            except Exception as exc:
+                out.append(ArgumentProblem(where, custom(exc), sent))
+                continue
+        object.__setattr__(instance, f.name, value)
+        values[f.name] = value
+    if get_disabled():  # attrs' validators are off: __init__ runs none, nor does this
+        return
+    checks = _Checks(instance, out, len(values) < len(info.fields))
+    for f in info.fields:
+        if f.validator is not None and f.name in values:
+            checks.run(
+                f.validator, f.field, values[f.name], (*path, f.key), raw.get(f.key, NOT_GIVEN)
             )
 
 
-def problem(
-    v: Any, exc: BaseException, value: Any, path: Path, sent: Any, nullable: bool
-) -> ArgumentProblem:
-    """The problem for validator ``v`` raising ``exc`` on ``value`` (``sent`` is echoed)."""
-    echo = jsonable(value) if sent is NOT_GIVEN else sent
-    return ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
+@dataclasses.dataclass(slots=True)
+class _Checks:
+    """One instance's validators, each failure an :class:`ArgumentProblem` in ``out``.
+
+    ``partial``: a field is not set (its problem is said): an ``AttributeError`` is no problem.
+    """
+
+    instance: Any
+    out: list[ArgumentProblem]
+    partial: bool
+
+    def run(
+        self, validator: Any, field: Any, value: Any, path: Path, sent: Any, nullable: bool = False
+    ) -> None:
+        """Run ``validator`` on ``field``'s ``value``; ``sent``: the value as the model sent it."""
+        for v in parts(validator):
+            which = kind(v)
+            if which == "optional":
+                if value is not None:
+                    self.run(v.validator, field, value, path, sent, nullable=True)
+            elif which == "deep_iterable" and isinstance(value, (list, tuple, set, frozenset)):
+                before = len(self.out)
+                if v.iterable_validator is not None:
+                    self.run(v.iterable_validator, field, value, path, sent)
+                if len(self.out) == before:  # the collection is fine: each item
+                    for index, item in enumerate(value):
+                        self.run(
+                            v.member_validator, field, item, (*path, index), _part(sent, index)
+                        )
+            elif which == "deep_mapping" and isinstance(value, Mapping):
+                self._mapping(v, field, value, path, sent)
+            else:
+                try:
+                    v(self.instance, field, value)
+                except Exception as exc:
+                    if not (self.partial and isinstance(exc, AttributeError)):
+                        echo = _jsonable(value) if sent is NOT_GIVEN else sent
+                        self.out.append(
+                            ArgumentProblem(path, reason(v, exc, value, nullable=nullable), echo)
+                        )
+
+    def _mapping(self, v: Any, field: Any, value: Mapping[Any, Any], path: Path, sent: Any) -> None:
+        """``deep_mapping``: the mapping's own validator, then each key and value."""
+        if getattr(v, "mapping_validator", None) is not None:
+            self.run(v.mapping_validator, field, value, path, sent)
+        for key, item in value.items():
+            where = (*path, str(key))
+            if v.key_validator is not None:
+                self.run(v.key_validator, field, key, where, key)
+            if v.value_validator is not None:
+                self.run(v.value_validator, field, item, where, _part(sent, key))
 
 
-def sent_part(sent: Any, key: Any) -> Any:
+def _part(sent: Any, key: Any) -> Any:
     """Part of what the model sent (``NOT_GIVEN`` when it cannot be told)."""
     if isinstance(sent, list) and isinstance(key, int) and 0 <= key < len(sent):
         return sent[key]
@@ -218,12 +134,8 @@ def sent_part(sent: Any, key: Any) -> Any:
     return NOT_GIVEN
 
 
-def _iterable(value: object) -> bool:
-    return isinstance(value, (list, tuple, set, frozenset))
-
-
-def jsonable(value: Any) -> Any:
-    """The value as the model sent it, for echoing (sets and tuples as lists)."""
+def _jsonable(value: Any) -> Any:
+    """A structured value as the model sent it, for echoing (sets and tuples as lists)."""
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
     return getattr(value, "value", value)

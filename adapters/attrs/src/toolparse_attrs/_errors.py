@@ -1,54 +1,57 @@
-"""cattrs' exception trees (and attrs validators) to argument problems.
+"""The parser, and the one reading of what it rejects: cattrs' error tree as argument problems.
 
-With detailed validation cattrs raises a ``ClassValidationError`` for a class
-and an ``IterableValidationError`` for a list or a mapping, each holding the
-exceptions of its parts with a note naming the attribute, index or key. This
-module walks that tree alongside the arguments the model sent, so each
-problem gets the path and the value the model used (the key it sent, not the
-attribute name). attrs validators run in ``__init__`` and stop at the first
-failure; ``_checks`` reports that one and runs only what attrs never reached,
-so the model learns every problem at once and no validator runs twice.
+cattrs' ``ClassValidationError`` and ``IterableValidationError`` hold their
+parts' exceptions with notes naming the attribute, index or key.
+:class:`ErrorReader` walks that tree as ``cattrs.transform_error`` does,
+alongside the arguments sent, so each problem has the model's path and value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-from attrs.validators import get_disabled as _validators_disabled
-from cattrs.errors import (
-    AttributeValidationNote,
-    ClassValidationError,
-    IterableValidationError,
-    IterableValidationNote,
-)
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 
-from toolparse import NOT_GIVEN, ArgumentProblem
-from toolparse.adapter import MAX_PROBLEMS, REQUIRED, type_reason
+from toolparse import NOT_GIVEN, ArgumentProblem, ParseResult, invalid_arguments, ok
+from toolparse.adapter import MAX_PROBLEMS, type_reason
 
-from ._checks import Problem, problem, run, run_after
-from ._converter import Rejected, get_structure_hook
-from ._fields import NO_DEFAULT, ClassInfo, FieldInfo, Fields, convert, init_name
-from ._leaves import leaf as _leaf
-from ._leaves import model as _model
-from ._parts import any_key_error, in_field_order, leaves, unnoted
-from ._reasons import custom
-from ._resumption import InitFailure, combinator, init_failure, resume, structured_values
+from ._checks import run_init_checks
+from ._converter import get_structure_hook
+from ._fields import FieldInfo, Fields
+from ._scalars import Rejected
+from ._types import describe, is_enum, is_literal, is_model, json_kinds, union_members, unwrap
+from ._validators import custom
 
-__all__ = ["KEPT", "ErrorReader"]
+__all__ = ["ErrorReader", "make_parser"]
 
 Path = tuple[str | int, ...]
 _NOT_AN_OBJECT = type_reason("object")
 
 
-#: the problems of one call built at most (the SDK's bound); past them a list
-#: item's errors are only counted
-KEPT = MAX_PROBLEMS
+def make_parser(
+    converter: cattrs.BaseConverter, fields: Fields, cls: type, accepted: tuple[str, ...]
+) -> Callable[[dict[str, Any]], ParseResult]:
+    """The parser for ``cls``: the converter's hook structures the arguments into an instance."""
+    hook = get_structure_hook(converter, cls)  # fetched once: no dispatch on each call
+    reader = ErrorReader(fields)
+
+    def parse(arguments: dict[str, Any]) -> ParseResult:
+        try:
+            return ok(hook(arguments, cls))  # (the function: cheaper than Ok's own __new__)
+        except Exception as exc:
+            found, more = reader.problems(exc, arguments, cls)
+            return invalid_arguments(
+                found, arguments=arguments, accepted=accepted, cause=exc, more=more
+            )
+
+    return parse
 
 
-class _Found(list[Problem]):
-    """The problems built, and :attr:`more`: how many past :data:`KEPT` were only counted."""
+class _Found(list[ArgumentProblem]):
+    """The problems built, and :attr:`more`: how many past ``MAX_PROBLEMS`` were only counted."""
 
     more = 0
 
@@ -58,292 +61,144 @@ class ErrorReader:
 
     def __init__(self, fields: Fields) -> None:
         self.fields = fields
-        self._hooks: dict[Any, Any] = {}
-        # the classes read so far, looked up in place (no call per rejected class)
-        self._infos = fields.cache
+        self._hooks: dict[int, Any] = {}  # each field's structure hook, by id of its FieldInfo
+        self._models: dict[Any, type | None] = {}
 
-    def problems(self, exc: BaseException, arguments: Any, cls: type) -> tuple[list[Problem], int]:
-        """The problems in ``exc`` (raised structuring ``arguments``), and how many more.
-
-        Past :data:`KEPT`, a list item's failures are counted, not built.
-        """
+    def problems(
+        self, exc: BaseException, arguments: Any, cls: type
+    ) -> tuple[list[ArgumentProblem], int]:
+        """The problems in ``exc``, raised structuring ``arguments``, and how many more."""
         out = _Found()
-        self._walk(exc, (), arguments, cls, out)
+        self._read(exc, (), arguments, cls, out)
         return (out or [ArgumentProblem((), custom(exc))]), out.more
 
-    def _walk(
-        self,
-        exc: BaseException,
-        path: Path,
-        raw: Any,
-        tp: Any,
-        out: _Found,
-    ) -> None:
-        if type(exc) is Rejected:  # the commonest leaf: a strict hook's refusal
-            out.append(ArgumentProblem(path, exc.reason, raw))
+    def _read(self, exc: BaseException, path: Path, raw: Any, tp: Any, out: _Found) -> None:
+        if type(exc) is Rejected:  # the commonest: a strict hook's refusal
+            out.append(ArgumentProblem(path, exc.args[0], raw))
         elif isinstance(exc, ClassValidationError):
-            self._class(exc.cl, path, raw, out, exc)
+            self._object(exc.cl, path, raw, exc, out)
+        elif (cls := self._model(tp)) is not None:
+            # __init__ raised (a converter, a validator, a post-init check), or
+            # a converter without detailed validation let a field's error through
+            self._object(cls, path, raw, exc, out)
         elif isinstance(exc, IterableValidationError):
             self._items(exc, path, raw, tp, out)
         else:
-            origin = _model(tp)
-            if origin is not None and not isinstance(exc, Rejected):
-                # __init__ failed (a validator, a converter, __attrs_post_init__),
-                # or a converter without detailed validation raised as is
-                self._class(origin, path, raw, out, None, exc)
-            else:
-                out.append(_leaf(exc, path, raw, tp))
+            out.append(_leaf(exc, path, raw, tp))
 
-    def _class(
-        self,
-        cls: type,
-        path: Path,
-        raw: Any,
-        out: _Found,
-        exc: ClassValidationError | None,
-        init_error: BaseException | None = None,
-    ) -> None:
+    def _object(self, cls: type, path: Path, raw: Any, exc: BaseException, out: _Found) -> None:
+        """A class's problems: its fields' (cattrs' notes), its extra keys, its checks."""
         if type(raw) is not dict and not isinstance(raw, Mapping):
             out.append(ArgumentProblem(path, _NOT_AN_OBJECT, raw))
             return
         start = len(out)
-        info = self._infos.get(cls) or self.fields.info(cls)
-        by_name = info.by_name
+        info = self.fields.info(cls)
         failed: set[str] = set()
-        init_errors = [] if init_error is None else [init_error]
-        if exc is not None:
-            # cattrs' group_exceptions() in the loop itself (no lists of pairs):
-            # the parts with an attribute's note in order, then the others
-            without: list[BaseException] = []
-            for sub in exc.exceptions:
-                for note in getattr(sub, "__notes__", ()):
-                    if note.__class__ is AttributeValidationNote:
-                        break
-                else:
-                    without.append(sub)
-                    continue
-                found = by_name.get(note.name)
-                key = found.key if found is not None else note.name
+        others: list[BaseException] = [exc]
+        if isinstance(exc, ClassValidationError):
+            noted, others = exc.group_exceptions()  # type: ignore[assignment]
+            for sub, note in noted:
                 failed.add(note.name)
-                if type(sub) is Rejected:  # a strict hook's refusal, as in _walk
-                    out.append(ArgumentProblem((*path, key), sub.args[0], raw.get(key, NOT_GIVEN)))
-                elif isinstance(sub, KeyError) and key not in raw:
-                    out.append(ArgumentProblem.missing((*path, key), REQUIRED))
+                key = info.keys.get(note.name, note.name)
+                if isinstance(sub, KeyError) and key not in raw:
+                    out.append(ArgumentProblem.missing((*path, key)))
                 else:
-                    self._walk(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
-            init_errors.extend(unnoted(without, path, out))
-        self._settle(info, cls, path, raw, out, exc, start, failed, init_errors)
-
-    def _settle(
-        self,
-        info: ClassInfo,
-        cls: type,
-        path: Path,
-        raw: Mapping[str, Any],
-        out: _Found,
-        exc: ClassValidationError | None,
-        start: int,
-        failed: set[str],
-        init_errors: list[BaseException],
-    ) -> None:
-        """A class's problems once its parts are read (``out[start:]``), as ``__init__`` ran.
-
-        ``failed``: the fields cattrs could not structure; ``init_errors``:
-        what raised with no field's note (``__init__``, a converter's own).
-        """
-        if init_errors and any_key_error(init_errors):
-            # a converter without detailed validation: the first missing key raised
-            absent = [f.key for f in info.fields if f.required and f.key not in raw]
-            out.extend(ArgumentProblem.missing((*path, key), REQUIRED) for key in absent)
-            if absent:
-                return
-        before = len(out)
-        if info.checked and info.is_attrs:
-            # attrs.validators.disabled(): __init__ ran none, and neither does this
-            validate = not _validators_disabled()
-            failure = init_failure(init_errors[0], cls) if init_errors else None
-            if failure is not None:
-                self._after_init(info, raw, path, failure, init_errors[0], out, validate)
-            elif init_errors or not failed.issuperset(info.checked_names):
-                # __init__ never ran: its converters and validators run here, once
-                structured = structured_values(exc) if exc is not None and failed else None
-                self._check(info, raw, path, failed, out, structured, validate)
-        if init_errors and len(out) == before:
-            out.append(ArgumentProblem(path, custom(init_errors[0])))
-        if len(out) > before:
-            in_field_order(out, start, info, len(path))
-
-    def _items(
-        self,
-        exc: IterableValidationError,
-        path: Path,
-        raw: Any,
-        tp: Any,
-        out: _Found,
-    ) -> None:
-        without: list[BaseException] = []
-        for sub in exc.exceptions:
-            for note in getattr(sub, "__notes__", ()):
-                if note.__class__ is IterableValidationNote:
-                    break
+                    self._read(sub, (*path, key), raw.get(key, NOT_GIVEN), note.type, out)
+        unexplained: list[BaseException] = []
+        for other in others:
+            if isinstance(other, ForbiddenExtraKeysError):
+                names = sorted(other.extra_fields, key=str)
+                out.extend(ArgumentProblem.unrecognized((*path, str(n))) for n in names)
             else:
-                without.append(sub)
-                continue
-            if len(out) >= KEPT:
-                out.more += leaves(sub)
-                continue
-            index = note.index
-            if type(raw) is not list and isinstance(raw, Mapping):
-                where = (*path, str(index))
-                if str(note).startswith("Structuring mapping key"):
-                    reason = _leaf(sub, where, index, note.type).reason
-                    out.append(ArgumentProblem(where, f"Invalid key: {reason}"))
-                else:
-                    self._walk(sub, where, raw.get(index, NOT_GIVEN), note.type, out)
-            else:
-                item = NOT_GIVEN
-                if (
-                    isinstance(raw, (list, tuple))
-                    and isinstance(index, int)
-                    and 0 <= index < len(raw)
-                ):
-                    item = raw[index]
-                if type(sub) is ClassValidationError:  # an object in an array, as in _walk
-                    self._class(sub.cl, (*path, index), item, out, sub)
-                else:
-                    self._walk(sub, (*path, index), item, note.type, out)
-        for sub in without:
-            out.append(_leaf(sub, path, raw, tp))
-
-    def _after_init(
-        self,
-        info: ClassInfo,
-        raw: Mapping[str, Any],
-        path: Path,
-        failure: InitFailure,
-        error: BaseException,
-        out: _Found,
-        validate: bool,
-    ) -> None:
-        """Every problem of a class whose ``__init__`` raised, no validator run twice."""
-        instance = failure.instance
-        at = info.positions.get(failure.name)
-        if at is None:
-            return  # post-init, a factory, a field not given to __init__: its message
-        failing = info.fields[at]
-        where = (*path, failing.key)
-        sent = raw.get(failing.key, NOT_GIVEN)
-        if failure.stage == "converter":
-            # the fields after it were not converted and no validator ran
-            out.append(ArgumentProblem(where, custom(error), sent))
-            self._check(
-                info, raw, path, {failure.name}, out, failure.structured, validate, instance, at
-            )
-            return
-        # validators run in field order: the ones before passed
-        value = getattr(instance, failing.name)
-        validator = failing.validator
-        if combinator(validator):
-            resume(
-                validator,
-                failure.frames,
-                error,
-                instance,
-                failing.field,
-                value,
-                where,
-                out,
-                sent=sent,
-            )
-        else:
-            # a validator with no parts: nothing to go on from within it, no frame to read
-            out.append(problem(validator, error, value, where, sent, False))
-        run_after(info.validated_after[at], instance, path, raw, out)
-
-    def _check(
-        self,
-        info: ClassInfo,
-        raw: Mapping[str, Any],
-        path: Path,
-        failed: set[str],
-        out: _Found,
-        structured: Mapping[str, Any] | None,
-        validate: bool,
-        instance: Any = None,
-        converted: int = 0,
-    ) -> None:
-        """Run the attrs converters and validators that never ran, keeping every failure.
-
-        The fields that could not be structured are left out; the instance the
-        validators see has every other field set, as in ``__init__``.
-        ``structured`` holds the values cattrs structured (by ``__init__``
-        argument name), so no field is structured twice; ``instance`` and
-        ``converted``: ``__init__`` stopped at a converter, the fields before
-        index ``converted`` are set on ``instance`` already. ``validate``:
-        run the validators too (attrs' validators are not disabled).
-        """
-        if instance is None:
-            instance = object.__new__(info.cls)
-        values: dict[str, Any] = {}
-        for index, f in enumerate(info.fields):
-            if f.name in failed:
-                continue
-            if index < converted:
-                values[f.name] = getattr(instance, f.name)
-                continue
-            value = self._value(f, raw, structured)
-            if value is NO_DEFAULT:
-                continue
-            if f.converter is not None:
-                try:
-                    value = convert(f, value, instance)
-                except Exception as exc:
-                    out.append(
-                        ArgumentProblem((*path, f.key), custom(exc), raw.get(f.key, NOT_GIVEN))
-                    )
-                    continue
-            object.__setattr__(instance, f.name, value)
-            values[f.name] = value
-        if not validate:
-            return
-        partial = len(values) < len(info.fields)
-        for f in info.fields:
-            if f.validator is not None and f.name in values:
-                run(
-                    f.validator,
-                    instance,
-                    f.field,
-                    values[f.name],
-                    (*path, f.key),
-                    out,
-                    partial=partial,
-                    sent=raw.get(f.key, NOT_GIVEN),
+                unexplained.append(other)
+        # __init__ raised, or never ran the checks of the fields that structured
+        if unexplained or not failed.issuperset(info.checked):
+            before = len(out)
+            run_init_checks(info, path, raw, failed, out, self._structure, self._read)
+            if unexplained and len(out) == before:  # the class's own error (a post-init check)
+                out.append(ArgumentProblem(path, custom(unexplained[0])))
+            if len(out) - start > 1:  # the checks' problems back in field order
+                order: dict[str | int, int] = {f.key: i for i, f in enumerate(info.fields)}
+                depth = len(path)
+                out[start:] = sorted(
+                    out[start:],
+                    key=lambda p: (
+                        order.get(p.path[depth], len(order)) if len(p.path) > depth else -1
+                    ),
                 )
 
-    def _value(
-        self, f: FieldInfo, raw: Mapping[str, Any], structured: Mapping[str, Any] | None
-    ) -> Any:
-        """The structured value of one field, or :data:`NO_DEFAULT` when there is none."""
-        if f.key in raw:
-            if structured is not None:
-                return structured.get(init_name(f), NO_DEFAULT)
-            converter = self.fields.converter
-            try:
-                if f.hook is not None:
-                    return f.hook(raw[f.key], f.type)
-                if f.type is None:
-                    return raw[f.key]
-                hook = self._hooks.get(f.type)
-                if hook is None:
-                    hook = self._hooks[f.type] = get_structure_hook(converter, f.type)
-                return hook(raw[f.key], f.type)
-            except Exception:
-                return NO_DEFAULT  # reported where cattrs found it
-        default = f.default
-        if default is NO_DEFAULT:
-            return NO_DEFAULT
-        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            if default.takes_self:
-                return NO_DEFAULT
-            return default.factory()
-        return default
+    def _items(
+        self, exc: IterableValidationError, path: Path, raw: Any, tp: Any, out: _Found
+    ) -> None:
+        """A list's failing items under their index, a mapping's keys and values under the key."""
+        noted, others = exc.group_exceptions()
+        for sub, note in noted:
+            if len(out) >= MAX_PROBLEMS:
+                out.more += _leaves(sub)
+                continue
+            index, item = note.index, NOT_GIVEN
+            if isinstance(raw, Mapping):
+                where: Path = (*path, str(index))
+                args = typing.get_args(unwrap(tp))
+                if len(args) == 2 and args[0] != args[1] and note.type == args[0]:  # the key
+                    said = _leaf(sub, where, index, note.type).reason
+                    out.append(ArgumentProblem(where, f"Invalid key: {said}"))
+                    continue
+                item = raw.get(index, NOT_GIVEN)
+            else:
+                where = (*path, index)
+                if isinstance(raw, (list, tuple)) and isinstance(index, int) and index < len(raw):
+                    item = raw[index]
+            self._read(sub, where, item, note.type, out)
+        out.extend(_leaf(sub, path, raw, tp) for sub in others)
+
+    def _model(self, tp: Any) -> type | None:
+        """The attrs class or dataclass ``tp`` stands for (``None``: none), each type read once."""
+        try:
+            return self._models[tp]
+        except KeyError:
+            found = self._models[tp] = _model(tp)
+            return found
+        except TypeError:  # an unhashable annotation (Annotated metadata)
+            return _model(tp)
+
+    def _structure(self, f: FieldInfo, value: Any) -> Any:
+        """One field's value structured as the class's hook structures it."""
+        if f.hook is not None:
+            return f.hook(value, f.type)
+        if f.type is None:
+            return value
+        hook = self._hooks.get(id(f))
+        if hook is None:
+            hook = self._hooks[id(f)] = get_structure_hook(self.fields.converter, f.type)
+        return hook(value, f.type)
+
+
+def _leaves(exc: BaseException) -> int:
+    """How many failures ``exc`` holds (an exception group counts its members')."""
+    members = getattr(exc, "exceptions", None)
+    if isinstance(members, tuple):
+        return sum(_leaves(sub) for sub in members) or 1
+    return 1
+
+
+def _leaf(exc: BaseException, path: Path, raw: Any, tp: Any) -> ArgumentProblem:
+    """One problem for an exception with no structure below it, worded from the type."""
+    if isinstance(exc, Rejected):
+        return ArgumentProblem(path, exc.args[0], raw)
+    target = unwrap(tp)
+    members = [m for m in union_members(target) if m is not type(None)]
+    if members and all(is_model(m) for m in members) and isinstance(raw, Mapping):
+        return ArgumentProblem(path, "Input does not match any of the allowed objects", raw)
+    words = describe(target)
+    if words is not None and (
+        is_literal(target) or is_enum(target) or type(raw) not in json_kinds(target)
+    ):
+        return ArgumentProblem(path, f"must be {words}", raw)
+    return ArgumentProblem(path, custom(exc), raw)
+
+
+def _model(tp: Any) -> type | None:
+    target = unwrap(tp)
+    origin = typing.get_origin(target) or target
+    return origin if is_model(origin) else None

@@ -11,23 +11,17 @@ from typing import Any
 import attrs
 import cattrs
 
-from ._converter import get_structure_hook
+from ._converter import hook_overrides
 
-__all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields", "convert", "init_name"]
-
-
-class _NoDefault:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "NO_DEFAULT"
-
+__all__ = ["NO_DEFAULT", "ClassInfo", "FieldInfo", "Fields", "convert", "default_of"]
 
 #: A field without a default (it is required).
-NO_DEFAULT: Any = _NoDefault()
+NO_DEFAULT: Any = attrs.NOTHING
+# attrs >= 24.1 wraps a converter that wants the instance or the field
+_CONVERTER: Any = getattr(attrs, "Converter", None)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class FieldInfo:
     """One field: the attribute, the key the model sends, what it holds."""
 
@@ -36,11 +30,9 @@ class FieldInfo:
     type: Any  #: the resolved annotation (``None``: not annotated)
     default: Any  #: :data:`NO_DEFAULT`, a value, or an ``attrs.Factory``
     field: Any  #: the ``attrs.Attribute`` or ``dataclasses.Field``
-    validator: Any = None
-    converter: Any = None
-    #: the structure hook the converter's class hook uses instead of the type's
-    hook: Any = None
-    metadata: typing.Mapping[Any, Any] = dataclasses.field(default_factory=dict)
+    validator: Any
+    converter: Any
+    hook: Any  #: the structure hook the class hook uses instead of the type's
 
     @property
     def required(self) -> bool:
@@ -48,202 +40,107 @@ class FieldInfo:
         return self.default is NO_DEFAULT
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class ClassInfo:
-    """A class's fields in declaration order, by attribute name and by key."""
+    """A class's fields in declaration order."""
 
     cls: type
     fields: tuple[FieldInfo, ...]
     description: str | None
 
     @functools.cached_property
-    def by_name(self) -> dict[str, FieldInfo]:
-        """The fields by attribute name."""
-        return {f.name: f for f in self.fields}
-
-    @functools.cached_property
     def keys(self) -> dict[str, str]:
-        """The key the model sends for each field, by attribute name."""
+        """The key of each field, by attribute name (cattrs' notes name them so)."""
         return {f.name: f.key for f in self.fields}
 
     @functools.cached_property
-    def positions(self) -> dict[str, int]:
-        """Each field's place in :attr:`fields`, by attribute name."""
-        return {f.name: i for i, f in enumerate(self.fields)}
-
-    @functools.cached_property
-    def validated_after(self) -> tuple[tuple[FieldInfo, ...], ...]:
-        """For each place in :attr:`fields`, the fields after it that have a validator.
-
-        Worked out once per class: a rejected call whose ``__init__`` stopped at
-        a validator runs these, the ones attrs never reached.
-        """
-        fields = self.fields
-        return tuple(
-            tuple(f for f in fields[i + 1 :] if f.validator is not None) for i in range(len(fields))
-        )
-
-    @functools.cached_property
-    def is_attrs(self) -> bool:
-        """Whether the class is an attrs class (else a dataclass)."""
-        return attrs.has(self.cls)
-
-    @functools.cached_property
-    def init_code(self) -> Any:
-        """The code of the ``__init__`` attrs generated for the class (``None``: not one).
-
-        A rejected call tells from it, without searching its traceback, that
-        ``__init__`` itself raised.
-        """
-        code = getattr(getattr(self.cls, "__init__", None), "__code__", None)
-        if (
-            code is None
-            or code.co_name not in ("__init__", "__attrs_init__")
-            or not code.co_filename.startswith("<attrs generated")
-        ):
-            return None
-        return code
-
-    @functools.cached_property
-    def plain_stops(
-        self,
-    ) -> dict[int, tuple[FieldInfo, tuple[FieldInfo, ...], dict[bool, str]]]:
-        """The lines of that ``__init__`` that call a plain validator, by line number.
-
-        For each, the field it validates, the fields after it with a
-        validator (attrs never reached those), and the validator's words once
-        said (by whether the value was a string). A validator made of parts
-        (``and_``, ``optional``, ``deep_iterable``, ``deep_mapping``) is not
-        in it: which part raised is read from its frames.
-        """
-        from ._resumption import COMBINATORS, init_line
-
-        code = self.init_code
-        if code is None:
-            return {}
-        stops: dict[int, tuple[FieldInfo, tuple[FieldInfo, ...], dict[bool, str]]] = {}
-        for _, _, line in code.co_lines():
-            call = init_line(code.co_filename, line) if line else None
-            at = self.positions.get(call[1]) if call and call[0] == "validator" else None
-            if at is not None and type(self.fields[at].validator).__name__ not in COMBINATORS:
-                stops[line] = (self.fields[at], self.validated_after[at], {})
-        return stops
-
-    @functools.cached_property
-    def checked_names(self) -> frozenset[str]:
-        """The fields with a validator or an attrs converter."""
+    def checked(self) -> frozenset[str]:
+        """The fields with a validator or an attrs converter (``__init__`` runs them)."""
         return frozenset(
             f.name for f in self.fields if f.validator is not None or f.converter is not None
         )
 
-    @functools.cached_property
-    def checked(self) -> bool:
-        """Whether any field has a validator or an attrs converter."""
-        return bool(self.checked_names)
-
 
 class Fields:
-    """Reads classes as one converter structures them (cached per class)."""
+    """Reads classes as one converter structures them (each class once)."""
 
     def __init__(self, converter: cattrs.BaseConverter) -> None:
         self.converter = converter
-        #: the classes read so far (:meth:`info` fills it), for lookups on the error path
-        self.cache: dict[type, ClassInfo] = {}
-
-    @property
-    def read(self) -> typing.Iterable[ClassInfo]:
-        """The classes read so far (a class's own and its nested ones, once read)."""
-        return self.cache.values()
+        #: the classes read so far (a class's own and its nested ones)
+        self.read: dict[type, ClassInfo] = {}
 
     def info(self, cls: type) -> ClassInfo:
         """The :class:`ClassInfo` of an attrs class or dataclass."""
-        found = self.cache.get(cls)
+        found = self.read.get(cls)
         if found is None:
-            found = self.cache[cls] = self._read(cls)
+            found = self.read[cls] = ClassInfo(cls, self._fields(cls), _docstring(cls))
         return found
 
-    def _read(self, cls: type) -> ClassInfo:
-        try:
-            hook = get_structure_hook(self.converter, cls)
-        except Exception:
-            # cattrs cannot structure a field's type; the schema says which
-            # (and the parser, built next, fails with cattrs' own words)
-            hook = None
-        # the renames and omissions the converter's hook was generated with
-        overrides: dict[str, Any] = getattr(hook, "overrides", None) or {}
-        use_alias = bool(getattr(self.converter, "use_alias", False))
-        fields: list[FieldInfo] = []
+    def _fields(self, cls: type) -> tuple[FieldInfo, ...]:
+        overrides = hook_overrides(self.converter, cls)
         if attrs.has(cls):
             attrs.resolve_types(cls)
-            for a in attrs.fields(cls):
-                found = overrides.get(a.name)
-                if not a.init or (found is not None and found.omit):
-                    continue
-                alias = getattr(a, "alias", None) or a.name
-                key = found.rename if found is not None and found.rename else None
-                fields.append(
-                    FieldInfo(
-                        name=a.name,
-                        key=key or (alias if use_alias else a.name),
-                        type=a.type,
-                        default=NO_DEFAULT if a.default is attrs.NOTHING else a.default,
-                        field=a,
-                        validator=a.validator,
-                        converter=a.converter,
-                        metadata=a.metadata,
-                        hook=found.struct_hook if found is not None else None,
-                    )
-                )
+            alias = bool(getattr(self.converter, "use_alias", False))
+            found = [
+                _field(a, (a.alias or a.name) if alias else a.name, a.type, a.default, overrides)
+                for a in attrs.fields(cls)
+                if a.init
+            ]
         else:
             hints = typing.get_type_hints(cls, include_extras=True)
-            for f in dataclasses.fields(cls):
-                found = overrides.get(f.name)
-                if not f.init or (found is not None and found.omit):
-                    continue
-                default: Any = f.default
-                if f.default_factory is not dataclasses.MISSING:
-                    default = attrs.Factory(f.default_factory)
-                elif default is dataclasses.MISSING:
-                    default = NO_DEFAULT
-                key = found.rename if found is not None and found.rename else None
-                fields.append(
-                    FieldInfo(
-                        name=f.name,
-                        key=key or f.name,
-                        type=hints.get(f.name, f.type),
-                        default=default,
-                        field=f,
-                        metadata=f.metadata,
-                        hook=found.struct_hook if found is not None else None,
-                    )
-                )
-        return ClassInfo(cls, tuple(fields), _docstring(cls))
+            found = [
+                _field(f, f.name, hints.get(f.name, f.type), _dataclass_default(f), overrides)
+                for f in dataclasses.fields(cls)
+                if f.init
+            ]
+        return tuple(f for f in found if f is not None)
+
+
+def _field(
+    field: Any, key: str, tp: Any, default: Any, overrides: dict[str, Any]
+) -> FieldInfo | None:
+    found = overrides.get(field.name)
+    if found is not None and found.omit:
+        return None
+    mine = isinstance(field, attrs.Attribute)
+    return FieldInfo(
+        name=field.name,
+        key=(found.rename if found is not None else None) or key,
+        type=tp,
+        default=default,
+        field=field,
+        validator=field.validator if mine else None,
+        converter=field.converter if mine else None,
+        hook=found.struct_hook if found is not None else None,
+    )
+
+
+def _dataclass_default(f: dataclasses.Field[Any]) -> Any:
+    if f.default_factory is not dataclasses.MISSING:
+        return attrs.Factory(f.default_factory)
+    return NO_DEFAULT if f.default is dataclasses.MISSING else f.default
 
 
 def _docstring(cls: type) -> str | None:
     """The class docstring, unless it is the one ``dataclasses`` makes up."""
     doc = cls.__dict__.get("__doc__")
-    if not doc:
-        return None
-    if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
+    if not doc or (dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}(")):
         return None
     return inspect.cleandoc(doc)
 
 
-def init_name(f: FieldInfo) -> str:
-    """The ``__init__`` argument a field is passed as (cattrs' key for it)."""
-    return getattr(f.field, "alias", None) or f.name.lstrip("_")
+def default_of(f: FieldInfo) -> Any:
+    """What ``__init__`` gives a field left out (:data:`NO_DEFAULT`: none, or from the instance)."""
+    default = f.default
+    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+        return NO_DEFAULT if default.takes_self else default.factory()
+    return default
 
 
 def convert(f: FieldInfo, value: Any, instance: Any) -> Any:
     """``value`` through the field's attrs converter, as attrs' ``__init__`` passes it."""
     converter = f.converter
-    # attrs >= 24.1 wraps converters that want the instance or the field
-    if type(converter).__name__ == "Converter" and hasattr(converter, "takes_self"):
-        args: list[Any] = [value]
-        if converter.takes_self:
-            args.append(instance)
-        if converter.takes_field:
-            args.append(f.field)
-        return converter.converter(*args)
+    if _CONVERTER is not None and isinstance(converter, _CONVERTER):
+        extra = (instance,) * converter.takes_self + (f.field,) * converter.takes_field
+        return converter.converter(value, *extra)
     return converter(value)

@@ -1,9 +1,4 @@
-"""The strict scalar hooks: no ``str(123)``, no ``int(True)``, ISO 8601 dates, exact choices.
-
-cattrs structures leniently by default; the converter (``_converter``)
-registers these hooks instead, and each refusal raises :class:`Rejected` with
-the reason the model reads.
-"""
+"""The strict scalar hooks (no ``str(123)``, no ``int(True)``, ISO 8601 dates, exact choices)."""
 
 from __future__ import annotations
 
@@ -14,37 +9,18 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from toolparse.adapter import format_reason, type_reason
+import cattrs
 
-from ._types import is_enum, literal_values, one_of
+from toolparse.adapter import format_reason, one_of_reason, type_reason
 
-__all__ = [
-    "Rejected",
-    "enum_hook",
-    "literal_hook",
-    "parse_datetime",
-    "strict_bool",
-    "strict_date",
-    "strict_datetime",
-    "strict_float",
-    "strict_int",
-    "strict_str",
-]
+from ._types import is_enum, is_literal, literal_values
+
+__all__ = ["Rejected", "register_scalar_hooks"]
 
 
 class Rejected(ValueError):
-    """A value the strict hooks refuse; :attr:`reason` is what the model reads."""
+    """A value the strict hooks refuse; its one argument is the reason the model reads."""
 
-    # the reason is the exception's one argument (no __init__ of its own: one
-    # is raised for every wrong value)
-    @property
-    def reason(self) -> str:
-        """What the model reads."""
-        reason: str = self.args[0]
-        return reason
-
-
-# -- scalars ------------------------------------------------------------------
 
 # the reasons, worded once (a refusal is on the error path of every wrong call)
 _NOT_A_STRING = type_reason("string")
@@ -54,65 +30,32 @@ _NOT_A_BOOLEAN = type_reason("boolean")
 _NOT_A_DATETIME = format_reason("date-time")
 _NOT_A_DATE = format_reason("date")
 
-
-# Each hook takes the fast path in one call (cattrs calls it once per field)
-# and refuses a value of the plain type in place: the refusal is raised in the
-# hook's own frame, one traceback entry fewer on every wrong value. A subclass
-# of the type (an IntEnum is an int: cattrs finds these hooks by class
-# hierarchy) goes to _narrower.
+# cattrs finds these hooks by class hierarchy: ``tp`` may be a subclass of the
+# plain type (an enum mixing in ``int``): an enum takes its members' exact values.
 
 
 def strict_str(value: Any, tp: Any) -> str:
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise Rejected(_NOT_A_STRING)
-    result: str = _narrower(tp, str, value, _strict_str)
-    return result
-
-
-def _strict_str(value: Any) -> str:
+    if tp is not str:
+        return _narrower(tp, value, strict_str, str)  # type: ignore[no-any-return]
     if isinstance(value, str):
         return value
     raise Rejected(_NOT_A_STRING)
 
 
 def strict_int(value: Any, tp: Any) -> int:
-    if tp is int:
-        kind = type(value)
-        if kind is int:
-            return value  # type: ignore[no-any-return]
-        if kind is float and value.is_integer():
-            return int(value)
-        raise Rejected(_NOT_AN_INTEGER)
-    result: int = _narrower(tp, int, value, _strict_int)
-    return result
-
-
-def _strict_int(value: Any) -> int:
+    if tp is not int:
+        return _narrower(tp, value, strict_int, int)  # type: ignore[no-any-return]
     kind = type(value)
     if kind is int:
         return value  # type: ignore[no-any-return]
-    # 5.0 is an integer to JSON Schema (and to a JSON decoder it is a float);
-    # a fractional number would be truncated, so it is refused
     if kind is float and value.is_integer():
-        return int(value)
+        return int(value)  # a fractional number would be truncated: refused
     raise Rejected(_NOT_AN_INTEGER)
 
 
 def strict_float(value: Any, tp: Any) -> float:
-    if tp is float:
-        kind = type(value)
-        if kind is float:
-            return value  # type: ignore[no-any-return]
-        if kind is int:
-            return float(value)
-        raise Rejected(_NOT_A_NUMBER)
-    result: float = _narrower(tp, float, value, _strict_float)
-    return result
-
-
-def _strict_float(value: Any) -> float:
+    if tp is not float:
+        return _narrower(tp, value, strict_float, float)  # type: ignore[no-any-return]
     kind = type(value)
     if kind is float:
         return value  # type: ignore[no-any-return]
@@ -122,26 +65,17 @@ def _strict_float(value: Any) -> float:
 
 
 def strict_bool(value: Any, tp: Any) -> bool:
-    if tp is bool:
-        if type(value) is bool:
-            return value
-        raise Rejected(_NOT_A_BOOLEAN)
-    result: bool = _narrower(tp, bool, value, _strict_bool)
-    return result
-
-
-def _strict_bool(value: Any) -> bool:
+    if tp is not bool:
+        return _narrower(tp, value, strict_bool, bool)  # type: ignore[no-any-return]
     if type(value) is bool:
         return value
     raise Rejected(_NOT_A_BOOLEAN)
 
 
-def _narrower(tp: Any, kind: type, value: Any, strict: Callable[[Any], Any]) -> Any:
-    if tp is kind:
-        return strict(value)
+def _narrower(tp: Any, value: Any, strict: Callable[[Any, Any], Any], plain: type) -> Any:
     if is_enum(tp):
         return enum_hook(tp)(value, tp)
-    return tp(strict(value))
+    return tp(strict(value, plain))
 
 
 # ISO 8601 / RFC 3339, for every Python version toolparse supports (3.10's
@@ -152,60 +86,39 @@ _DATETIME = re.compile(
 )
 
 
-def parse_datetime(text: str) -> dt.datetime:
-    """Read an ISO 8601 date-time (``2024-05-01T14:30:00Z``; the offset may be left out)."""
-    match = _DATETIME.fullmatch(text)
+def strict_datetime(value: Any, tp: Any) -> dt.datetime:
+    """An ISO 8601 date-time string (``2024-05-01T14:30:00Z``; the offset may be left out)."""
+    match = _DATETIME.fullmatch(value) if isinstance(value, str) and tp is dt.datetime else None
     if match is None:
-        raise ValueError(text)
+        raise Rejected(_NOT_A_DATETIME)
     year, month, day, hour, minute, second, fraction, zulu, sign, oh, om = match.groups()
-    tz: dt.tzinfo | None = None
-    if zulu:
-        tz = dt.timezone.utc
-    elif sign:
+    tz = dt.timezone.utc if zulu else None
+    if sign:
         offset = dt.timedelta(hours=int(oh), minutes=int(om))
         tz = dt.timezone(-offset if sign == "-" else offset)
     micro = int((fraction or "0")[:6].ljust(6, "0"))
-    return dt.datetime(
-        int(year),
-        int(month),
-        int(day),
-        int(hour),
-        int(minute),
-        int(second or 0),
-        micro,
-        tz,
-    )
-
-
-def strict_datetime(value: Any, tp: Any) -> dt.datetime:
-    if isinstance(value, str) and tp is dt.datetime:
-        try:
-            return parse_datetime(value)
-        except ValueError:
-            pass
-    raise Rejected(_NOT_A_DATETIME)
+    try:
+        year, month, day, hour, minute, second = (
+            int(n) for n in (year, month, day, hour, minute, second or 0)
+        )
+        return dt.datetime(year, month, day, hour, minute, second, micro, tz)
+    except ValueError:  # a day or an hour out of range
+        raise Rejected(_NOT_A_DATETIME) from None
 
 
 def strict_date(value: Any, tp: Any) -> dt.date:
-    if isinstance(value, str) and len(value) == 10 and tp is dt.date:
-        try:
+    try:
+        if isinstance(value, str) and len(value) == 10 and tp is dt.date:
             return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
+    except ValueError:
+        pass
     raise Rejected(_NOT_A_DATE)
 
 
-# -- choices ------------------------------------------------------------------
-
-
 def _choice_hook(pairs: list[tuple[Any, Any]]) -> Callable[[Any, Any], Any]:
-    """Structure a JSON value into the choice whose value it is, type included.
-
-    ``pairs`` are (JSON value, result). Keys carry the value's type so that
-    ``True`` does not pass for ``1`` (they are equal in Python).
-    """
+    """A choice among ``pairs`` (JSON value, result), by type too (``True`` is not ``1``)."""
     table = {(type(value), value): result for value, result in pairs}
-    reason = one_of([value for value, _ in pairs])
+    reason = one_of_reason([value for value, _ in pairs])
 
     def structure(value: Any, _: Any) -> Any:
         try:
@@ -223,3 +136,20 @@ def literal_hook(tp: Any) -> Callable[[Any, Any], Any]:
 @functools.lru_cache(maxsize=256)
 def enum_hook(tp: Any) -> Callable[[Any, Any], Any]:
     return _choice_hook([(member.value, member) for member in tp])
+
+
+def register_scalar_hooks(converter: cattrs.BaseConverter) -> None:
+    """Register the strict hooks on ``converter`` (and ISO 8601 text for unstructured dates)."""
+    for kind, hook in (
+        (str, strict_str),
+        (int, strict_int),
+        (float, strict_float),
+        (bool, strict_bool),
+        (dt.datetime, strict_datetime),
+        (dt.date, strict_date),
+    ):
+        converter.register_structure_hook(kind, hook)
+    converter.register_unstructure_hook(dt.datetime, dt.datetime.isoformat)
+    converter.register_unstructure_hook(dt.date, dt.date.isoformat)
+    converter.register_structure_hook_factory(is_literal, literal_hook)
+    converter.register_structure_hook_factory(is_enum, enum_hook)

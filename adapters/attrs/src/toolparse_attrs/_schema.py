@@ -1,16 +1,12 @@
-"""attrs fields and type hints to JSON Schema (2020-12).
+"""attrs fields and type hints to JSON Schema (2020-12), as the converter reads them.
 
-cattrs has no JSON Schema of its own, so this module writes it, following
-what the converter reads: the key of each field (its alias), required means
-"no default", defaults exported when they are JSON, validators as keywords
-where JSON Schema has one. Each field and each type goes through the
-``toolparse_field_schema`` hook, so a plugin can describe what this module
-cannot.
+Each field and each type goes through the ``toolparse_field_schema`` hook, so a
+plugin can describe what this cannot.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import copy
 import json
 import typing
 from typing import Any
@@ -25,6 +21,7 @@ from ._types import (
     MAPPINGS,
     SEQUENCES,
     SETS,
+    SIMPLE,
     NoneType,
     is_empty_tuple,
     is_enum,
@@ -38,23 +35,8 @@ from ._validators import apply_keywords, instance_of_type
 
 __all__ = ["SchemaBuilder", "UnknownType"]
 
-_SIMPLE: dict[Any, dict[str, Any]] = {
-    bool: {"type": "boolean"},
-    int: {"type": "integer"},
-    float: {"type": "number"},
-    str: {"type": "string"},
-    NoneType: {"type": "null"},
-    dt.datetime: {"type": "string", "format": "date-time"},
-    dt.date: {"type": "string", "format": "date"},
-}
 #: factories whose value is known without calling anything the user wrote
-_EMPTY_FACTORIES: dict[Any, Any] = {
-    list: [],
-    dict: {},
-    set: [],
-    frozenset: [],
-    tuple: [],
-}
+_EMPTY_FACTORIES: dict[Any, Any] = {list: [], dict: {}, set: [], frozenset: [], tuple: []}
 
 
 class UnknownType(ValueError):
@@ -64,11 +46,10 @@ class UnknownType(ValueError):
 class SchemaBuilder:
     """Builds the JSON Schema of one class as one converter reads it.
 
-    :param fields: the field reader for the converter.
-    :param closed: whether the converter refuses unknown keys (then every
-        object says ``additionalProperties: false``).
+    :param closed: the converter refuses unknown keys: every object says
+        ``additionalProperties: false``.
     :param field_schema: the ``toolparse_field_schema`` hook, asked about every
-        field and type annotation (``None``: no plugin has a say).
+        field and type (``None``: no plugin has a say).
     """
 
     def __init__(
@@ -76,9 +57,9 @@ class SchemaBuilder:
     ) -> None:
         self.fields = fields
         self.closed = closed
-        self.field_schema: FieldSchema = _unchanged if field_schema is None else field_schema
+        self.field_schema: FieldSchema = field_schema or (lambda field, schema: schema)
         self._root: type | None = None
-        self._stack: list[type] = []
+        self._stack: list[type] = []  # the classes being written, for a class that contains itself
         self._names: dict[type, str] = {}
         self._defs: dict[str, dict[str, Any]] = {}
 
@@ -90,8 +71,6 @@ class SchemaBuilder:
             schema["$defs"] = self._defs
         return schema
 
-    # -- types --------------------------------------------------------------------
-
     def type_schema(self, tp: Any, *, closed: bool | None = None) -> dict[str, Any]:
         """The schema of a type annotation (after plugins had their say)."""
         own = self._type(tp, self.closed if closed is None else closed)
@@ -99,10 +78,9 @@ class SchemaBuilder:
         found = self.field_schema(tp, placeholder)
         if own is None and found is placeholder:
             raise UnknownType(
-                f"no JSON Schema for the type {tp!r}: give the field "
-                'metadata={"json_schema": {...}} or describe the type with a '
-                "toolparse_field_schema plugin (and register a structure hook "
-                "for it on your converter: toolparse_attrs.make_converter())"
+                f'no JSON Schema for the type {tp!r}: give the field metadata={{"json_schema": '
+                "{...}} or describe the type with a toolparse_field_schema plugin (and register"
+                " a structure hook for it on your converter: toolparse_attrs.make_converter())"
             )
         return found
 
@@ -110,33 +88,34 @@ class SchemaBuilder:
         tp = unwrap(tp)
         if tp is Any or tp is object:
             return {}
-        if tp is None:
-            tp = NoneType
-        simple = _SIMPLE.get(tp)
+        simple = SIMPLE.get(NoneType if tp is None else tp)
         if simple is not None:
             return dict(simple)
         if is_literal(tp) or is_enum(tp):
-            return _choices(literal_values(tp))
-        members = union_members(tp)
-        if members:
-            return self._union(tp, members)
+            values = literal_values(tp)
+            kinds = {JSON_TYPES.get(type(v)) for v in values}
+            one = kinds.pop() if len(kinds) == 1 else None
+            return {"type": one, "enum": values} if one else {"enum": values}
+        if union_members(tp):
+            return self._union(tp)
         origin = typing.get_origin(tp) or tp
         args = typing.get_args(tp)
         if is_model(origin):
             return self._class(origin, closed=closed)
-        if origin is tuple:
-            if is_empty_tuple(tp):
-                return {"type": "array", "maxItems": 0}
-            if args and args[-1] is not Ellipsis:
-                return {
-                    "type": "array",
-                    "prefixItems": [self.type_schema(a) for a in args],
-                    "minItems": len(args),
-                    "maxItems": len(args),
-                }
-            return _array(self.type_schema(args[0]) if args else {})
-        if origin in SEQUENCES or origin in SETS:
-            schema = _array(self.type_schema(args[0]) if args else {})
+        if is_empty_tuple(tp):
+            return {"type": "array", "maxItems": 0}
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            prefix = [self.type_schema(a) for a in args]
+            return {
+                "type": "array",
+                "prefixItems": prefix,
+                "minItems": len(args),
+                "maxItems": len(args),
+            }
+        if origin is tuple or origin in SEQUENCES or origin in SETS:
+            schema: dict[str, Any] = {"type": "array"}
+            if args and (items := self.type_schema(args[0])):
+                schema["items"] = items
             if origin in SETS:
                 schema["uniqueItems"] = True
             return schema
@@ -144,8 +123,9 @@ class SchemaBuilder:
             return self._mapping(tp, args)
         return None
 
-    def _union(self, tp: Any, members: tuple[Any, ...]) -> dict[str, Any]:
-        # in a union of classes, cattrs picks the class by the keys present;
+    def _union(self, tp: Any) -> dict[str, Any]:
+        members = union_members(tp)
+        # in a union of classes cattrs picks the class by the keys present:
         # each class closed in the schema means the model sends exactly one shape
         classes = is_supported_union(tp) and sum(m is not NoneType for m in members) > 1
         branches: list[dict[str, Any]] = []
@@ -157,9 +137,7 @@ class SchemaBuilder:
 
     def _mapping(self, tp: Any, args: tuple[Any, ...]) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object"}
-        if not args:
-            return schema
-        key, value = args
+        key, value = args or (str, Any)
         key = unwrap(key)
         if key is not str and key is not Any:
             names = literal_values(key) if (is_literal(key) or is_enum(key)) else None
@@ -170,8 +148,6 @@ class SchemaBuilder:
             schema["additionalProperties"] = self.type_schema(value)
         return schema
 
-    # -- classes ------------------------------------------------------------------
-
     def _class(self, cls: type, *, closed: bool) -> dict[str, Any]:
         if cls in self._stack:
             return self._ref(cls)
@@ -180,24 +156,20 @@ class SchemaBuilder:
         self._stack.append(cls)
         try:
             info = self.fields.info(cls)
-            properties: dict[str, Any] = {}
-            required: list[str] = []
-            for f in info.fields:
-                properties[f.key] = self._field(f)
-                if f.required:
-                    required.append(f.key)
+            properties = {f.key: self._field(f) for f in info.fields}
         finally:
             self._stack.pop()
         schema: dict[str, Any] = {"type": "object"}
         if info.description:
             schema["description"] = info.description
         schema["properties"] = properties
+        required = [f.key for f in info.fields if f.required]
         if required:
             schema["required"] = required
         if closed:
             schema["additionalProperties"] = False
         if cls in self._names and cls is not self._root:
-            # it refers to itself: it lives in $defs, under the name the refs use
+            # it contains itself: it lives in $defs, under the name the refs use
             self._defs[self._names[cls]] = schema
             return {"$ref": f"#/$defs/{self._names[cls]}"}
         return schema
@@ -205,39 +177,30 @@ class SchemaBuilder:
     def _ref(self, cls: type) -> dict[str, Any]:
         if cls is self._root:
             return {"$ref": "#"}
-        name = self._names.get(cls)
-        if name is None:
-            name = cls.__name__
-            taken = set(self._names.values())
-            n = 2
+        if cls not in self._names:
+            taken, name, n = set(self._names.values()), cls.__name__, 2
             while name in taken:
                 name, n = f"{cls.__name__}{n}", n + 1
             self._names[cls] = name
-        return {"$ref": f"#/$defs/{name}"}
+        return {"$ref": f"#/$defs/{self._names[cls]}"}
 
     def _field(self, f: FieldInfo) -> dict[str, Any]:
-        tp = f.type
-        if tp is None:
-            tp = instance_of_type(f.validator) or Any
-        extra = f.metadata.get("json_schema")
+        extra = f.field.metadata.get("json_schema")
         try:
-            schema = _copy(self.type_schema(tp))
+            schema = copy.deepcopy(self.type_schema(f.type or instance_of_type(f.validator) or Any))
         except UnknownType:
             if not isinstance(extra, typing.Mapping):
                 raise
             schema = {}  # the field says what it is
         apply_keywords(f.validator, schema)
-        description = f.metadata.get("description")
+        description = f.field.metadata.get("description")
         if isinstance(description, str) and description:
             schema["description"] = description
-        if not f.required:
-            default = self._default(f)
-            if default is not NO_DEFAULT:
-                schema["default"] = default
+        if not f.required and (default := self._default(f)) is not NO_DEFAULT:
+            schema["default"] = default
         if isinstance(extra, typing.Mapping):
-            schema.update(_copy(dict(extra)))
-        result: dict[str, Any] = _copy(self.field_schema(f.field, schema))
-        return result
+            schema.update(copy.deepcopy(dict(extra)))
+        return copy.deepcopy(self.field_schema(f.field, schema))
 
     def _default(self, f: FieldInfo) -> Any:
         value = f.default
@@ -246,39 +209,8 @@ class SchemaBuilder:
                 # calling the user's factory here could have effects (or give a
                 # value of this moment, such as now()): leave it unsaid
                 return NO_DEFAULT
-            return _copy(_EMPTY_FACTORIES[value.factory])
+            return copy.deepcopy(_EMPTY_FACTORIES[value.factory])
         try:
-            text = json.dumps(self.fields.converter.unstructure(value), allow_nan=False)
-        except Exception:
-            # not JSON (or a hook of the converter refused it): no default shown
+            return json.loads(json.dumps(self.fields.converter.unstructure(value), allow_nan=False))
+        except Exception:  # not JSON (or a hook of the converter refused it): no default shown
             return NO_DEFAULT
-        return json.loads(text)
-
-
-def _array(items: dict[str, Any]) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "array"}
-    if items:
-        schema["items"] = items
-    return schema
-
-
-def _choices(values: list[Any]) -> dict[str, Any]:
-    schema: dict[str, Any] = {}
-    kinds = {JSON_TYPES.get(type(v)) for v in values}
-    if len(kinds) == 1 and None not in kinds:
-        schema["type"] = kinds.pop()
-    schema["enum"] = values
-    return schema
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (a plugin may hand back shared dicts)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
-def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
-    return schema

@@ -6,19 +6,19 @@ import collections.abc as cabc
 import dataclasses
 import datetime as dt
 import enum
-import json
 import types
 import typing
 from typing import Any
 
 import attrs
 
-from toolparse.adapter import FORMAT_WORDS, TYPE_WORDS
+from toolparse.adapter import FORMAT_WORDS, TYPE_WORDS, one_of_reason
 
 __all__ = [
     "MAPPINGS",
     "SEQUENCES",
     "SETS",
+    "SIMPLE",
     "NoneType",
     "describe",
     "is_array",
@@ -28,7 +28,6 @@ __all__ = [
     "is_model",
     "json_kinds",
     "literal_values",
-    "one_of",
     "union_members",
     "unwrap",
 ]
@@ -39,6 +38,16 @@ SEQUENCES = frozenset({list, cabc.Sequence, cabc.MutableSequence})
 SETS = frozenset({set, frozenset, cabc.Set, cabc.MutableSet})
 MAPPINGS = frozenset({dict, cabc.Mapping, cabc.MutableMapping})
 _ANY_KIND: frozenset[type] = frozenset({str, int, float, bool, list, dict, NoneType})
+#: the JSON Schema of each type that has one of its own
+SIMPLE: dict[Any, dict[str, str]] = {
+    bool: {"type": "boolean"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    str: {"type": "string"},
+    NoneType: {"type": "null"},
+    dt.datetime: {"type": "string", "format": "date-time"},
+    dt.date: {"type": "string", "format": "date"},
+}
 
 
 def is_model(cls: object) -> bool:
@@ -49,7 +58,7 @@ def is_model(cls: object) -> bool:
 def unwrap(tp: Any) -> Any:
     """``Annotated[T, ...]``, ``NewType`` and ``Final[T]`` stand for ``T``."""
     while True:
-        if typing.get_origin(tp) is typing.Annotated or typing.get_origin(tp) is typing.Final:
+        if typing.get_origin(tp) in (typing.Annotated, typing.Final):
             tp = typing.get_args(tp)[0]
         elif hasattr(tp, "__supertype__"):
             tp = tp.__supertype__
@@ -59,9 +68,7 @@ def unwrap(tp: Any) -> Any:
 
 def union_members(tp: Any) -> tuple[Any, ...]:
     """The members of a union type (``()`` for anything else)."""
-    if typing.get_origin(tp) in _UNIONS:
-        return typing.get_args(tp)
-    return ()
+    return typing.get_args(tp) if typing.get_origin(tp) in _UNIONS else ()
 
 
 def is_literal(tp: Any) -> bool:
@@ -116,35 +123,14 @@ def json_kinds(tp: Any) -> frozenset[type]:
     return _ANY_KIND
 
 
-def one_of(values: list[Any]) -> str:
-    """``must be one of: ...`` for a fixed set of JSON values (the shared words)."""
-    shown = [_json(v) for v in values[:12]]
-    if len(values) > 12:
-        shown.append("...")
-    if len(values) == 1:
-        return f"must be {shown[0]}"
-    return f"must be one of: {', '.join(shown)}"
-
-
-def _json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def describe(tp: Any) -> str | None:
-    """What ``tp`` is, in the words of ``must be ...`` (``None``: no words).
-
-    ``describe(int)`` is ``TYPE_WORDS["integer"]``; a union joins its members
-    with "or".
-    """
+    """What ``tp`` is, in the words of ``must be ...`` (``None``: no words for it)."""
     tp = unwrap(tp)
-    simple = _SIMPLE.get(tp)
+    simple = SIMPLE.get(tp)
     if simple is not None:
-        return simple
+        return FORMAT_WORDS[simple["format"]] if "format" in simple else TYPE_WORDS[simple["type"]]
     if is_literal(tp) or is_enum(tp):
-        return one_of(literal_values(tp)).removeprefix("must be ")
+        return one_of_reason(literal_values(tp)).removeprefix("must be ")
     members = union_members(tp)
     if members:
         words = [describe(m) for m in members]
@@ -152,26 +138,13 @@ def describe(tp: Any) -> str | None:
             return None
         return " or ".join(dict.fromkeys(typing.cast("list[str]", words)))
     origin = typing.get_origin(tp) or tp
-    if origin is tuple:
-        args = typing.get_args(tp)
-        if is_empty_tuple(tp):
-            return "an empty list"
-        if args and args[-1] is not Ellipsis:
-            return f"a list of exactly {len(args)} item{'s' * (len(args) != 1)}"
-        return TYPE_WORDS["array"]
+    args = typing.get_args(tp)
+    if is_empty_tuple(tp):
+        return "an empty list"
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        return f"a list of exactly {len(args)} item{'s' * (len(args) != 1)}"
     if is_array(tp):
         return TYPE_WORDS["array"]
     if is_model(origin) or origin in MAPPINGS:
-        return "an object"
+        return TYPE_WORDS["object"]
     return None
-
-
-_SIMPLE: dict[Any, str] = {
-    str: TYPE_WORDS["string"],
-    int: TYPE_WORDS["integer"],
-    float: TYPE_WORDS["number"],
-    bool: TYPE_WORDS["boolean"],
-    NoneType: "null",
-    dt.datetime: FORMAT_WORDS["date-time"],
-    dt.date: FORMAT_WORDS["date"],
-}
