@@ -19,7 +19,6 @@ from toolparse.adapter import (
     Compiled,
     check_policy,
     keywords,
-    new_outcome,
 )
 
 
@@ -142,12 +141,6 @@ def test_the_uuid_pattern_takes_the_canonical_form(value: uuid.UUID) -> None:
     assert re.fullmatch(UUID_PATTERN, str(value))
     assert re.fullmatch(UUID_PATTERN, str(value).upper())
     assert not re.fullmatch(UUID_PATTERN, value.hex)  # no dashes: not the canonical form
-
-
-def test_new_outcome_builds_the_same_ok() -> None:
-    made = new_outcome(tp.Ok, ({"a": 1}, None))
-    assert made == tp.Ok({"a": 1})
-    assert type(made) is tp.Ok
 
 
 def test_compiled_keeps_names_as_tuples() -> None:

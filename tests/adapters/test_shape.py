@@ -30,7 +30,6 @@ ADAPTERS = {
 SHARED_MODULES = ("_adapter", "_schema", "_errors")
 #: the copies the adapter SDK (toolparse.adapter) holds once for everyone
 SHARED_CONSTANTS = {
-    "tuple.__new__": "new_outcome",
     '"report", "reject", "ignore"': "POLICIES",
     "[0-9a-fA-F]{8}-": "UUID_PATTERN",
     'int: "integer"': "JSON_TYPES",

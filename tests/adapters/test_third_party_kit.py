@@ -20,7 +20,6 @@ from toolparse.adapter import (
     FieldSchema,
     UnknownArguments,
     check_policy,
-    new_outcome,
     type_reason,
 )
 from toolparse.testing import AdapterConformance, ConformanceCase, Invalid, OneVoice
@@ -137,7 +136,7 @@ class SpecAdapter:
             value = _check(spec, arguments, (), problems)
             if problems:
                 return tp.invalid_arguments(problems, arguments=arguments, accepted=accepted)
-            return new_outcome(tp.Ok, (value, None))
+            return tp.ok(value)
 
         return parse
 

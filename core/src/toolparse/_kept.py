@@ -95,7 +95,4 @@ def _for_tool(found: Compiled, key: Hashable, parser: bool) -> Compiled:
         required=found.required,
         key=key,
         nulls_after_reject=found.nulls_after_reject,
-        verdict=found.verdict if parser else None,
-        closed=found.closed,
-        explain=found.explain if parser else None,
     )

@@ -48,7 +48,6 @@ __all__ = [
     "keywords",
     "length_reason",
     "multiple_reason",
-    "new_outcome",
     "none_of_reason",
     "one_of_reason",
     "pattern_reason",
@@ -99,10 +98,6 @@ TYPE_WORDS: Mapping[str, str] = _vocabulary.TYPE_WORDS
 
 #: What a value of each JSON Schema ``format`` is called in a reason.
 FORMAT_WORDS: Mapping[str, str] = _vocabulary.FORMAT_WORDS
-
-#: ``new_outcome(Ok, (value, None))`` builds ``Ok(value)`` without the Python-level
-#: ``Ok.__new__``: what a parser returns on every valid call, so it is worth the speed.
-new_outcome = tuple.__new__
 
 
 def check_policy(unknown_arguments: object) -> UnknownArguments:
@@ -202,40 +197,9 @@ class Compiled:
         parsed again, and that verdict is the answer): an accepted call pays
         no look into its nested values. ``False`` (the default): the step runs
         before the parser, which is always correct.
-    :param verdict: the parser's verdict alone, cheaper than the parser:
-        ``verdict(arguments)`` returns ``True`` only when ``parser(arguments)``
-        would return ``Ok`` of that very dict (or ``Ok(None)``). A call it
-        accepts then skips the parser and, with ``nulls_after_reject``, the
-        look for top-level nulls (an accepted call has none to restore); any
-        other answer, or an exception, leaves the call to the parser as
-        before. For a library whose validity test is its own fast call (say
-        jsonschema-rs's ``is_valid``), not for one that builds the value the
-        body gets. Used only while ``parser`` is the one that runs, and only
-        for a sync parser. ``None`` (the default): the parser decides alone.
-    :param explain: with a ``verdict``, the parser for a call the verdict
-        refused (it returned ``False``): called as the parser is, it returns
-        what the parser would for that call, without deciding again (say
-        the parser's own rejection step). Arguments the core changed since
-        (a restored null) go to the parser. ``None`` (the default): the
-        parser, which decides again.
-    :param closed: the parser refuses every top-level name outside
-        ``accepted`` (a JSON Schema with ``additionalProperties: false``, a
-        converter that forbids extra keys): a call its ``verdict`` accepts
-        then sends no name the policy could speak of, and skips that test
-        too. ``False`` (the default): the test runs, which is always correct.
     """
 
-    __slots__ = (
-        "accepted",
-        "closed",
-        "explain",
-        "key",
-        "nulls_after_reject",
-        "parser",
-        "required",
-        "schema",
-        "verdict",
-    )
+    __slots__ = ("accepted", "key", "nulls_after_reject", "parser", "required", "schema")
 
     def __init__(
         self,
@@ -246,9 +210,6 @@ class Compiled:
         required: Sequence[str] | None = None,
         key: Hashable | None = None,
         nulls_after_reject: bool = False,
-        verdict: Callable[[dict[str, Any]], bool] | None = None,
-        closed: bool = False,
-        explain: Parser | None = None,
     ) -> None:
         self.schema = schema
         self.parser = parser
@@ -256,9 +217,6 @@ class Compiled:
         self.required = None if required is None else tuple(required)
         self.key = key
         self.nulls_after_reject = nulls_after_reject
-        self.verdict = verdict
-        self.closed = closed
-        self.explain = explain
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..adapter import REQUIRED
-from ..adapter import new_outcome as _new
 from ..contract import Ok, ParseResult
 from ._delegated import delegated
 from ._joins import Refused, joined, joined_capped, rejection
@@ -369,7 +368,7 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
             result = _fail("is nested too deeply")
         found = type(result)
         if found is not _Failed and found is not Refused:
-            return _new(Ok, (result, None))
+            return Ok(result)
         return rejection(result, arguments, accepted)
 
     return parse

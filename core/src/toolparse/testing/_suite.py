@@ -10,7 +10,6 @@ import pytest
 
 import toolparse as tp
 
-from ..adapter import POLICIES
 from ..hookspecs import hookimpl
 from ..plugins import PluginManager, make_plugin_manager
 from ._agreement import agree, metaschema
@@ -345,49 +344,6 @@ class AdapterConformance(OneVoiceChecks):
             schema = fn.json_schema()
             metaschema().check_schema(schema)
             agree(fn, schema)
-
-    # -- an adapter's shortcuts keep the parser's word ------------------------------
-
-    def test_verdict_and_closed_agree_with_the_parser(self) -> None:
-        """``Compiled.verdict`` accepts only what the parser accepts as it is.
-
-        And with ``Compiled.closed``, never a call with a name outside the
-        accepted ones: the core then skips the parser (and the names test) on
-        the verdict's word, so a verdict that says more than its parser would
-        let a wrong call reach the body.
-        """
-        adapter = self.plugin_manager().adapter(self.case().adapter.name)
-        assert adapter is not None
-        compile_step = getattr(adapter, "compile", None)
-        if not callable(compile_step):
-            pytest.skip("a two-method adapter gives no verdict")
-        given = False
-        for policy in POLICIES:
-            compiled = compile_step(
-                self.case().source,
-                unknown_arguments=policy,
-                field_schema=self.plugin_manager().field_schema_for(adapter.name),
-                parser=True,
-            )
-            verdict = compiled.verdict
-            if verdict is None:
-                continue
-            given = True
-            accepted = compiled.accepted or tuple(compiled.schema.get("properties", ()))
-            extra = {**self.case().valid, "zz_not_a_field": 1}
-            calls = [self.case().valid, extra, *(i.arguments for i in self.case().invalid)]
-            for arguments in calls:
-                copy = json.loads(json.dumps(arguments))
-                if verdict(copy) is not True:
-                    continue
-                parsed = compiled.parser(copy)
-                assert isinstance(parsed, tp.Ok), (policy, arguments, parsed)
-                assert parsed.value is None or parsed.value == arguments, (policy, arguments)
-                if compiled.closed:
-                    assert set(arguments) <= set(accepted), (policy, arguments)
-            assert verdict(json.loads(json.dumps(self.case().valid))) is True, policy
-        if not given:
-            pytest.skip("the adapter gives no verdict for this source")
 
 
 # for each JSON type, a value no adapter takes for it (lax libraries included)
