@@ -19,7 +19,6 @@ from typing import Any
 from hypothesis import strategies as st
 
 import toolparse as tp
-import toolparse.function._policy as policy_module
 import toolparse.problems as problems_module
 from toolparse.adapter import Compiled, type_reason
 from toolparse.problems import ArgumentProblem, invalid_arguments
@@ -205,21 +204,19 @@ def counted_restores(fn: tp.Function) -> list[Any]:
 
 @contextmanager
 def counted_renders() -> Iterator[list[int]]:
-    """Count calls of the one renderer of argument problems while open (where each caller reads it)."""
+    """Count the rejections rendered while open (each text is written by ``problems.invalid``)."""
     count: list[int] = []
-    original = problems_module.render_problems
+    original = problems_module.invalid
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         count.append(1)
         return original(*args, **kwargs)
 
-    problems_module.render_problems = counting  # type: ignore[assignment]
-    policy_module.render_problems = counting  # type: ignore[assignment]
+    problems_module.invalid = counting  # type: ignore[assignment]
     try:
         yield count
     finally:
-        problems_module.render_problems = original
-        policy_module.render_problems = original
+        problems_module.invalid = original
 
 
 def verdict_of(result: Any) -> tuple[str, Any]:

@@ -11,7 +11,6 @@ import pytest
 
 import toolparse as tp
 import toolparse.function._plan as plan_module
-import toolparse.function._policy as policy_module
 import toolparse.function._steps as steps_module
 import toolparse.problems as problems_module
 from toolparse import plugins as plugins_module
@@ -33,16 +32,15 @@ def pm() -> tp.PluginManager:
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count calls of the one renderer of argument problems (where each caller reads it)."""
+    """Count the rejections rendered (each text is written by ``problems.invalid``)."""
     count: list[int] = []
-    original = problems_module.render_problems
+    original = problems_module.invalid
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         count.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(problems_module, "render_problems", counting)
-    monkeypatch.setattr(policy_module, "render_problems", counting)
+    monkeypatch.setattr(problems_module, "invalid", counting)
     return count
 
 
@@ -114,7 +112,6 @@ def test_an_adapter_that_names_the_unknown_names_itself_is_rendered_once(
     fn = tp.Function("t", lambda a: "ok", args_schema="strict-source", adapter=Strict())
     result = fn.execute({"city": "Oslo", "other": 1})
     assert isinstance(result, tp.Error)
-    # held back while the adapter ran, rendered once at the end: never empty
     assert result.message.startswith("Invalid arguments for this tool.")
     assert "Unrecognized parameters: other" in result.message
     assert renders == [1]

@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-import toolparse.problems as problems_module
 from toolparse.context import secrets_of
 from toolparse.function._outcome import _secrets
 from toolparse.problems import ArgumentProblem, InvalidArguments, invalid_arguments
@@ -140,11 +139,7 @@ def test_the_shortcut_answers_what_the_policy_step_answers(
         if policy == "ignore":
             sent = {k: v for k, v in args.items() if k in ACCEPTED}
         within = set(ACCEPTED).issuperset(sent)
-        if within:
-            raw = parser(sent)
-        else:
-            with problems_module.pending(sent):
-                raw = parser(sent)
+        raw = parser(sent)
         if type(raw) is tp.Ok and within:
             expected: Any = tp.Ok(sent)
         else:
@@ -155,15 +150,8 @@ def test_the_shortcut_answers_what_the_policy_step_answers(
 
 
 @pytest.mark.parametrize("policy", ["report", "reject"])
-def test_unknown_names_are_held_back_for_the_parser_call_alone(policy: str) -> None:
-    seen: list[object] = []
-
-    class Watching(Checker):
-        def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
-            seen.append(problems_module._pending.get())
-            return super().__call__(args)
-
-    fn = checked_function(parser=Watching(), unknown_arguments=policy, after=False)
+def test_unknown_names_join_the_parsers_problems_in_one_rendering(policy: str) -> None:
+    fn = checked_function(parser=Checker(), unknown_arguments=policy, after=False)
     bad = {"id": "one", "idd": 1}
     with counted_renders() as renders:
         result = fn.execute(bad)
@@ -171,13 +159,9 @@ def test_unknown_names_are_held_back_for_the_parser_call_alone(policy: str) -> N
     assert len(renders) == 1  # the adapter's problems and the unknown name, rendered once
     assert "id: must be an integer" in result.message
     assert "idd" in result.message
-    assert seen == [bad]
-    assert problems_module._pending.get() is None
-    fn.execute({"id": "one"})
-    assert seen[-1] is None  # accepted names only: nothing held back
 
 
-def test_the_held_back_rendering_ends_when_the_parser_raises() -> None:
+def test_a_parser_that_raises_leaves_later_renderings_alone() -> None:
     class Broken(Checker):
         def __call__(self, args: dict[str, Any]) -> tp.ParseResult:
             raise RuntimeError("parser bug")
@@ -185,7 +169,6 @@ def test_the_held_back_rendering_ends_when_the_parser_raises() -> None:
     fn = checked_function(parser=Broken(), after=False)
     result = fn.execute({"id": 1, "zzz": 2})
     assert isinstance(result, tp.Error)
-    assert problems_module._pending.get() is None
     # a later parser outside any Function renders its own problems again
     rendered = invalid_arguments([ArgumentProblem(("id",), "bad")], arguments={"id": 1})
     assert rendered.message
@@ -289,16 +272,8 @@ def test_your_own_parsers_rejection_is_returned_as_it_is_or_redacted() -> None:
 
 
 @pytest.mark.parametrize("policy", ["report", "reject"])
-def test_an_async_parser_holds_unknown_names_back_for_its_call_alone(policy: str) -> None:
-    seen: list[object] = []
-
-    class Watching(AsyncChecker):
-        async def __call__(self, args: dict[str, Any]) -> tp.ParseResult:  # type: ignore[override]
-            result = await super().__call__(args)
-            seen.append(problems_module._pending.get())
-            return result
-
-    fn = checked_function(parser=Watching(), unknown_arguments=policy, after=False)
+def test_an_async_parsers_problems_and_unknown_names_are_rendered_once(policy: str) -> None:
+    fn = checked_function(parser=AsyncChecker(), unknown_arguments=policy, after=False)
     bad = {"id": "one", "idd": 1}
     with counted_renders() as renders:
         result = asyncio.run(fn.aexecute(bad))
@@ -306,8 +281,6 @@ def test_an_async_parser_holds_unknown_names_back_for_its_call_alone(policy: str
     assert len(renders) == 1
     assert "id: must be an integer" in result.message
     assert "idd" in result.message
-    assert seen == [bad]
-    assert problems_module._pending.get() is None
     assert fn.execute(bad).message == result.message
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from .._nulls import deep_names, null_restorer
 from ..arguments import Arguments, Limits, decode
 from ..contract import Error, Ok, Outcome, ParseResult
-from ..problems import InvalidArguments, _pending
+from ..problems import InvalidArguments
 from ._callables import _run_sync, isawaitable
 from ._outcome import Outcomes, holds_no_string, redacted, text_of
 from ._policy import Policy
@@ -201,9 +201,6 @@ def compile_plan(
         "name": name,
         "outcome": outcomes.outcome,
         "parser": parser,
-        # ``problems.pending``'s two halves (see ``_steps._CALL_GUARDED``)
-        "hold": _pending.set,
-        "release": _pending.reset,
         "InvalidArguments": InvalidArguments,
         "names": policy.accepted,
         "required": policy.required_set,

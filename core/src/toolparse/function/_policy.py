@@ -15,7 +15,7 @@ from typing import Any
 from .. import messages
 from ..arguments import Arguments
 from ..contract import Error, Ok, ParseResult
-from ..problems import ArgumentProblem, InvalidArguments, render_problems
+from ..problems import InvalidArguments, invalid_arguments
 
 __all__: list[str] = []
 
@@ -139,64 +139,34 @@ class Policy:
         """Add the unknown names the policy speaks of to an adapter's result, as one Error.
 
         A rejected call names every unknown name (so the model learns them all
-        at once); an accepted one is rejected only for the names the policy
-        flags (a likely typo under "report", any name under "reject"). The
-        adapter's problems may arrive unrendered (see ``problems.pending``):
-        this is where they are rendered, once.
+        at once): an adapter that rendered with these arguments and accepted
+        names said it all already. An accepted call is rejected only for the
+        names the policy flags (a likely typo under "report", any name under
+        "reject").
         """
-        problems: Sequence[ArgumentProblem] = ()
-        cause: BaseException | None = None
-        more = 0  # problems the adapter counted without keeping them
-        named: Sequence[str] = ()  # the adapter's unrecognized names, as one entry
         if type(outcome) is Error:
             exc = outcome[1]
-            if not isinstance(exc, InvalidArguments):
-                return outcome  # an adapter's plain error: nothing to merge into
-            if (
-                outcome[0]
-                and exc.accepted == self.accepted
-                and (self.policy == "ignore" or self.accepted_set.issuperset(args))
+            if not isinstance(exc, InvalidArguments) or (
+                exc.accepted == self.accepted
+                and (exc.arguments is args or self.accepted_set.issuperset(args))
             ):
-                # rendered already, and no unknown name to add: the same answer
-                # as below without going over every problem and name again
                 return outcome
-            # the problems as the adapter gave them: its names stay one entry
-            problems = exc._problems
-            named = exc._unrecognized
-            cause = exc.__cause__
-            more = exc.more
-            new = [] if self.policy == "ignore" else self._unnamed(args, problems, named)
-        else:
-            new = list(self.flagged(args))
-            if not new:
-                return outcome
-        if (
-            not new
-            and type(outcome) is Error
-            and outcome[0]
-            and outcome[1].accepted == self.accepted
-        ):
-            return outcome  # the adapter rendered it all already
-        if new:
-            named = [*named, *new] if named else new
-        return render_problems(problems, args, self.accepted, cause, more, named)
-
-    def _unnamed(
-        self, args: Mapping[str, Any], problems: Sequence[ArgumentProblem], named: Sequence[str]
-    ) -> list[str]:
-        """The names sent and not accepted that the adapter did not name, sorted.
-
-        Set operations in place: a call may send tens of thousands of names,
-        all of them named by the adapter already.
-        """
-        if not self.accepted:
-            return []  # the accepted names are unknown: nothing is unrecognized
-        extra = args.keys() - self.accepted_set
-        if not extra:
-            return []
-        extra.difference_update(named)
-        if extra:
-            extra.difference_update(
-                [p.path[0] for p in problems if p.kind == "unrecognized" and len(p.path) == 1]
+            # rendered with other accepted names: the names the tool accepts are
+            # no unknown names of this call
+            problems = [
+                p
+                for p in exc.problems
+                if p.kind != "unrecognized"
+                or len(p.path) != 1
+                or p.path[0] not in self.accepted_set
+            ]
+            return invalid_arguments(
+                problems,
+                arguments=args,
+                accepted=self.accepted,
+                cause=exc.__cause__,
+                more=exc.more,
             )
-        return sorted(k for k in extra if isinstance(k, str))
+        if not self.flagged(args):
+            return outcome
+        return invalid_arguments((), arguments=args, accepted=self.accepted)

@@ -72,25 +72,6 @@ _DROP = """
         args = {k: v for k, v in args.items() if k in accepted}
 """
 
-# a parser with the policy around it: arguments with names the policy may add
-# are parsed with the adapter's rendering held back, so they join its problems
-# before the one rendering (in settle). ``{parsing}`` is the parser's call (one
-# piece, placed at its indentation by ``_at``), ``{retry}`` the step below.
-# ``hold``/``release`` are what ``problems.pending`` does, without its
-# generator and context-manager objects (about 1.5 us, more than every other
-# step of the plan on such a call, the rendering aside)
-_CALL_GUARDED = """
-if within:
-    parsed = {call}
-    {awaiting}
-else:
-    held = hold(args)
-    try:
-        parsed = {call}
-        {awaiting}
-    finally:
-        release(held)"""
-
 # A rejection leaves the plan with ``parsed`` unbound (``del`` in ``finally``,
 # once the value to return is on the stack): the cause's traceback holds the
 # parser's frame, whose ``f_back`` is this one, so a local still holding the
@@ -335,7 +316,8 @@ def entry_points(shape: _Shape) -> dict[str, CodeType]:
             return steps
         if guarded and ignore:
             steps.append(_DROP)
-        step, piece = (_PARSE_GUARDED, _CALL_GUARDED) if guarded else (_PARSE, _CALL)
+        step = _PARSE_GUARDED if guarded else _PARSE
+        piece = _CALL
         call = piece.format(call=f"parser(args{context})", awaiting=awaiting)
         explain = verdict and has_explain
         first = piece.format(call=f"first(args{context})", awaiting=awaiting) if explain else call
