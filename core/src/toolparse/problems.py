@@ -133,7 +133,7 @@ class InvalidArguments(ValueError):
         more: int = 0,
         unknown: Sequence[str] = (),
     ) -> None:
-        super().__init__(message)
+        self.args = (message,)  # (what ValueError's own __init__ would set)
         self.message = message
         self.arguments = arguments
         self.accepted = tuple(accepted)
@@ -220,7 +220,7 @@ def _unknown(arguments: Mapping[str, Any], accepted: Sequence[str], named: list[
     """
     if not accepted or not arguments:
         return []
-    extra = arguments.keys() - set(accepted)
+    extra = arguments.keys() - accepted
     if named and extra:
         extra.difference_update(named)
     if not extra:

@@ -34,13 +34,6 @@ _INVALID_TAIL = "Fix these arguments and call the tool again."
 #: the names a names line shows, tried in turn until the whole message fits
 _NAME_LIMITS = (30, 15, 8, 4, 2, 1)
 
-_Names = Callable[[int], list[tuple[str, str]]]
-
-
-def _labelled(pairs: list[tuple[str, str]]) -> str:
-    """The lines ``label: names`` of the lists that are not empty."""
-    return "\n".join(f"{label}: {text}" for label, text in pairs if text)
-
 
 def _fitted(build: Callable[[int], str]) -> str:
     """The text ``build(limit)`` gives for the most names per line that fit in a message."""
@@ -52,14 +45,24 @@ def _fitted(build: Callable[[int], str]) -> str:
 
 
 def _names_lines(
-    missing: Sequence[str], found: Sequence[tuple[str, str | None]], accepted: Sequence[str]
-) -> _Names:
-    """The Missing, Unrecognized and Accepted lines at a number of names per line."""
-    return lambda limit: [
-        ("Missing parameters", names_text(missing, limit)),
-        ("Unrecognized parameters", _annotated_text(found, limit)),
-        ("Accepted parameters", names_text(accepted, limit)),
+    limit: int,
+    missing: Sequence[str],
+    found: Sequence[tuple[str, str | None]],
+    accepted: Sequence[str],
+    required: Sequence[str] = (),
+) -> str:
+    """The lines naming the names, at most ``limit`` of each; a line with no name is left out."""
+    lines = [
+        f"{label}: {text}"
+        for label, text in (
+            ("Required parameters", names_text(required, limit)),
+            ("Missing parameters", names_text(missing, limit)),
+            ("Unrecognized parameters", _annotated_text(found, limit)),
+            ("Accepted parameters", names_text(accepted, limit)),
+        )
+        if text
     ]
+    return "\n".join(lines)
 
 
 def missing_required(
@@ -69,20 +72,22 @@ def missing_required(
     accepted: Sequence[str],
 ) -> str:
     """The message for required parameters the model did not send."""
-    names = _names_lines(missing, sorted(unrecognized.items()), accepted)
-
-    def build(limit: int) -> str:
-        body = _labelled([("Required parameters", names_text(required, limit)), *names(limit)])
-        return f"{_MISSING_HEAD}\n\n{body}\n\n{_NAMES_TAIL}"
-
-    return _fitted(build)
+    found = sorted(unrecognized.items())
+    return _fitted(
+        lambda limit: (
+            f"{_MISSING_HEAD}\n\n"
+            f"{_names_lines(limit, missing, found, accepted, required)}\n\n{_NAMES_TAIL}"
+        )
+    )
 
 
 def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
     """The message for unknown names when nothing required is missing."""
-    names = _names_lines((), sorted(unrecognized.items()), accepted)
+    found = sorted(unrecognized.items())
     return _fitted(
-        lambda limit: f"{_UNRECOGNIZED_HEAD}\n\n{_labelled(names(limit))}\n\n{_NAMES_TAIL}"
+        lambda limit: (
+            f"{_UNRECOGNIZED_HEAD}\n\n{_names_lines(limit, (), found, accepted)}\n\n{_NAMES_TAIL}"
+        )
     )
 
 
@@ -141,9 +146,9 @@ def invalid(
     count = len(lines) + more
     shown = min(len(lines), MAX_PROBLEM_LINES)
     found = sorted(unrecognized.items()) if unrecognized else []
-    names = _names_lines(missing, found, accepted) if missing or found else None
-    for limit in _NAME_LIMITS if names is not None else _NAME_LIMITS[:1]:
-        listed = _labelled(names(limit)) if names is not None else ""
+    named = bool(missing or found)
+    for limit in _NAME_LIMITS if named else _NAME_LIMITS[:1]:
+        listed = _names_lines(limit, missing, found, accepted) if named else ""
         text = _invalid_text(lines, shown, count, listed)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text

@@ -10,6 +10,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..context import redact
@@ -60,7 +61,18 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
     value reads the same way.
     """
     try:
-        text = _encode(value)
+        # a string's, a number's, a flag's or null's JSON without the encoder's set-up
+        # (costlier than the text: most values echoed are of these)
+        if type(value) is str:
+            text = encode_basestring(value)
+        elif type(value) is int:
+            text = int.__repr__(value)
+        elif type(value) is float and value - value == 0:  # (NaN and the infinities: the encoder's)
+            text = float.__repr__(value)
+        elif value is None or type(value) is bool:
+            text = "null" if value is None else "true" if value else "false"
+        else:
+            text = _encode(value)
     except (TypeError, ValueError, RecursionError):
         try:
             text = repr(value)
@@ -75,7 +87,7 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
             )
     if " at 0x" in text:  # a repr inside the JSON keeps no address
         text = _ADDRESS_REPR.sub(r"<\1>", text)
-    return cap(text, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def path_text(path: Sequence[Any]) -> str:
@@ -84,6 +96,8 @@ def path_text(path: Sequence[Any]) -> str:
     A key that is not text (``None``, a tuple: a mapping's keys need not be
     names) is shown by its repr, made safe.
     """
+    if len(path) == 1 and type(path[0]) is str:
+        return path[0]  # most problems are on a top-level name
     if not path:
         return "(arguments)"
     out: list[str] = []
