@@ -52,16 +52,15 @@ def _names_lines(
     required: Sequence[str] = (),
 ) -> str:
     """The lines naming the names, at most ``limit`` of each; a line with no name is left out."""
-    lines = [
-        f"{label}: {text}"
-        for label, text in (
-            ("Required parameters", names_text(required, limit)),
-            ("Missing parameters", names_text(missing, limit)),
-            ("Unrecognized parameters", _annotated_text(found, limit)),
-            ("Accepted parameters", names_text(accepted, limit)),
-        )
-        if text
-    ]
+    lines = []
+    if required and (text := names_text(required, limit)):
+        lines.append(f"Required parameters: {text}")
+    if missing and (text := names_text(missing, limit)):
+        lines.append(f"Missing parameters: {text}")
+    if found and (text := _annotated_text(found, limit)):
+        lines.append(f"Unrecognized parameters: {text}")
+    if accepted and (text := names_text(accepted, limit)):
+        lines.append(f"Accepted parameters: {text}")
     return "\n".join(lines)
 
 

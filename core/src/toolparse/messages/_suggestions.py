@@ -157,7 +157,10 @@ def names_text(names: Sequence[str], limit: int = MAX_NAMES) -> str:
 def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
     """Sorted ``(name, suggestion)`` pairs as a names list: only the shown ones are worded."""
     shown = ", ".join(
-        name if hint is None else f'{name} (did you mean "{hint}"?)' for name, hint in items[:limit]
+        [
+            name if hint is None else f'{name} (did you mean "{hint}"?)'
+            for name, hint in items[:limit]
+        ]
     )
     return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
 
