@@ -11,7 +11,8 @@ import pytest
 from hypothesis import settings
 
 import toolparse as tp
-from toolparse import _suggestions, problems
+from toolparse import problems
+from toolparse.messages import _suggestions
 
 # CI explores a fixed set of examples, so a run is reproducible; locally every
 # run explores new ones. Either way a failure prints the blob to replay it.

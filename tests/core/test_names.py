@@ -9,7 +9,7 @@ import pytest
 
 import toolparse as tp
 from toolparse import providers
-from toolparse.providers._common import NameRule
+from toolparse.providers import NameRule
 
 # names in the style of a public function-calling benchmark's definitions
 DOTTED = [

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._rows import invalid_rows
 from .adapter import EMPTY, Adapter, SignatureParam
 from .arguments import Limits
 from .context import Context
@@ -108,7 +107,6 @@ __all__ = [
     "hookimpl",
     "interrupt",
     "invalid_arguments",
-    "invalid_rows",
     "make_plugin_manager",
     "ok",
     "plugin_manager",

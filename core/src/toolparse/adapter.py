@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from . import _vocabulary
 from ._kept import KeptForms
-from ._vocabulary import (
+from .messages import _reasons
+from .messages._reasons import (
     format_reason,
     length_reason,
     multiple_reason,
@@ -86,18 +86,18 @@ UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
 
 # -- one vocabulary for one mistake ------------------------------------------------
 # Every adapter maps its library's codes onto these words and the reasons of
-# ``_vocabulary`` (re-exported here), so the same wrong call reads the same
-# whichever library found it.
+# ``messages._reasons`` (re-exported here), so the same wrong call reads the
+# same whichever library found it.
 
 #: The reason for a required name that was not sent (nested; top-level names go
 #: on the ``Missing parameters:`` line).
-REQUIRED: str = _vocabulary.REQUIRED
+REQUIRED: str = _reasons.REQUIRED
 
 #: What a value of each JSON type is called in a reason.
-TYPE_WORDS: Mapping[str, str] = _vocabulary.TYPE_WORDS
+TYPE_WORDS: Mapping[str, str] = _reasons.TYPE_WORDS
 
 #: What a value of each JSON Schema ``format`` is called in a reason.
-FORMAT_WORDS: Mapping[str, str] = _vocabulary.FORMAT_WORDS
+FORMAT_WORDS: Mapping[str, str] = _reasons.FORMAT_WORDS
 
 
 def check_policy(unknown_arguments: object) -> UnknownArguments:

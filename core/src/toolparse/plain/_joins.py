@@ -84,13 +84,13 @@ def rejection(
     names: list[Any] = []
     if isinstance(result, Refused):
         failed, names = result.failed, result.names
-        if not all(map(isinstance, names, repeat(str))):
+        if not accepted or not all(map(isinstance, names, repeat(str))):
             # a key that is not text (a mapping from Python code) is no name
-            # of the names line: every unknown key is then a problem of its
-            # own, in the order sent (a rare call; the renderer sorts them)
+            # of the names line, and with no accepted names the renderer finds
+            # none: every unknown key is then a problem of its own, in the
+            # order sent (a rare call; the renderer sorts the names)
             for key in names:
                 failed = joined(failed, _fail(UNRECOGNIZED, kind="unrecognized"), key)
-            names = []
     else:
         failed = result
     problems = (
@@ -102,6 +102,5 @@ def rejection(
         else []
     )
     more = failed.more if failed is not None else 0
-    return invalid_arguments(
-        problems, arguments=arguments, accepted=accepted, more=more, unrecognized=names
-    )
+    # the names not accepted are those the renderer finds in ``arguments``
+    return invalid_arguments(problems, arguments=arguments, accepted=accepted, more=more)

@@ -17,7 +17,7 @@ from typing import Any
 from ..arguments import Arguments
 from ..contract import Error
 from ..params import FunctionParam
-from ..problems import ArgumentProblem, render_problems
+from ..problems import ArgumentProblem, invalid_arguments
 from ._joins import joined
 from ._nodes import AnyNode, ChoiceNode, FieldInfo, ListNode, Node, ObjectNode, ScalarNode
 from ._parse import _Compiler
@@ -125,7 +125,6 @@ def params_checker(
     nodes = [(p.name, _node(p)) for p in params]
     fields = tuple((name, compiler.fast(node), compiler.convert(node)) for name, node in nodes)
     accepted = tuple(accepted)
-    accepted_set = frozenset(accepted)
     pruners = (
         tuple((name, p) for name, node in nodes if (p := _pruner(node)) is not None)
         if policy == "ignore"
@@ -148,9 +147,8 @@ def params_checker(
             ArgumentProblem(tuple(reversed(path)), reason, received, kind)
             for path, reason, received, kind in failed.problems
         ]
-        # the unknown names as one entry (a call may send tens of thousands)
-        names = [k for k in arguments if isinstance(k, str) and k not in accepted_set]
-        return render_problems(problems, arguments, accepted, None, failed.more, names)
+        # (the unknown names the renderer finds: a call may send tens of thousands)
+        return invalid_arguments(problems, arguments=arguments, accepted=accepted, more=failed.more)
 
     def _pruned(arguments: Mapping[str, Any]) -> Arguments | None:
         changed: Arguments | None = None

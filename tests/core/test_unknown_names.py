@@ -1,10 +1,11 @@
-"""Unknown top-level names travel as one entry, not one problem each.
+"""A call that sends unknown top-level names: each is named, once, with bounded work.
 
-The built-in adapter hands the names it was sent and does not accept to
-``invalid_arguments(unrecognized=...)``; the policy adds its own names to that
-entry. The model reads the same message as when every name was its own
-problem, the count past the shown names stays exact, and
-``InvalidArguments.problems`` still lists every name (built when read).
+The renderer finds the names sent and not accepted itself (an adapter need not
+make a problem of each): the model reads the same message as when every name
+was its own problem, the count past the shown names stays exact, and
+``InvalidArguments.problems`` still lists every name (built when read). The
+"report" policy remembers which names resemble no parameter: the memory only
+skips work, the same call gets the same outcome every time.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _body(arguments: Any) -> str:
 
 
 def _per_name(arguments: dict[str, Any], found: list[tp.ArgumentProblem]) -> tp.Error:
-    """The rendering of the same call with one problem per unknown name (the old way)."""
+    """The rendering of the same call with one problem per unknown name."""
     names = [k for k in arguments if k not in ACCEPTED]
     return tp.invalid_arguments(
         [*found, *map(tp.ArgumentProblem.unrecognized, names)],
@@ -138,42 +139,40 @@ def test_the_message_and_problems_are_those_of_one_problem_per_name(
             assert _problems(result) == _problems(expected)
 
 
-def test_invalid_arguments_takes_the_names_as_one_entry() -> None:
+def test_the_renderer_finds_the_names_no_problem_names() -> None:
     arguments = {"name": "a", "nmae": 1, "zzz": 2, "count": "x"}
     wrong = tp.ArgumentProblem(("count",), "must be an integer", "x")
-    one = tp.invalid_arguments(
-        [wrong], arguments=arguments, accepted=ACCEPTED, unrecognized=["zzz", "nmae"]
-    )
+    found = tp.invalid_arguments([wrong], arguments=arguments, accepted=ACCEPTED)
     each = tp.invalid_arguments(
-        [wrong, tp.ArgumentProblem.unrecognized("zzz"), tp.ArgumentProblem.unrecognized("nmae")],
+        [wrong, tp.ArgumentProblem.unrecognized("nmae"), tp.ArgumentProblem.unrecognized("zzz")],
         arguments=arguments,
         accepted=ACCEPTED,
     )
-    assert one.message == each.message
-    assert "Unrecognized parameters: nmae, zzz" in one.message
-    assert _problems(one) == _problems(each)
+    assert found.message == each.message
+    assert "Unrecognized parameters: nmae, zzz" in found.message
+    assert _problems(found) == _problems(each)
 
 
-def test_a_name_both_in_the_entry_and_among_the_problems_is_one_name() -> None:
+def test_a_name_both_sent_and_among_the_problems_is_one_name() -> None:
     arguments = {"name": "a", "count": 1, "zzz": 2}
     result = tp.invalid_arguments(
-        [tp.ArgumentProblem.unrecognized("zzz")],
+        [tp.ArgumentProblem.unrecognized("zzz"), tp.ArgumentProblem.unrecognized("zzz")],
         arguments=arguments,
         accepted=ACCEPTED,
-        unrecognized=["zzz", "zzz"],
     )
     assert "Unrecognized parameters: zzz\n" in result.message
     assert _problems(result) == (tp.ArgumentProblem.unrecognized("zzz"),)
 
 
-def test_the_policy_adds_the_names_an_adapter_left_out_of_its_entry() -> None:
-    # an adapter that names only some of the unknown names: the policy names the rest
+def test_an_adapter_that_names_some_unknown_names_gets_the_rest_named() -> None:
     def parser(arguments: dict[str, Any]) -> tp.ParseResult:
         return tp.invalid_arguments(
-            [tp.ArgumentProblem(("count",), "must be an integer", arguments.get("count"))],
+            [
+                tp.ArgumentProblem(("count",), "must be an integer", arguments.get("count")),
+                tp.ArgumentProblem.unrecognized("zeta"),
+            ],
             arguments=arguments,
             accepted=ACCEPTED,
-            unrecognized=["zeta"],
         )
 
     class Partial:
@@ -192,7 +191,7 @@ def test_the_policy_adds_the_names_an_adapter_left_out_of_its_entry() -> None:
     assert isinstance(result, tp.Error)
     assert "Unrecognized parameters: alpha, nmae, zeta" in result.message
     names = [p.path[0] for p in _problems(result) if p.kind == "unrecognized"]
-    assert names == ["zeta", "alpha", "nmae"]  # the adapter's, then the policy's sorted
+    assert names == ["zeta", "alpha", "nmae"]  # the adapter's, then the others in the order sent
 
 
 def test_a_key_that_is_not_text_keeps_a_line_of_its_own() -> None:
@@ -237,3 +236,53 @@ def test_a_nested_object_with_more_problems_than_kept_counts_them_all() -> None:
     assert isinstance(result, tp.Error)
     assert f"... and {1_600 - messages.MAX_PROBLEM_LINES} more" in result.message
     assert len(_problems(result)) == tp.adapter.MAX_PROBLEMS
+
+
+# -- the "report" policy's memory --------------------------------------------------
+
+
+def make() -> tp.Function:
+    return tp.Function(
+        "weather",
+        lambda a: "ok",
+        parameters=[
+            tp.FunctionParam("city", "string", required=True),
+            tp.FunctionParam("days", "integer"),
+        ],
+    )
+
+
+def test_a_name_like_no_parameter_is_accepted_every_time() -> None:
+    fn = make()
+    for _ in range(3):
+        assert fn.execute({"city": "Oslo", "reasoning": "asked"}) == tp.Ok("ok")
+
+
+def test_a_typo_is_rejected_after_the_name_was_accepted_with_its_parameter_sent() -> None:
+    fn = make()
+    # "dayz" resembles "days"; with "days" sent there is nothing to suggest
+    assert fn.execute({"city": "Oslo", "days": 2, "dayz": 3}) == tp.Ok("ok")
+    result = fn.execute({"city": "Oslo", "dayz": 3})
+    assert isinstance(result, tp.Error)
+    assert 'dayz (did you mean "days"?)' in result.message
+    assert fn.execute({"city": "Oslo", "days": 2, "dayz": 3}) == tp.Ok("ok")
+
+
+def test_the_memory_is_bounded() -> None:
+    fn = make()
+    for i in range(1000):
+        assert fn.execute({"city": "Oslo", f"zq{i}": 1}) == tp.Ok("ok")
+    result = fn.execute({"city": "Oslo", "dayz": 3})
+    assert isinstance(result, tp.Error)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=8), max_size=4), st.booleans())
+def test_same_outcome_first_and_again(names: list[str], with_days: bool) -> None:
+    args: dict[str, Any] = {"city": "Oslo", **dict.fromkeys(names, 1)}
+    if with_days:
+        args["days"] = 2
+    fresh = make().execute(dict(args))
+    warm = make()
+    warm.execute(dict(args))
+    assert warm.execute(dict(args)) == fresh

@@ -1,11 +1,17 @@
 """The one vocabulary for one mistake: the words every adapter's reasons are made of.
 
 Re-exported by :mod:`toolparse.adapter` (the adapter SDK), where adapters import them.
+Every adapter maps its library's codes for type, enum, range, length, pattern,
+format and required onto these words, so the same wrong call reads the same
+whichever library found it; a library's own text is kept only for what none
+of these fits (a custom validator's message).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from ._safe_text import frame_text, safe_text, value_text
 
 __all__ = [
     "FORMAT_WORDS",
@@ -21,12 +27,6 @@ __all__ = [
     "range_reason",
     "type_reason",
 ]
-
-# -- one vocabulary for one mistake ------------------------------------------------
-# Every adapter maps its library's codes for type, enum, range, length, pattern,
-# format and required onto these words, so the same wrong call reads the same
-# whichever library found it; a library's own text is kept only for what none
-# of these fits (a custom validator's message).
 
 #: The reason for a required name that was not sent (nested; top-level names go
 #: on the ``Missing parameters:`` line).
@@ -58,12 +58,6 @@ FORMAT_WORDS: Mapping[str, str] = {
 }
 
 
-def _shown(value: object, limit: int = 40) -> str:
-    from .messages import value_text  # on the error path only
-
-    return value_text(value, limit)
-
-
 def type_reason(*kinds: str) -> str:
     """``must be an integer``; several JSON types: ``must be a string or null``."""
     return "must be " + " or ".join(TYPE_WORDS.get(k, f'of type "{k}"') for k in kinds)
@@ -72,8 +66,8 @@ def type_reason(*kinds: str) -> str:
 def one_of_reason(values: Sequence[object]) -> str:
     """``must be one of: "c", "f"`` (one value: ``must be "c"``); values as JSON."""
     if len(values) == 1:
-        return f"must be {_shown(values[0], 60)}"
-    shown = ", ".join(_shown(v) for v in values[:10])
+        return f"must be {value_text(values[0], 60)}"
+    shown = ", ".join(value_text(v) for v in values[:10])
     return "must be one of: " + shown + (", ..." if len(values) > 10 else "")
 
 
@@ -91,17 +85,17 @@ def range_reason(
 ) -> str:
     """``must be at least 1``, ``must be at most 50``, ``must be greater than 0``, ..."""
     if minimum is not None:
-        return f"must be at least {_shown(minimum)}"
+        return f"must be at least {value_text(minimum)}"
     if maximum is not None:
-        return f"must be at most {_shown(maximum)}"
+        return f"must be at most {value_text(maximum)}"
     if exclusive_minimum is not None:
-        return f"must be greater than {_shown(exclusive_minimum)}"
-    return f"must be less than {_shown(exclusive_maximum)}"
+        return f"must be greater than {value_text(exclusive_minimum)}"
+    return f"must be less than {value_text(exclusive_maximum)}"
 
 
 def multiple_reason(value: object) -> str:
     """``must be a multiple of 3`` (JSON Schema's ``multipleOf``)."""
-    return f"must be a multiple of {_shown(value)}"
+    return f"must be a multiple of {value_text(value)}"
 
 
 def length_reason(
@@ -132,7 +126,5 @@ def raised_text(exception: BaseException, lines: Sequence[str]) -> str:
     joined with ``"; "``, made safe and cut like any exception text, then the
     application's frame. For an adapter's ``toolparse_format_exception`` hook.
     """
-    from .messages import frame_text, safe_text  # on the error path only
-
     text = safe_text("; ".join(lines))
     return f"ERROR: ({type(exception).__name__}) {text}{frame_text(exception.__traceback__)}"

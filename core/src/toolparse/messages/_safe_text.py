@@ -1,4 +1,4 @@
-"""An exception's text as the model may read it: one safe line and the application's frame.
+"""What the model may read of a value, a place or an exception: JSON cut short, one safe line.
 
 Part of the message texts (:mod:`toolparse.messages` re-exports every name).
 """
@@ -6,15 +6,29 @@ Part of the message texts (:mod:`toolparse.messages` re-exports every name).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
-from .context import redact
+from ..context import redact
 
-__all__ = ["MAX_EXCEPTION_CHARS", "exception", "frame_text", "safe_text"]
+__all__ = [
+    "MAX_EXCEPTION_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_VALUE_CHARS",
+    "cap",
+    "exception",
+    "frame_text",
+    "path_text",
+    "safe_text",
+    "value_text",
+]
 
+MAX_MESSAGE_CHARS = 2000
+MAX_VALUE_CHARS = 40
 MAX_EXCEPTION_CHARS = 300
 
 _URL = re.compile(r"(?i)(?:\b[a-z][a-z0-9+.\-]*://|www\.)[^\s'\"<>()\[\]{}]*")
@@ -31,6 +45,71 @@ _TRACEBACK_LINE = re.compile(
     r"|During handling of the above exception.*|The above exception was the direct cause.*"
     r"|For further information visit.*)$"
 )
+# a value that is not data (an object, a set) is echoed as its repr inside the JSON
+_encode = json.JSONEncoder(ensure_ascii=False, default=repr).encode
+
+
+def cap(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``): the last guard of every limit."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
+    """An echoed value: JSON, cut to ``limit`` characters (40 by default) with ``...``.
+
+    Adapters use it for values they quote in a reason, too, so every echoed
+    value reads the same way.
+    """
+    try:
+        # a string's, a number's, a flag's or null's JSON without the encoder's set-up
+        # (costlier than the text: most values echoed are of these)
+        if type(value) is str:
+            text = encode_basestring(value)
+        elif type(value) is int:
+            text = int.__repr__(value)
+        elif type(value) is float and value - value == 0:  # (NaN and the infinities: the encoder's)
+            text = float.__repr__(value)
+        elif value is None or type(value) is bool:
+            text = "null" if value is None else "true" if value else "false"
+        else:
+            text = _encode(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except RecursionError:  # a value nested past the stack: say what it is
+            text = f"<a deeply nested {type(value).__name__}>"
+        except Exception:  # a broken __repr__, an integer past Python's limit on its text
+            whole = isinstance(value, int)
+            text = (
+                "<an integer of thousands of digits>"
+                if whole
+                else f"<a {type(value).__name__} value>"
+            )
+    if " at 0x" in text:  # a repr inside the JSON keeps no address
+        text = _ADDRESS_REPR.sub(r"<\1>", text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def path_text(path: Sequence[Any]) -> str:
+    """``a.b[0].c``; ``(arguments)`` for the whole object.
+
+    A key that is not text (``None``, a tuple: a mapping's keys need not be
+    names) is shown by its repr, made safe.
+    """
+    if len(path) == 1 and type(path[0]) is str:
+        return path[0]  # most problems are on a top-level name
+    if not path:
+        return "(arguments)"
+    out: list[str] = []
+    for part in path:
+        if isinstance(part, str):
+            out.append(f".{part}" if out else part)
+        elif isinstance(part, int):
+            out.append(f"[{part}]")
+        else:
+            text = safe_text(repr(part), MAX_VALUE_CHARS)
+            out.append(f".{text}" if out else text)
+    return "".join(out)
 
 
 def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
@@ -53,7 +132,7 @@ def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
     out = _URL.sub("<link>", out)
     out = _ADDRESS_REPR.sub(r"<\1>", out)
     out = _ADDRESS.sub("<address>", out)
-    return out if len(out) <= limit else out[: limit - 3] + "..."
+    return cap(out, limit)
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,7 +140,7 @@ def _library_dirs() -> tuple[str, ...]:
     """Directories whose code is not the application's: stdlib, site-packages, toolparse."""
     import sysconfig
 
-    dirs = {os.path.dirname(os.path.abspath(__file__))}
+    dirs = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         path = sysconfig.get_paths().get(key)
         if path:
@@ -70,7 +149,7 @@ def _library_dirs() -> tuple[str, ...]:
 
 
 def _is_toolparse(frame: Any) -> bool:
-    """A frame of toolparse itself (its modules, or the code it compiles at definition)."""
+    """A frame of toolparse itself."""
     module = str(frame.f_globals.get("__name__") or "")
     return (
         module == "toolparse"
@@ -102,17 +181,10 @@ def frame_text(tb: Any) -> str:
         tb = tb.tb_next
     if not frames:
         return ""
-    chosen = None
-    for frame, line in reversed(frames):
-        if not _is_library(frame):
-            chosen = (frame, line)
-            break
+    chosen = next(((f, n) for f, n in reversed(frames) if not _is_library(f)), None)
     if chosen is None:
-        for frame, line in frames:
-            if not _is_toolparse(frame):
-                chosen = (frame, line)
-                break
-    frame, line = chosen or frames[-1]
+        chosen = next(((f, n) for f, n in frames if not _is_toolparse(f)), frames[-1])
+    frame, line = chosen
     code = frame.f_code
     name = getattr(code, "co_qualname", code.co_name)
     return f" at {os.path.basename(code.co_filename)}:{line}: {name}"
