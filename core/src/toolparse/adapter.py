@@ -317,12 +317,14 @@ class AdapterBase:
         source: Any,
         *,
         unknown_arguments: UnknownArguments,
-        field_schema: FieldSchema | None,
+        field_schema: FieldSchema,
         parser: bool,
     ) -> Compiled:
         """Compile ``source`` once: its schema, and its parser when ``parser`` is true.
 
-        ``unknown_arguments`` is already checked; see :class:`Adapter` for the rest.
+        ``unknown_arguments`` is already checked; ``field_schema`` is the hook
+        (one that hands back the schema it is given when no plugin has a
+        say); see :class:`Adapter` for the rest.
         """
         raise NotImplementedError
 
@@ -350,15 +352,12 @@ class AdapterBase:
         """The one compile step (see :class:`Adapter`): built once per key, else per tool."""
         policy = check_policy(unknown_arguments)
         key = self.kept_key(source, policy, field_schema)
+        hook = field_schema if field_schema is not None else _unchanged
         if key is None:
-            return self.build(
-                source, unknown_arguments=policy, field_schema=field_schema, parser=parser
-            )
+            return self.build(source, unknown_arguments=policy, field_schema=hook, parser=parser)
         found = self._kept.get(key, parser=parser)
         if found is None:
-            built = self.build(
-                source, unknown_arguments=policy, field_schema=field_schema, parser=True
-            )
+            built = self.build(source, unknown_arguments=policy, field_schema=hook, parser=True)
             found = self._kept.keep(key, built, parser=parser)
         return found
 
@@ -374,6 +373,10 @@ class AdapterBase:
         if found is None:
             raise ValueError(f"the {self.name} adapter built no parser for {source!r:.80}")
         return found
+
+
+def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
+    return schema
 
 
 def plugin_maps_fields(field_schema: FieldSchema | None) -> bool:

@@ -34,7 +34,6 @@ NOT_GIVEN: Final[Any] = _NotGiven()
 ProblemKind = Literal["invalid", "missing", "unrecognized"]
 
 
-
 class ArgumentProblem:
     """One problem with the arguments: where, what is wrong, and what was received.
 
