@@ -118,7 +118,7 @@ def _is_default_manager_lookup(node: ast.Import | ast.ImportFrom) -> bool:
 FIRST_USE: dict[tuple[str, str], str] = {
     ("toolparse.calls", "toolparse._workers"): "the first set_max_workers",
     ("toolparse._threads", "toolparse._workers"): "the first body run in a worker thread",
-    ("toolparse.function._function", "toolparse.plain"): (
+    ("toolparse.function._plan", "toolparse.plain"): (
         "the first Function that declares parameters"
     ),
     ("toolparse.function._function", "toolparse.plugins"): (

@@ -29,27 +29,24 @@ POLICIES = ("report", "reject", "ignore")
 Errors = list[tuple[str, str]]
 
 
-def field_errors(
-    name: object,
-    description: object,
-    display_text: object,
-    flags: Mapping[str, object],
-    unknown_arguments: object,
-    options: object,
-    params: tuple[Any, ...],
-    parameters_schema: object,
-    args_schema: object,
-) -> tuple[Errors, list[str]]:
-    """The problems with the plain fields, and the argument styles used (at most one is fine)."""
+def field_errors(given: Mapping[str, Any]) -> tuple[Errors, list[str]]:
+    """The problems with the plain fields, and the argument styles used (at most one is fine).
+
+    ``given``: the keyword arguments of ``Function(...)``, ``parameters`` as a tuple.
+    """
     errors: Errors = []
+    name, options, unknown_arguments = given["name"], given["options"], given["unknown_arguments"]
+    params, parameters_schema = given["parameters"], given["parameters_schema"]
     if not isinstance(name, str) or not name.strip():
         errors.append(("name", "can't be blank"))
     elif len(name) > 64:
         errors.append(("name", f"should be at most 64 character(s), has {len(name)}"))
-    for field, value in (("description", description), ("display_text", display_text)):
+    for field in ("description", "display_text"):
+        value = given[field]
         if value is not None and not isinstance(value, str):
             errors.append((field, f"must be a string, got {type(value).__name__}"))
-    for field, flag in flags.items():
+    for field in ("concurrent", "strict", "return_direct"):
+        flag = given[field]
         if not isinstance(flag, bool):
             errors.append((field, f"must be True or False, got {flag!r:.40}"))
     if unknown_arguments not in POLICIES:
@@ -71,7 +68,7 @@ def field_errors(
         for n, v in (
             ("parameters", params),
             ("parameters_schema", parameters_schema),
-            ("args_schema", args_schema),
+            ("args_schema", given["args_schema"]),
         )
         if v is not None and v != ()
     ]
@@ -125,19 +122,15 @@ class Declaration:
 
 
 def declare(
-    *,
-    name: str,
-    params: tuple[FunctionParam, ...],
-    parameters_schema: Mapping[str, Any] | None,
-    args_schema: Any,
-    styles: list[str],
-    unknown_arguments: str,
-    want_parser: bool,
-    pm: PluginManager,
-    pinned: str | Adapter | None,
-    errors: Errors,
+    given: Mapping[str, Any], styles: list[str], pm: PluginManager, errors: Errors
 ) -> Declaration:
-    """Resolve the declared arguments; raise for every definition problem found."""
+    """Resolve the declared arguments; raise for every definition problem found.
+
+    ``given``: the keyword arguments of ``Function(...)`` (see :func:`field_errors`).
+    """
+    name, params, args_schema = given["name"], given["parameters"], given["args_schema"]
+    parameters_schema, unknown_arguments = given["parameters_schema"], given["unknown_arguments"]
+    pinned, want_parser = given["adapter"], given["parse_args"] is None
     found: Declaration | None = None
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))

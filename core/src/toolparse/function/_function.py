@@ -17,13 +17,10 @@ from typing import TYPE_CHECKING, Any
 from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
-from ..nulls import null_restorer
 from ..params import FunctionParam
-from ._callables import arity, bound_names, is_async, run_sync
-from ._declaration import Declaration, declare, field_errors, source_description, without_bound
-from ._outcomes import Outcomes
-from ._plan import OUTCOMES, Check, Parameters, Plan
-from ._policy import Policy
+from ._callables import arity, bound_names, run_sync
+from ._declaration import declare, field_errors, source_description, without_bound
+from ._plan import OUTCOMES, Plan
 
 if TYPE_CHECKING:
     from ..plugins import PluginManager
@@ -163,18 +160,25 @@ class Function:
         plugin_manager: PluginManager | None = None,
         adapter: str | Adapter | None = None,
     ) -> None:
-        params = tuple(parameters or ())
-        errors, styles = field_errors(
-            name,
-            description,
-            display_text,
-            {"concurrent": concurrent, "strict": strict, "return_direct": return_direct},
-            unknown_arguments,
-            options,
-            params,
-            parameters_schema,
-            args_schema,
-        )
+        given: dict[str, Any] = {
+            "name": name,
+            "function": function,
+            "description": description,
+            "parameters": tuple(parameters or ()),
+            "parameters_schema": parameters_schema,
+            "args_schema": args_schema,
+            "parse_args": parse_args,
+            "concurrent": concurrent,
+            "strict": strict,
+            "display_text": display_text,
+            "options": options,
+            "unknown_arguments": unknown_arguments,
+            "return_direct": return_direct,
+            "limits": limits,
+            "plugin_manager": plugin_manager,
+            "adapter": adapter,
+        }
+        errors, styles = field_errors(given)
         body_arity = arity(function, "function", errors)
         parser_arity = 0 if parse_args is None else arity(parse_args, "parse_args", errors)
         pm = plugin_manager
@@ -184,92 +188,24 @@ class Function:
             from ..plugins import plugin_manager as default_manager
 
             pm = default_manager()
-        found = declare(
-            name=name,
-            params=params,
-            parameters_schema=parameters_schema,
-            args_schema=args_schema,
-            styles=styles,
-            unknown_arguments=unknown_arguments,
-            want_parser=parse_args is None,
-            pm=pm,
-            pinned=adapter,
-            errors=errors,
-        )
+        found = declare(given, styles, pm, errors)
         without_bound(found, bound_names(function))
-        given = description
         if description is None and (args_schema is not None or parameters_schema is not None):
             description = source_description(found.schema)
         set_ = object.__setattr__
-        for field, value in (
-            ("name", name),
-            ("function", function),
-            ("description", description),
-            ("parameters", params),
-            ("parameters_schema", parameters_schema),
-            ("args_schema", args_schema),
-            ("parse_args", parse_args),
-            ("concurrent", concurrent),
-            ("strict", strict),
-            ("display_text", display_text),
-            ("options", options),
-            ("unknown_arguments", unknown_arguments),
-            ("return_direct", return_direct),
-            ("limits", limits or DEFAULT_LIMITS),
-            ("_pm", pm),
-            ("_adapter", found.adapter),
-            ("_schema", found.schema),
-            ("_required", found.required),
-            ("_accepted", found.accepted),
-            (
-                "_given",
-                {"description": given, "plugin_manager": plugin_manager, "adapter": adapter},
-            ),
-        ):
-            set_(self, field, value)
-        self._plan(body_arity, parser_arity, found)
-
-    def _plan(self, body_arity: int, parser_arity: int, found: Declaration) -> None:
-        """Choose the pieces a call goes through (see ``_plan``)."""
-        parser = self.parse_args if self.parse_args is not None else found.parser
-        adapters = parser is not None and parser is found.parser
-        if adapters:
-            parser_arity = arity(parser, "parser", [])  # type: ignore[arg-type]
-        parser_async = parser is not None and is_async(parser)
-        body_async = is_async(self.function)
-        policy = Policy(
-            self.unknown_arguments, self._accepted, self._required, bound_names(self.function)
-        )
-        # the "wrong argument name" message is for bodies given the arguments as sent
-        outcomes = Outcomes(self, self._pm, self._accepted if parser is None else ())
-        restorer = null_restorer(self._schema, found.key)
-        # an adapter whose parser checks its schema's nulls itself: only the
-        # top-level nulls before it, the rest once it rejects a call
-        after = adapters and found.nulls_after_reject and restorer is not None
-        check: Check = policy.checked
-        params = tuple(p for p in self.parameters if p.name in policy.accepted_set)
-        if parser is None and params:  # (bound names are never sent: not checked)
-            check = Parameters(policy, _values_check(params, self._accepted, policy.policy))
-        plan = Plan(
-            name=self.name,
-            limits=self.limits,
-            policy=policy,
-            restore=None if restorer is None else restorer.top if after else restorer,
-            deep=frozenset() if restorer is None or after else restorer.deep,
-            parser=parser,
-            parser_context=parser_arity == 2,
-            # the policy applies after an adapter's parser whose names are
-            # known, never around your own parse_args
-            guarded=adapters and bool(self._accepted),
-            retry=restorer if after else None,
-            check=check,
-            function=self.function,
-            with_context=body_arity == 2,
-            outcomes=outcomes,
-        )
-        set_ = object.__setattr__
-        set_(self, "_async", parser_async or body_async)
-        set_(self, "_async_parser", parser_async)
+        for field in _FIELDS[:-2]:
+            set_(self, field, given[field])
+        set_(self, "description", description)
+        set_(self, "limits", limits or DEFAULT_LIMITS)
+        set_(self, "_given", given)
+        set_(self, "_pm", pm)
+        set_(self, "_adapter", found.adapter)
+        set_(self, "_schema", found.schema)
+        set_(self, "_required", found.required)
+        set_(self, "_accepted", found.accepted)
+        plan = Plan(self, found, body_arity, parser_arity)
+        set_(self, "_async", plan.parser_async or plan.body_async)
+        set_(self, "_async_parser", plan.parser_async)
         set_(self, "_plan_", plan)
         set_(self, "_run", plan.steps)
         set_(self, "_parse", functools.partial(plan.steps, body=False))
@@ -281,10 +217,12 @@ class Function:
         return (_rebuilt, (self.name, self.function, self._definition()))
 
     def _definition(self) -> dict[str, Any]:
-        """The keyword arguments of ``Function(...)`` that define this one (name and body aside)."""
-        fields = {f: getattr(self, f) for f in _FIELDS[2:] if f not in self._given}
-        fields.update(self._given)
-        return fields
+        """The keyword arguments of ``Function(...)`` that define this one, as they were given.
+
+        (A description taken from the source, the adapter chosen for it, are
+        chosen again by a Function defined from these.)
+        """
+        return {f: self._given[f] for f in _FIELDS[2:]}
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -302,8 +240,6 @@ class Function:
         unknown = sorted(set(changes) - set(_FIELDS))
         if unknown:
             raise TypeError(f"replace() got unexpected field(s): {', '.join(unknown)}")
-        # the fields as they were given (a description taken from the source,
-        # the adapter chosen for it, are chosen again for the new definition)
         fields = {"name": self.name, "function": self.function, **self._definition(), **changes}
         return Function(fields.pop("name"), fields.pop("function"), **fields)
 
@@ -363,15 +299,6 @@ class Function:
 def _rebuilt(name: str, function: Callable[..., Any], fields: dict[str, Any]) -> Function:
     """A Function again, from what its ``__reduce__`` kept."""
     return Function(name, function, **fields)
-
-
-def _values_check(
-    params: Sequence[FunctionParam], accepted: Sequence[str], policy: str
-) -> Callable[[Any], Any]:
-    """The built-in adapter's check of declared parameters' values, compiled once."""
-    from ..plain import params_checker  # on first use: a Function that declares parameters
-
-    return params_checker(params, accepted, policy)
 
 
 def get_display_text(

@@ -13,15 +13,20 @@ what ``execute`` runs before the body.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..arguments import Arguments, Limits, decode
+from ..arguments import Arguments, decode
 from ..context import secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
+from ..nulls import null_restorer
 from ..results import ToolResult
-from ._callables import isawaitable
+from ._callables import arity, bound_names, is_async, isawaitable
 from ._outcomes import Outcomes, redacted, text_of
 from ._policy import Policy
+
+if TYPE_CHECKING:
+    from ._declaration import Declaration
+    from ._function import Function
 
 __all__: list[str] = []
 
@@ -80,24 +85,25 @@ class Pending:
 
 
 class Plan:
-    """The pieces one Function's calls go through (see the module's docstring).
+    """The pieces one Function's calls go through (see the module's docstring), chosen here.
 
-    :param parser: the parser (``None``: ``check`` decides).
-    :param check: without a parser, ``Policy.checked`` or :class:`Parameters`.
-    :param policy: the tool's policy; applied after ``parser`` when
-        ``guarded`` (an adapter's parser whose accepted names are known, never
-        your own ``parse_args``).
-    :param restore: the null-restoring step before the parser (``None``: none).
-    :param deep: the top-level names under which ``restore`` may change
-        something further down: a call that sends none of them and no
-        top-level null is not walked.
-    :param retry: for an adapter whose parser checks its schema's nulls
-        itself (``Compiled.nulls_after_reject``): the full walk, run only once
-        a call is rejected; a call it changes is parsed again, and that
-        verdict is the answer.
+    ``found``: the Function's declaration (its adapter's parser, key and
+    ``nulls_after_reject``); ``body_arity``/``parser_arity``: how many
+    arguments the body and the parser take (1, or 2 with the context).
+
+    The parser is the Function's ``parse_args``, else its adapter's (``None``:
+    ``check``, the required-key check and the policy, then the declared
+    parameters' values, decides). The policy applies after an adapter's
+    parser whose names are known (``guarded``), never after your own
+    ``parse_args``. For an adapter whose parser checks its schema's nulls
+    itself (``Compiled.nulls_after_reject``), only the top-level nulls are
+    restored before it, and ``retry``, the full walk, runs once it rejects a
+    call: a call the walk changes is parsed again, and that verdict is the
+    answer.
     """
 
     __slots__ = (
+        "body_async",
         "bound",
         "check",
         "deep",
@@ -109,6 +115,7 @@ class Plan:
         "names",
         "outcomes",
         "parser",
+        "parser_async",
         "parser_context",
         "policy",
         "restore",
@@ -117,41 +124,53 @@ class Plan:
     )
 
     def __init__(
-        self,
-        *,
-        name: str,
-        limits: Limits,
-        policy: Policy,
-        restore: Callable[[dict[str, Any]], dict[str, Any]] | None,
-        deep: Names,
-        parser: Callable[..., Any] | None,
-        parser_context: bool,
-        guarded: bool,
-        retry: Callable[[dict[str, Any]], dict[str, Any]] | None,
-        check: Check,
-        function: Callable[..., Any],
-        with_context: bool,
-        outcomes: Outcomes,
+        self, owner: Function, found: Declaration, body_arity: int, parser_arity: int
     ) -> None:
-        self.name = name
-        self.limits = limits
-        self.policy = policy
+        self.name = owner.name
+        self.limits = owner.limits
+        self.function = owner.function
+        self.with_context = body_arity == 2
+        self.body_async = is_async(owner.function)
+        self.policy = policy = Policy(
+            owner.unknown_arguments, owner._accepted, owner._required, bound_names(owner.function)
+        )
         self.bound = policy.bound
-        self.restore = restore
-        self.deep = deep
+        parser = owner.parse_args if owner.parse_args is not None else found.parser
+        adapters = parser is not None and parser is found.parser
+        if adapters:
+            parser_arity = arity(parser, "parser", [])  # type: ignore[arg-type]
         self.parser = parser
-        self.parser_context = parser_context
+        self.parser_context = parser_arity == 2
+        self.parser_async = parser is not None and is_async(parser)
+        guarded = adapters and bool(owner._accepted)
         #: the policy after the parser, or None
         self.guarded = policy if guarded else None
-        #: under "ignore", the names to keep: an adapter's parser never sees the others
-        self.drop = policy.accepted_set if guarded and policy.policy == "ignore" else None
         #: the names an accepted call may send for the policy to have nothing to say
         self.names = policy.accepted_set if guarded else None
-        self.retry = retry
-        self.check = check
-        self.function = function
-        self.with_context = with_context
-        self.outcomes = outcomes
+        #: under "ignore", the names to keep: an adapter's parser never sees the others
+        self.drop = policy.accepted_set if guarded and policy.policy == "ignore" else None
+        # the "wrong argument name" message is for bodies given the arguments as sent
+        self.outcomes = Outcomes(owner, owner._pm, owner._accepted if parser is None else ())
+        self.check = self._check(owner, policy) if parser is None else policy.checked
+        restorer = null_restorer(owner._schema, found.key)
+        after = adapters and found.nulls_after_reject and restorer is not None
+        self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer
+        self.deep: Names = frozenset() if restorer is None else restorer.deep
+        self.retry = restorer if after else None
+        if restorer is not None and after:
+            self.restore, self.deep = restorer.top, frozenset()
+
+    @staticmethod
+    def _check(owner: Function, policy: Policy) -> Check:
+        """The check of a Function without a parser: its names, then its declared values."""
+        params = tuple(p for p in owner.parameters if p.name in policy.accepted_set)
+        if not params:  # (bound names are never sent: not checked)
+            return policy.checked
+        # the built-in adapter's check of declared values, loaded by the first
+        # Function that declares parameters (not by ``import toolparse``)
+        from ..plain import params_checker
+
+        return Parameters(policy, params_checker(params, owner._accepted, policy.policy))
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:
         """One call's steps, in order; ``body=False`` stops at the parsed value.
