@@ -9,9 +9,9 @@ from . import messages
 from ._aliases import alias_clashes, alias_routes, exported_aliases
 from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
+from .function import Function
 
 if TYPE_CHECKING:
-    from .function import Function
     from .plugins import PluginManager
     from .providers import Provider
     from .results import ToolCall, ToolResult
@@ -26,22 +26,22 @@ class Toolset:
     name, and that no two share the alias a provider would export them under
     (``a.b`` and ``a_b`` are both ``a_b`` for OpenAI); either raises
     :class:`~toolparse.FunctionDefinitionError` naming both tools. The
-    name → tool map is built once. A Toolset is immutable and iterates over
-    its Functions, so it goes wherever a list of Functions goes.
+    name → tool map and the alias routes are built once. A Toolset is
+    immutable and iterates over its Functions, so it goes wherever a list of
+    Functions goes.
 
     :param functions: the tools (Functions, or another Toolset).
     """
 
-    __slots__ = ("_exported", "_routes", "_table", "functions")
+    __slots__ = ("_exported", "_pm", "_routes", "_table", "functions")
 
     functions: tuple[Function, ...]
     _table: dict[str, Function]
     _routes: dict[str, Function]
+    _pm: PluginManager | None
     _exported: dict[str, dict[str, str]]
 
     def __init__(self, functions: Iterable[Function]) -> None:
-        from .function import Function
-
         fns = tuple(functions)
         errors: list[tuple[str, str]] = []
         table: dict[str, Function] = {}
@@ -62,6 +62,7 @@ class Toolset:
         set_(self, "functions", fns)
         set_(self, "_table", table)
         set_(self, "_routes", alias_routes(fns, found))
+        set_(self, "_pm", fns[0]._pm if fns else None)  # the batches' observers, when given none
         set_(self, "_exported", {})
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -10,7 +10,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import messages
-from .._groups import arun
+from .._pool import in_worker
 from ..calls import aexecute_tool_calls
 from ..contract import Error, Ok
 from ..function import Function
@@ -159,7 +159,7 @@ def make_server(
                 # unknown: the core's message names the closest tools
                 call = ToolCall(call_id, name, arguments)
                 (result,) = await aexecute_tool_calls(functions, [call], call_context)
-            elif timeout is None and not default_pm().observed:
+            elif timeout is None and not (entry.function._pm or default_pm()).observed:
                 # the common case: a known tool, nothing observing, no timeout;
                 # what aexecute_tool_calls runs for it, without the batch around it
                 fn = entry.function
@@ -175,10 +175,10 @@ def make_server(
                     )
                 else:
                     # parsed on the loop, the body in a worker thread
-                    answers: list[Any] = [None]
-                    call = ToolCall(call_id, name, arguments)
-                    await arun(0, call, fn, call_context, answers, None, None, None)
-                    result = answers[0]
+                    outcome = await in_worker(fn, arguments, call_context, None, None)
+                    result = ToolResult.from_outcome(
+                        ToolCall(call_id, name, arguments), fn, outcome
+                    )
             else:
                 structured = entry.structured
                 call = ToolCall(call_id, name, arguments)
