@@ -272,27 +272,30 @@ def _describe(
             names = [fn.name for fn in tools]
             twice = next(name for name in names if names.count(name) > 1)
             raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
-        # the observers: the given manager's, else the first tool's, else the default one's
-        pm = plugin_manager or (tools[0]._pm if tools else None) or default_manager()
-    else:
-        pm = plugin_manager or tools._pm or default_manager()
     # what the model can call, named in the answer to an unknown tool (a Toolset keeps them)
     batch.source = tools
+    # the default manager is taken here, at the edge, when the caller gives none
+    pm = default_manager() if plugin_manager is None else plugin_manager
     batch.pm = pm if pm.observed else None  # observers cost nothing until a plugin asks
     batch.calls = calls = calls if type(calls) is list else list(calls)
-    batch.fns = fns = []
+    fns: list[Function | None] = []
     get = table.get
     split = False
-    for call in calls:
-        name = call.name
-        fn = get(name) if type(name) is str else None
-        fns.append(fn)
-        if fn is None or fn.concurrent:
-            split = True
+    try:
+        for call in calls:
+            fn = get(call.name)
+            fns.append(fn)
+            if fn is None or fn.concurrent:
+                split = True
+    except TypeError:  # a name that cannot be a key (a list, a dict) names no tool
+        fns = [get(call.name) if type(call.name) is str else None for call in calls]
+        split = True
+    batch.fns = fns
     if split and None in fns:
         # a provider's alias of a tool name, or no such tool: the routes are
         # worked out on a miss only, as most models call tools by their names
-        routes = routes or alias_routes(tools)
+        if routes is None:
+            routes = alias_routes(tools)
         for i, call in enumerate(calls):
             if fns[i] is None and type(call.name) is str:
                 fns[i] = routes.get(call.name)
@@ -330,19 +333,19 @@ def execute_tool_calls(
         is cancelled; a sync body cannot be stopped: the model is told it may
         still finish, and its late outcome goes to the observing hook.
     :param max_concurrency: the most calls of a concurrent group running at once.
-    :param plugin_manager: whose ``toolparse_tool_executed`` observers to call (default:
-        the one the tools were defined with, else :func:`toolparse.plugin_manager`).
+    :param plugin_manager: whose ``toolparse_tool_executed`` observers to call
+        (default: :func:`toolparse.plugin_manager`).
     :raises ValueError: an invalid ``timeout`` or ``max_concurrency``;
         :class:`~toolparse.FunctionDefinitionError` for two tools of one name.
     """
     batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
-    lean = batch.pm is None and timeout is None
+    lean = batch.pm is None and timeout is None and not together
     i, n = 0, len(calls)
     while i < n:
         call = calls[i]
         fn = fns[i]
-        if lean and fn is not None and i not in together:
+        if lean and fn is not None:
             # the common case, kept lean: inline, no clock, no observer
             ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
             results[i] = ToolResult.from_outcome(call, fn, fn.execute(call.arguments, ctx))
@@ -378,12 +381,12 @@ async def aexecute_tool_calls(
     """
     batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
-    lean = batch.pm is None and timeout is None
+    lean = batch.pm is None and timeout is None and not together
     i, n = 0, len(calls)
     while i < n:
         call = calls[i]
         fn = fns[i]
-        if lean and fn is not None and fn._async and i not in together:
+        if lean and fn is not None and fn._async:
             # the common case, kept lean: awaited here, no clock, no observer
             ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
             results[i] = ToolResult.from_outcome(call, fn, await fn.aexecute(call.arguments, ctx))

@@ -33,12 +33,11 @@ class Toolset:
     :param functions: the tools (Functions, or another Toolset).
     """
 
-    __slots__ = ("_exported", "_pm", "_routes", "_table", "functions")
+    __slots__ = ("_exported", "_routes", "_table", "functions")
 
     functions: tuple[Function, ...]
     _table: dict[str, Function]
     _routes: dict[str, Function]
-    _pm: PluginManager | None
     _exported: dict[str, dict[str, str]]
 
     def __init__(self, functions: Iterable[Function]) -> None:
@@ -62,7 +61,6 @@ class Toolset:
         set_(self, "functions", fns)
         set_(self, "_table", table)
         set_(self, "_routes", alias_routes(fns, found))
-        set_(self, "_pm", fns[0]._pm if fns else None)  # the batches' observers, when given none
         set_(self, "_exported", {})
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -159,7 +159,7 @@ def make_server(
                 # unknown: the core's message names the closest tools
                 call = ToolCall(call_id, name, arguments)
                 (result,) = await aexecute_tool_calls(functions, [call], call_context)
-            elif timeout is None and not (entry.function._pm or default_pm()).observed:
+            elif timeout is None and not default_pm().observed:
                 # the common case: a known tool, nothing observing, no timeout;
                 # what aexecute_tool_calls runs for it, without the batch around it
                 fn = entry.function
