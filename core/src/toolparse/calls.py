@@ -77,7 +77,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
 
 
 def _together(fns: list[Function | None]) -> dict[int, int]:
-    """First → end of each run of consecutive concurrent calls to at least two known tools.
+    """First → end of each run of concurrent calls to two known tools or more.
 
     Only a known tool that is not ``concurrent=True`` ends a run.
     """
@@ -103,10 +103,7 @@ _ALONE: dict[int, int] = {}
 
 
 def _context(context: Any, call: ToolCall) -> Any:
-    """The caller's context plus ``tool_call_id``: a new mapping, so no tool changes the next's.
-
-    A context that is not a mapping is passed through untouched.
-    """
+    """The caller's context plus ``tool_call_id``, as a new mapping; a context not a mapping as is."""
     if context is None:
         return {"tool_call_id": call.id}
     if isinstance(context, Mapping):
