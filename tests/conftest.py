@@ -36,7 +36,7 @@ def full_pm() -> tp.PluginManager:
 @pytest.fixture
 def release() -> Iterator[threading.Event]:
     """An event hung bodies wait on; set at the end so their threads go back to the pool."""
-    from toolparse._workers import worker_pool  # the worker threads load with their first use
+    from toolparse.calls import worker_pool
 
     event = threading.Event()
     yield event

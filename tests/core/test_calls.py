@@ -227,37 +227,32 @@ def test_content_parts_validate() -> None:
     )
 
 
-def test_aliases_are_worked_out_once_for_both_clashes_and_routes(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from toolparse import _aliases
-    from toolparse.providers import name_rules
+def test_a_toolset_asks_each_name_rule_once_per_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the aliases are worked out once, at definition, for both the clash check and the routes
+    from toolparse import providers
 
+    rules = providers.name_rules()
     asked: list[tuple[str, str]] = []
 
     class Counting:
         def __init__(self, rule: Any) -> None:
             self.rule = rule
+            self.pattern = rule.pattern
 
         def alias(self, name: str, provider: str) -> str:
             asked.append((name, provider))
             return self.rule.alias(name, provider)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(_aliases, "rules", lambda: [(p, Counting(r)) for p, r in name_rules()])
+    monkeypatch.setattr(providers, "name_rules", lambda: [(p, Counting(r)) for p, r in rules])
     fns = [
         tp.Function("math.add", lambda a: "add"),
-        tp.Function("math_add", lambda a: "clash"),
         tp.Function("weather", lambda a: "w"),
         tp.Function("weather/today", lambda a: "today"),
     ]
-    found = _aliases.exported_aliases(fns)
-    assert len(asked) == len(fns) * len(name_rules())
-    clashes = _aliases.alias_clashes(found)
-    routes = _aliases.alias_routes(fns, found)
-    assert len(asked) == len(fns) * len(name_rules())  # nothing asked again
-    # "math.add" is exported as "math_add", which another tool is called: a clash, no route
-    assert ("math.add", "math_add", "openai", "math_add") in clashes
-    assert "math_add" not in routes
-    assert routes["weather_today"].name == "weather/today"
-    # the same as working them out anew
-    assert routes == _aliases.alias_routes(fns)
+    toolset = tp.Toolset(fns)
+    assert len(asked) == len(fns) * len(rules)
+    assert toolset.get("weather_today") is fns[2]
+    assert toolset.get("math_add") is fns[0]
+    (result,) = toolset.execute([tp.ToolCall("1", "weather_today")])
+    assert result.content == "today"
+    assert len(asked) == len(fns) * len(rules)  # the batch asked nothing again

@@ -12,8 +12,7 @@ import pytest
 
 import toolparse as tp
 from toolparse import messages
-from toolparse._workers import worker_pool
-from toolparse.calls import set_max_workers
+from toolparse.calls import set_max_workers, worker_pool
 
 #: how long a body waits for a partner that should be running beside it: far
 #: longer than any machine needs to start it, and only spent when a test fails

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from toolparse import _workers
-from toolparse._workers import WorkerPool
+import toolparse as tp
+from toolparse import messages
+from toolparse.calls import worker_pool
 
 #: the longest a test waits for a thread to do what it should (spent only on failure)
 WAIT = 10.0
@@ -24,58 +28,75 @@ def _until(condition: Callable[[], bool], seconds: float = WAIT) -> bool:
     return True
 
 
+def _threads_of_a_group() -> list[threading.Thread]:
+    """The worker threads two concurrent calls ran in (each waits for the other)."""
+    meet = threading.Barrier(2, timeout=WAIT)
+    seen: list[threading.Thread] = []
+
+    def body(a: Any) -> str:
+        seen.append(threading.current_thread())
+        meet.wait()
+        return "x"
+
+    fn = tp.Function("t", body, concurrent=True)
+    results = tp.execute_tool_calls([fn], [tp.ToolCall("1", "t"), tp.ToolCall("2", "t")])
+    assert [r.content for r in results] == ["x", "x"]
+    return seen
+
+
 def test_workers_are_daemon_threads_that_take_the_next_job() -> None:
-    pool = WorkerPool(4)
-    first = pool.try_submit(threading.current_thread)
-    assert first is not None
-    thread = first.result(WAIT)
+    pool = worker_pool()
+    first = _threads_of_a_group()
     # daemon: a hung body never keeps the program from exiting
-    assert thread.daemon
-    assert thread.name.startswith("toolparse-worker-")
+    assert all(t.daemon and t.name.startswith("toolparse-worker-") for t in first)
+    assert threading.current_thread() not in first
     assert _until(lambda: pool.busy == 0)
-    again = pool.try_submit(threading.current_thread)
-    assert again is not None
-    assert again.result(WAIT) is thread  # the idle thread took it: no new one
-    assert pool.threads == 1
+    threads = pool.threads
+    again = _threads_of_a_group()
+    assert pool.threads == threads  # idle threads took the calls: no new one
+    assert threads <= pool.max_workers
+    assert all(t.is_alive() for t in again)
 
 
-def test_what_a_job_raises_goes_to_its_future_and_frees_the_thread() -> None:
-    pool = WorkerPool(1)
+def test_what_a_body_raises_past_execute_frees_its_thread() -> None:
+    class Stop(BaseException):  # not an Exception: execute lets it through
+        pass
 
-    def boom() -> None:
-        raise KeyError("k")
+    def body(a: Any) -> str:
+        raise Stop
 
-    future = pool.try_submit(boom)
-    assert future is not None
-    with pytest.raises(KeyError):
-        future.result(WAIT)
-    assert _until(lambda: pool.busy == 0)
-    after = pool.try_submit(lambda: "next")
-    assert after is not None
-    assert after.result(WAIT) == "next"
+    fn = tp.Function("t", body, concurrent=True)
+    with pytest.raises(Stop):
+        tp.execute_tool_calls([fn], [tp.ToolCall("1", "t"), tp.ToolCall("2", "t")])
+    assert _until(lambda: worker_pool().busy == 0)
+    assert len(_threads_of_a_group()) == 2
 
 
 def test_an_idle_thread_ends(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_workers, "_IDLE_SECONDS", 0.05)
-    pool = WorkerPool(2)
-    future = pool.try_submit(lambda: "done")
-    assert future is not None
-    assert future.result(WAIT) == "done"
-    assert _until(lambda: pool.threads == 0)  # after its idle time, not kept forever
-    later = pool.try_submit(lambda: "again")  # and a new job starts a new thread
-    assert later is not None
-    assert later.result(WAIT) == "again"
-
-
-def test_a_thread_the_system_refuses_refuses_the_job(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(self: threading.Thread) -> None:
-        raise RuntimeError("can't start new thread")
-
-    pool = WorkerPool(2)
-    monkeypatch.setattr(threading.Thread, "start", refuse)
-    assert pool.try_submit(lambda: 1) is None  # an answer, not an exception
-    assert (pool.busy, pool.threads) == (0, 0)  # nothing held by the refused job
+    monkeypatch.setattr(worker_pool(), "idle_seconds", 0.05)
+    threads = _threads_of_a_group()
+    for thread in threads:  # after its idle time, not kept forever
+        thread.join(WAIT)
+        assert not thread.is_alive()
     monkeypatch.undo()
-    future = pool.try_submit(lambda: 2)
-    assert future is not None
-    assert future.result(WAIT) == 2
+    assert len(_threads_of_a_group()) == 2  # and new calls start new threads
+
+
+def test_a_thread_the_system_refuses_refuses_the_call() -> None:
+    # in a fresh process, so that no idle thread of another test can take the calls
+    probe = (
+        "import threading, toolparse as tp\n"
+        "from toolparse.calls import worker_pool\n"
+        "def refuse(self):\n"
+        '    raise RuntimeError("can\'t start new thread")\n'
+        "threading.Thread.start = refuse\n"
+        "fn = tp.Function('t', lambda a: 'x', concurrent=True)\n"
+        "for r in tp.execute_tool_calls([fn], [tp.ToolCall('1', 't'), tp.ToolCall('2', 't')]):\n"
+        "    print(r.text)\n"
+        "print(worker_pool().busy, worker_pool().threads)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    # an answer, not an exception; nothing held by the refused calls
+    assert out == [messages.no_worker("t", worker_pool().max_workers)] * 2 + ["0 0"]

@@ -116,8 +116,7 @@ def _is_default_manager_lookup(node: ast.Import | ast.ImportFrom) -> bool:
 #: import runs. Each keeps its target (and what the target loads) out of
 #: ``import toolparse`` and off the per-call path, and says why in a comment.
 FIRST_USE: dict[tuple[str, str], str] = {
-    ("toolparse.calls", "toolparse._workers"): "the first set_max_workers",
-    ("toolparse._threads", "toolparse._workers"): "the first body run in a worker thread",
+    ("toolparse.calls", "toolparse._pool"): "the first body run in a worker thread",
     ("toolparse.function._plan", "toolparse.plain"): (
         "the first Function that declares parameters"
     ),
@@ -137,7 +136,7 @@ NOT_ON_IMPORT = (
     "dataclasses",
     "threading",
     "concurrent.futures",
-    "toolparse._workers",
+    "toolparse._pool",
     "toolparse.plain",
     "toolparse.plugins",
     "toolparse.hookspecs",

@@ -170,7 +170,7 @@ def test_max_concurrency_bounds_a_sync_group() -> None:
 
 
 def test_a_group_larger_than_the_pool_still_runs_every_call() -> None:
-    from toolparse._workers import worker_pool
+    from toolparse.calls import worker_pool
 
     pool = worker_pool()
     calls = [tp.ToolCall(str(i), "t") for i in range(pool.max_workers + 10)]

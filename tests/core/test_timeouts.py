@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -10,7 +13,7 @@ from typing import Any
 import pytest
 
 import toolparse as tp
-from toolparse._workers import WorkerPool, worker_pool
+from toolparse.calls import set_max_workers, worker_pool
 
 
 def test_an_async_body_past_its_timeout_is_stopped() -> None:
@@ -159,45 +162,30 @@ def test_a_call_within_its_timeout_is_answered_normally() -> None:
     assert not result.is_error
 
 
-def test_the_pool_refuses_rather_than_queues() -> None:
-    pool = WorkerPool(2)
-    gate = threading.Event()
-    first = pool.try_submit(gate.wait, 5)
-    second = pool.try_submit(gate.wait, 5)
-    assert first is not None
-    assert second is not None
-    assert pool.try_submit(lambda: 1) is None
-    assert pool.busy == 2
-    gate.set()
-    assert first.result(5) is True
-    assert second.result(5) is True
-    third = pool.try_submit(lambda: 3)
-    assert third is not None
-    assert third.result(5) == 3
-    assert pool.threads <= 2
-    with pytest.raises(ValueError, match="max_workers"):
-        WorkerPool(0)
-
-
-def test_the_bound_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolparse import _workers
-    from toolparse.calls import set_max_workers
-
+def test_the_bound_is_configurable() -> None:
     pool = worker_pool()
     before = pool.max_workers
     try:
         set_max_workers(3)
         assert pool.max_workers == 3
-        with pytest.raises(ValueError, match="max_workers must be a whole number"):
-            set_max_workers(0)
+        for bad in (0, -1, 1.5, True):
+            with pytest.raises(ValueError, match="max_workers must be a whole number"):
+                set_max_workers(bad)  # type: ignore[arg-type]
     finally:
         set_max_workers(before)
-    monkeypatch.setattr(_workers, "_pool", None)
-    monkeypatch.setenv("TOOLPARSE_MAX_WORKERS", "7")
-    assert worker_pool().max_workers == 7
-    monkeypatch.setattr(_workers, "_pool", None)
-    monkeypatch.setenv("TOOLPARSE_MAX_WORKERS", "many")
-    assert worker_pool().max_workers == _workers.DEFAULT_MAX_WORKERS
+
+
+@pytest.mark.parametrize(("env", "bound"), [("7", 7), ("many", 32), ("0", 32)])
+def test_the_bound_comes_from_the_environment(env: str, bound: int) -> None:
+    probe = "from toolparse.calls import worker_pool; print(worker_pool().max_workers)"
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "TOOLPARSE_MAX_WORKERS": env},
+    ).stdout
+    assert int(out) == bound
 
 
 def test_a_body_that_catches_its_cancellation_is_answered_at_the_timeout() -> None:

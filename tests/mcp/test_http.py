@@ -159,7 +159,7 @@ def roomy_pool() -> Any:
     ``no_worker`` error (the pool's bound is tested in tests/core); a fast
     machine can have all 150 sync calls of this batch in flight at once.
     """
-    from toolparse._workers import worker_pool
+    from toolparse.calls import worker_pool
 
     pool = worker_pool()
     before = pool.max_workers

@@ -1,54 +1,41 @@
 """Running a batch of tool calls: the model's order, concurrency, timeouts.
 
-The order is the model's: a call to a tool that is not ``concurrent=True`` is
-a barrier (it starts after every earlier call finished, and no later call
-starts before it finished); consecutive ``concurrent=True`` calls run
-together. The caller's thread and loop are never hijacked: the sync entry
-point runs sync tools inline (a thread only for a concurrent group or a
-timeout, an event loop only for an ``async def`` tool); the async one never
-blocks its loop (a sync body runs in a worker thread of the one bounded pool,
-see ``toolparse._workers``).
-
-This module holds the two entry points and what both do first; the parts
-they share live in private modules named for what they hold: the tool
-look-up (``_lookup``), answering a call (``_answers``), concurrent groups
-(``_groups``), runs under a timeout (``_timeouts``) and the worker threads
-(``_threads``).
+A batch is described once (:func:`_describe`): each call's tool, found by its
+name or a provider's alias of it, and the runs of concurrent calls that go
+together; every other call runs alone, a barrier. Both entry points walk that
+description in the model's order; only how a step runs differs: inline or in
+a worker thread of the one bounded pool (:mod:`toolparse._pool`), awaited on
+the caller's loop or on a loop of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ._answers import context_for, now, store, unknown
-from ._groups import agroup, arun, group, sync_group
-from ._lookup import Lookup, tables
-from ._timeouts import atimed, timed
-from .function._callables import _run_sync
+from . import messages
+from ._aliases import alias_routes
+from .contract import Outcome
+from .errors import FunctionDefinitionError
+from .function._callables import run_sync
+from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
+    from ._pool import Share, WorkerPool
     from .function import Function
     from .plugins import PluginManager
     from .toolset import Toolset
 
-__all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers"]
+__all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers", "worker_pool"]
 
+#: one call of a batch: its index, the call, its tool (``None``: no such tool), its context
+Step: TypeAlias = tuple[int, ToolCall, "Function | None", Any]
 
-_default_pm: Callable[[], PluginManager] | None = None
-
-
-def _default_manager() -> PluginManager:
-    """The default plugin manager, for a batch run without one (looked up once, not per batch)."""
-    global _default_pm
-    if _default_pm is None:
-        # a default-manager look-up, lazy: the plugins (and pluggy) load on the
-        # first batch that needs them, not on ``import toolparse``
-        from .plugins import plugin_manager
-
-        _default_pm = plugin_manager
-    return _default_pm()
+#: the clock of a call's ``duration``
+now = time.perf_counter
 
 
 def set_max_workers(max_workers: int) -> None:
@@ -56,13 +43,23 @@ def set_max_workers(max_workers: int) -> None:
 
     The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
     """
-    # lazy: setting the bound is the pool's first use, as the first body run in a thread is
-    from ._workers import set_max_workers as set_bound
+    # the worker threads load with their first use: setting the bound is one
+    from ._pool import set_max_workers as set_bound
 
     set_bound(max_workers)
 
 
-# -- what both entry points do first ------------------------------------------------
+def worker_pool() -> WorkerPool:
+    """The process-wide pool that sync bodies run in, off the caller's thread.
+
+    Read its ``max_workers`` (the bound), ``busy`` (calls running in it now,
+    hung ones included) and ``threads`` (alive now; each ends after
+    ``idle_seconds``, 60, with no call).
+    """
+    # the worker threads load with their first use: reading the pool is one
+    from ._pool import worker_pool as pool
+
+    return pool()
 
 
 def _check(timeout: object, max_concurrency: object) -> None:
@@ -79,31 +76,229 @@ def _check(timeout: object, max_concurrency: object) -> None:
         )
 
 
-def _prepare(
-    functions: Iterable[Function] | Toolset,
-    calls: Iterable[ToolCall],
-    timeout: object,
-    max_concurrency: object,
-    plugin_manager: PluginManager | None,
-) -> tuple[dict[str, Function], Any, PluginManager | None, list[ToolCall]]:
-    """What both entry points do first.
+def _together(fns: list[Function | None]) -> dict[int, int]:
+    """First → end of each run of concurrent calls to two known tools or more.
 
-    The options checked, the name → tool map and the source of alias routes,
-    the observing manager (``None`` when nothing observes) and the calls as a list.
+    Only a known tool that is not ``concurrent=True`` ends a run.
     """
-    if timeout is not None or max_concurrency is not None:
-        _check(timeout, max_concurrency)
-    table, source = tables(functions)
-    pm = _default_manager() if plugin_manager is None else plugin_manager
-    return (
-        table,
-        source,
-        pm if pm.observed else None,  # observers cost nothing until a plugin asks for them
-        calls if type(calls) is list else list(calls),
+    runs: dict[int, int] = {}
+    start, known = -1, 0  # the open run's first call (-1: none open), its known tools
+    for i, fn in enumerate(fns):
+        if fn is None:
+            continue
+        if fn.concurrent:
+            start = i if start < 0 else start
+            known += 1
+        else:
+            if known > 1:
+                runs[start] = i
+            start, known = -1, 0
+    if known > 1:
+        runs[start] = len(fns)
+    return runs
+
+
+#: ``together`` when no call is concurrent (never changed)
+_ALONE: dict[int, int] = {}
+
+
+def _context(context: Any, call: ToolCall) -> Any:
+    """The caller's context plus ``tool_call_id``, as a new mapping; a context not a mapping as is."""
+    if context is None:
+        return {"tool_call_id": call.id}
+    if isinstance(context, Mapping):
+        return {**context, "tool_call_id": call.id}
+    return context
+
+
+class _Batch:
+    """One batch, as :func:`_describe` describes it once for both entry points.
+
+    ``fns`` is each call's tool (``None``: no such tool); ``together`` maps the
+    first call of each run of concurrent calls that go together to the run's
+    end; every other call runs alone. ``results`` is filled by index, whatever
+    order the calls finish in; ``pm`` observes (``None``: nothing observes).
+    """
+
+    __slots__ = (
+        "calls",
+        "context",
+        "fns",
+        "limit",
+        "pm",
+        "results",
+        "source",
+        "timeout",
+        "together",
     )
 
+    calls: list[ToolCall]
+    context: Any
+    fns: list[Function | None]
+    limit: int | None
+    pm: PluginManager | None
+    results: list[Any]
+    source: Iterable[Function]
+    timeout: float | None
+    together: dict[int, int]
 
-# -- sync ----------------------------------------------------------------------------
+    def step(self, i: int) -> Step:
+        """Call ``i``, its tool and the context it sees."""
+        call = self.calls[i]
+        return i, call, self.fns[i], _context(self.context, call)
+
+    def steps(self, run: range) -> list[Step]:
+        """The calls of ``run`` to known tools; those to no known tool are answered here."""
+        found = []
+        for i in run:
+            if self.fns[i] is None:
+                self.answer(i, None, None, now())
+            else:
+                found.append(self.step(i))
+        return found
+
+    def answer(
+        self, i: int, fn: Function | None, outcome: Outcome | None, start: float, late: bool = False
+    ) -> None:
+        """Call ``i``'s result (``outcome``, or no such tool): in its place, and to the observers.
+
+        A ``late`` outcome, of a sync body that finished after its timeout, goes
+        to the observers only: the model was answered at the timeout.
+        """
+        call = self.calls[i]
+        if fn is None:
+            # the providers load on this error path only (no cycle: they import no calls)
+            from .providers import _callable_names
+
+            names = _callable_names(self.source, call)
+            text = messages.unknown_tool(call.name, names)
+            result = ToolResult(call.id, call.name, text, is_error=True, kind=call.kind)
+        else:
+            result = ToolResult.from_outcome(call, fn, outcome)  # type: ignore[arg-type]
+        if not late:
+            self.results[i] = result
+        if self.pm is not None:
+            self.pm.hook.toolparse_tool_executed(
+                call=call, function=fn, result=result, duration=now() - start, late=late
+            )
+
+    def late(self, i: int, fn: Function, start: float) -> Callable[[Outcome], None] | None:
+        """Who hears the outcome of call ``i``'s body if it outlives its timeout (unobserved: no one)."""
+        if self.pm is None:
+            return None
+        return lambda outcome: self.answer(i, fn, outcome, start, late=True)
+
+    # -- how a step runs: sync, off this thread ---------------------------------------
+
+    def off_thread(self, run: range) -> None:
+        """Run the calls of ``run`` together: in worker threads, or on a loop of its own.
+
+        A lone call with a timeout comes here too, to be answered at the timeout.
+        """
+        steps = self.steps(run)
+        if any(fn._async for _, _, fn, _ in steps):  # type: ignore[union-attr]
+            run_sync(self.agroup(steps))
+        elif steps:
+            # the worker threads load with their first use: this is one
+            from ._pool import in_threads
+
+            in_threads(steps, self.timeout, self.limit, self.answer, self.late)
+
+    # -- how a step runs: on a loop -------------------------------------------------
+
+    async def arun(self, step: Step, share: Share | None = None) -> None:
+        """Run ``step`` on the loop: an async body awaited here, a sync one in a worker thread."""
+        i, call, fn, ctx = step
+        start = now()
+        outcome: Outcome | None = None
+        if fn is not None:
+            # the worker threads (and timeouts) load with their first use: this is one
+            from ._pool import atimed, in_worker
+
+            if not fn._async:
+                late = self.late(i, fn, start)
+                outcome = await in_worker(fn, call.arguments, ctx, self.timeout, late, share)
+            elif self.timeout is None:
+                outcome = await fn.aexecute(call.arguments, ctx)
+            else:
+                outcome = await atimed(fn, call.arguments, ctx, self.timeout)
+        self.answer(i, fn, outcome, start)
+
+    async def agroup(self, steps: list[Step]) -> None:
+        """Run ``steps`` together on the loop, ``limit`` at once."""
+        import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
+
+        # the worker threads load with their first use: this is one
+        from ._pool import Share
+
+        share = Share()
+        gate = asyncio.Semaphore(self.limit) if self.limit else nullcontext()
+
+        async def one(step: Step) -> None:
+            async with gate:
+                await self.arun(step, share)
+
+        await asyncio.gather(*(one(step) for step in steps))
+
+
+def _describe(
+    functions: Iterable[Function] | Toolset,
+    calls: Iterable[ToolCall],
+    context: Any,
+    timeout: float | None,
+    limit: int | None,
+    plugin_manager: PluginManager | None,
+) -> _Batch:
+    """The one description of a batch, that both entry points walk (see :class:`_Batch`)."""
+    if timeout is not None or limit is not None:
+        _check(timeout, limit)
+    batch = _Batch()
+    batch.timeout = timeout
+    batch.limit = limit
+    batch.context = context
+    tools: Any = functions  # a list of Functions, or a Toolset with its tables built once
+    routes = None
+    if type(tools) is not list:
+        try:
+            table, routes = tools._table, tools._routes
+        except AttributeError:  # any other iterable of Functions
+            tools = list(tools)
+    if routes is None:
+        table = {fn.name: fn for fn in tools}
+        if len(table) != len(tools):
+            names = [fn.name for fn in tools]
+            twice = next(name for name in names if names.count(name) > 1)
+            raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
+    # what the model can call, named in the answer to an unknown tool (a Toolset keeps them)
+    batch.source = tools
+    # the default manager is taken here, at the edge, when the caller gives none
+    pm = default_manager() if plugin_manager is None else plugin_manager
+    batch.pm = pm if pm.observed else None  # observers cost nothing until a plugin asks
+    batch.calls = calls = calls if type(calls) is list else list(calls)
+    fns: list[Function | None] = []
+    get = table.get
+    split = False
+    try:
+        for call in calls:
+            fn = get(call.name)
+            fns.append(fn)
+            if fn is None or fn.concurrent:
+                split = True
+    except TypeError:  # a name that cannot be a key (a list, a dict) names no tool
+        fns = [get(call.name) if type(call.name) is str else None for call in calls]
+        split = True
+    batch.fns = fns
+    if split and None in fns:
+        # a provider's alias of a tool name, or no such tool: the routes are
+        # worked out on a miss only, as most models call tools by their names
+        if routes is None:
+            routes = alias_routes(tools)
+        for i, call in enumerate(calls):
+            if fns[i] is None and type(call.name) is str:
+                fns[i] = routes.get(call.name)
+    batch.together = _together(fns) if split else _ALONE
+    batch.results = [None] * len(fns)
+    return batch
 
 
 def execute_tool_calls(
@@ -135,68 +330,33 @@ def execute_tool_calls(
         is cancelled; a sync body cannot be stopped: the model is told it may
         still finish, and its late outcome goes to the observing hook.
     :param max_concurrency: the most calls of a concurrent group running at once.
-    :param plugin_manager: whose ``toolparse_tool_executed`` observers to call.
+    :param plugin_manager: whose ``toolparse_tool_executed`` observers to call
+        (default: :func:`toolparse.plugin_manager`).
     :raises ValueError: an invalid ``timeout`` or ``max_concurrency``;
         :class:`~toolparse.FunctionDefinitionError` for two tools of one name.
     """
-    table, source, pm, calls = _prepare(functions, calls, timeout, max_concurrency, plugin_manager)
-    n = len(calls)
-    results: list[Any] = [None] * n
-    i = 0
-    if pm is None and timeout is None:
-        # the common case, kept lean: known sequential tools run here one
-        # after the other; anything else goes the general way below
-        from_outcome = ToolResult.from_outcome
-        while i < n:
-            call = calls[i]
-            name = call.name
-            fn = table.get(name) if type(name) is str else None
-            if fn is None or fn.concurrent:
-                break
-            results[i] = from_outcome(
-                call,
-                fn,
-                fn.execute(
-                    call.arguments,
-                    {"tool_call_id": call.id} if context is None else context_for(context, call),
-                ),
-            )
-            i += 1
-        else:
-            return results
-    lookup = Lookup(table, source)
+    batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
+    calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
+    lean = batch.pm is None and timeout is None and not together
+    i, n = 0, len(calls)
     while i < n:
         call = calls[i]
-        fn = lookup.find(call.name)
-        if fn is None:
-            unknown(results, i, call, lookup, pm)
+        fn = fns[i]
+        if lean and fn is not None:
+            # the common case, kept lean: inline, no clock, no observer
+            ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
+            results[i] = ToolResult.from_outcome(call, fn, fn.execute(call.arguments, ctx))
             i += 1
-            continue
-        if fn.concurrent:
-            members, i = group(calls, i, lookup, results, pm, context)
-            if len(members) != 1 or timeout is not None:
-                if any(m[2]._async for m in members):
-                    _run_sync(agroup(members, results, timeout, max_concurrency, pm))
-                else:
-                    sync_group(members, results, timeout, max_concurrency, pm)
-                continue
-            j, call, fn, ctx = members[0]  # alone: nothing to overlap with, run it here
-        else:
-            j = i
-            ctx = context_for(context, call)
+        elif timeout is None and i not in together:
+            start = now()
+            ctx = _context(context, call)
+            batch.answer(i, fn, None if fn is None else fn.execute(call.arguments, ctx), start)
             i += 1
-        start = now()
-        if timeout is None:
-            outcome = fn.execute(call.arguments, ctx)
-        elif fn._async:
-            outcome = _run_sync(atimed(fn, call.arguments, ctx, timeout))
         else:
-            outcome = timed(fn, call, ctx, timeout, pm, start)
-        store(results, j, call, fn, outcome, pm, start)
+            stop = together.get(i, i + 1)
+            batch.off_thread(range(i, stop))
+            i = stop
     return results
-
-
-# -- async ---------------------------------------------------------------------------
 
 
 async def aexecute_tool_calls(
@@ -216,42 +376,23 @@ async def aexecute_tool_calls(
     and leaves no task behind; a sync body already running in a thread
     cannot be stopped and finishes there.
     """
-    table, source, pm, calls = _prepare(functions, calls, timeout, max_concurrency, plugin_manager)
-    n = len(calls)
-    results: list[Any] = [None] * n
-    i = 0
-    if pm is None and timeout is None:
-        # the common case, kept lean: known sequential async tools are awaited
-        # here one after the other; anything else goes the general way below
-        from_outcome = ToolResult.from_outcome
-        while i < n:
-            call = calls[i]
-            name = call.name
-            fn = table.get(name) if type(name) is str else None
-            if fn is None or fn.concurrent or not fn._async:
-                break
-            results[i] = from_outcome(
-                call,
-                fn,
-                await fn.aexecute(
-                    call.arguments,
-                    {"tool_call_id": call.id} if context is None else context_for(context, call),
-                ),
-            )
-            i += 1
-        else:
-            return results
-    lookup = Lookup(table, source)
+    batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
+    calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
+    lean = batch.pm is None and timeout is None and not together
+    i, n = 0, len(calls)
     while i < n:
         call = calls[i]
-        fn = lookup.find(call.name)
-        if fn is None:
-            unknown(results, i, call, lookup, pm)
+        fn = fns[i]
+        if lean and fn is not None and fn._async:
+            # the common case, kept lean: awaited here, no clock, no observer
+            ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
+            results[i] = ToolResult.from_outcome(call, fn, await fn.aexecute(call.arguments, ctx))
             i += 1
-        elif fn.concurrent:
-            members, i = group(calls, i, lookup, results, pm, context)
-            await agroup(members, results, timeout, max_concurrency, pm)
+        elif i not in together:
+            await batch.arun(batch.step(i))
+            i += 1
         else:
-            await arun(i, call, fn, context_for(context, call), results, timeout, pm, None)
-            i += 1
+            stop = together[i]
+            await batch.agroup(batch.steps(range(i, stop)))
+            i = stop
     return results

@@ -9,9 +9,9 @@ from . import messages
 from ._aliases import alias_clashes, alias_routes, exported_aliases
 from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
+from .function import Function
 
 if TYPE_CHECKING:
-    from .function import Function
     from .plugins import PluginManager
     from .providers import Provider
     from .results import ToolCall, ToolResult
@@ -26,8 +26,9 @@ class Toolset:
     name, and that no two share the alias a provider would export them under
     (``a.b`` and ``a_b`` are both ``a_b`` for OpenAI); either raises
     :class:`~toolparse.FunctionDefinitionError` naming both tools. The
-    name → tool map is built once. A Toolset is immutable and iterates over
-    its Functions, so it goes wherever a list of Functions goes.
+    name → tool map and the alias routes are built once. A Toolset is
+    immutable and iterates over its Functions, so it goes wherever a list of
+    Functions goes.
 
     :param functions: the tools (Functions, or another Toolset).
     """
@@ -40,8 +41,6 @@ class Toolset:
     _exported: dict[str, dict[str, str]]
 
     def __init__(self, functions: Iterable[Function]) -> None:
-        from .function import Function
-
         fns = tuple(functions)
         errors: list[tuple[str, str]] = []
         table: dict[str, Function] = {}

@@ -178,6 +178,3 @@ def _run(main: Any) -> Any:
         finally:
             loop.close()
 
-
-#: the name the tool-call loop imports today (until it moves to run_sync)
-_run_sync = run_sync

@@ -10,7 +10,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import messages
-from .._groups import arun
+from .._pool import in_worker
 from ..calls import aexecute_tool_calls
 from ..contract import Error, Ok
 from ..function import Function
@@ -175,10 +175,10 @@ def make_server(
                     )
                 else:
                     # parsed on the loop, the body in a worker thread
-                    answers: list[Any] = [None]
-                    call = ToolCall(call_id, name, arguments)
-                    await arun(0, call, fn, call_context, answers, None, None, None)
-                    result = answers[0]
+                    outcome = await in_worker(fn, arguments, call_context, None, None)
+                    result = ToolResult.from_outcome(
+                        ToolCall(call_id, name, arguments), fn, outcome
+                    )
             else:
                 structured = entry.structured
                 call = ToolCall(call_id, name, arguments)
