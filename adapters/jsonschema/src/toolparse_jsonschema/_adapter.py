@@ -1,47 +1,34 @@
-"""The jsonschema adapter: a raw JSON Schema, fully validated.
+"""The jsonschema adapter: a raw JSON Schema, fully validated, by one engine per schema.
 
 ``args_schema=<a JSON Schema dict>`` (or a :class:`~toolparse_jsonschema.JsonSchema`
 wrapping one) gives the model that very schema and checks every call against
-it with the ``jsonschema`` library, reporting every problem at once.
+it, reporting every problem at once. The engine is chosen once, at definition:
+``jsonschema-rs`` when it is installed and takes the schema (:mod:`._rs`),
+else the ``jsonschema`` library (:mod:`._pure`).
 
-This module imports nothing from ``jsonschema``: :meth:`JsonSchemaAdapter.accepts`
-runs for every tool, and a mapping is all it needs to see. The library is
-imported by :meth:`JsonSchemaAdapter.compile`.
+This module imports nothing from either library: :meth:`JsonSchemaAdapter.accepts`
+runs for every tool, and a mapping is all it needs to see.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_policy
+from toolparse import FunctionDefinitionError, ParseResult
+from toolparse.adapter import AdapterBase, Compiled, FieldSchema, UnknownArguments
 
 from ._source import JsonSchema
 
 __all__ = ["JsonSchemaAdapter"]
 
 
-def closed(schema: Mapping[str, Any]) -> bool:
-    """Whether ``schema`` refuses every top-level name outside its ``properties``.
-
-    ``additionalProperties: false`` with no ``patternProperties`` beside it
-    (those admit names the accepted ones do not list); the validators check
-    this very schema, so their verdict on a call holds its names too.
-    """
-    return (
-        schema.get("additionalProperties") is False
-        and not schema.get("patternProperties")
-        and isinstance(schema.get("properties"), dict)
-    )
-
-
-class JsonSchemaAdapter:
+class JsonSchemaAdapter(AdapterBase):
     """The adapter for raw JSON Schema: any mapping given as ``args_schema``.
 
-    The exported schema is the user's own (a deep copy); the parser validates
-    with the ``jsonschema`` library (and ``jsonschema-rs`` when installed) and
-    hands the body the arguments dict, with defaults filled in when asked.
+    The exported schema is the user's own (a copy); the parser hands the body
+    the arguments dict, with defaults filled in when asked.
     """
 
     name = "jsonschema"
@@ -50,38 +37,26 @@ class JsonSchemaAdapter:
         """Every mapping is a JSON Schema (one that is not an object schema is refused)."""
         return isinstance(source, Mapping)
 
-    def compile(
+    def build(
         self,
         source: Mapping[str, Any],
         *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-        parser: bool = True,
+        unknown_arguments: UnknownArguments,
+        field_schema: FieldSchema | None,
+        parser: bool,
     ) -> Compiled:
-        """Check the schema once against its metaschema; the schema and its validator.
+        """Check the schema once against its metaschema; the schema, and its parser.
 
-        The exported schema is the schema itself (a copy; the core closes it
-        for ``"reject"``). The schema's own ``additionalProperties`` stands at
-        every level; the core applies the policy to the top-level names
-        around this parser. The schema is the user's own, so ``field_schema``
-        is not consulted.
+        The schema's own ``additionalProperties`` stands at every level; the
+        core applies the policy to the top-level names around this parser. The
+        schema is the user's own, so ``field_schema`` is not consulted.
         """
-        check_policy(unknown_arguments)
-        verdict = explain = None
-        if parser:
-            from ._compiled import CompiledSchema
+        from ._schema import check
 
-            compiled = CompiledSchema(source)
-            # the validators keep the checked schema; the core may close the copy it exports
-            schema, parse = copy.deepcopy(compiled.definition.schema), compiled.parse
-            verdict = compiled.verdict
-            # the parser's own step for a call jsonschema-rs refused: not decided twice
-            explain = compiled.rejected if verdict is not None else None
-        else:
-            from ._schema import check
-
-            options = source.schema if isinstance(source, JsonSchema) else source
-            schema, parse = check(options).schema, None
+        definition = check(source.schema if isinstance(source, JsonSchema) else source)
+        parse = engine_parser(definition, source) if parser else None
+        # the engine keeps the checked schema; the core may close the copy it exports
+        schema = copy.deepcopy(definition.schema) if parse is not None else definition.schema
         properties = schema.get("properties")
         required = schema.get("required")
         return Compiled(
@@ -92,22 +67,47 @@ class JsonSchemaAdapter:
             required=[n for n in required if isinstance(n, str)]
             if isinstance(required, list)
             else [],
-            # the validators check this very schema (on either path): a null it
-            # does not admit is rejected, so only a rejected call needs the restore
+            # either engine checks this very schema: a null it does not admit
+            # is rejected, so only a rejected call needs the restore
             nulls_after_reject=parse is not None,
-            verdict=verdict,
-            closed=closed(schema),
-            explain=explain,
         )
 
-    def json_schema(
-        self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
-    ) -> dict[str, Any]:
-        """The schema itself, checked and copied (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
 
-    def parser(
-        self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
-    ) -> Any:
-        """The parser alone (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments).parser
+def engine_parser(
+    definition: Any, source: Mapping[str, Any]
+) -> Callable[[dict[str, Any]], ParseResult]:
+    """The parser of a checked schema, on the engine chosen for it once."""
+    from ._defaults import plan
+    from ._formats import STANDARD_FORMATS, format_checker
+    from ._patterns import Matcher, PatternRefused, schema_patterns
+    from ._pure import pure_parser
+    from ._refs import is_recursive
+    from ._rs import RsUnavailable, rs_parser, rs_validator
+    from ._schema import path_text
+
+    options = source if isinstance(source, JsonSchema) else JsonSchema(source)
+    properties = definition.schema.get("properties")
+    #: one tuple, so the renderer words its "Accepted parameters" line once
+    accepted = tuple(sorted(properties)) if isinstance(properties, dict) else ()
+    defaults = None
+    if options.apply_defaults:
+        defaults = plan(definition.schema, definition.registry.resolver(definition.base_uri))
+    if options.fast is not False:
+        checked = frozenset(format_checker(definition.dialect.validator).checkers)
+        try:
+            validator = rs_validator(definition, STANDARD_FORMATS - checked)
+        except RsUnavailable as exc:
+            if options.fast:
+                raise FunctionDefinitionError([("fast", str(exc))]) from exc
+        else:
+            recursive = is_recursive(definition)
+            return rs_parser(definition, validator, defaults, accepted, recursive=recursive)
+    matcher = Matcher(options.pattern_timeout, options.pattern_budget)
+    # every pattern compiled now: one that cannot be searched under the time
+    # bound is refused here, never searched without it
+    for where, pattern in schema_patterns(definition.schema):
+        try:
+            matcher.prepare(pattern)
+        except PatternRefused as exc:
+            raise FunctionDefinitionError([(path_text(where), str(exc))]) from None
+    return pure_parser(definition, matcher, defaults, accepted)

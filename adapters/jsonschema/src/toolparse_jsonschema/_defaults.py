@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referencing.exceptions import Unresolvable
 
-if TYPE_CHECKING:
-    from referencing._core import Resolver
+#: a ``referencing`` resolver (the library names its class only in a private module)
+Resolver = Any
 
 __all__ = ["Plan", "apply", "plan"]
 
@@ -33,7 +33,7 @@ class Plan:
         self.items: Plan | None = None
 
 
-def plan(schema: Any, resolver: Resolver[Any]) -> Plan | None:
+def plan(schema: Any, resolver: Resolver) -> Plan | None:
     """The plan for ``schema``, or ``None`` when it declares no defaults."""
     memo: dict[int, Plan] = {}
     root = _build(schema, resolver, memo)
@@ -63,11 +63,9 @@ def _empty(p: Plan) -> bool:
     return not p.defaults and not p.children and p.items is None
 
 
-def _resolved(
-    schema: Any, resolver: Resolver[Any]
-) -> list[tuple[Mapping[str, Any], Resolver[Any]]]:
+def _resolved(schema: Any, resolver: Resolver) -> list[tuple[Mapping[str, Any], Resolver]]:
     """``schema`` and the schemas it stands for through ``$ref`` and ``allOf``."""
-    out: list[tuple[Mapping[str, Any], Resolver[Any]]] = []
+    out: list[tuple[Mapping[str, Any], Resolver]] = []
     seen: set[int] = set()
     todo = [(schema, resolver)]
     while todo:
@@ -89,7 +87,7 @@ def _resolved(
     return out
 
 
-def _build(schema: Any, resolver: Resolver[Any], memo: dict[int, Plan]) -> Plan:
+def _build(schema: Any, resolver: Resolver, memo: dict[int, Plan]) -> Plan:
     key = id(schema)
     if key in memo:
         return memo[key]

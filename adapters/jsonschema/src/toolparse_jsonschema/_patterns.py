@@ -25,17 +25,19 @@ from jsonschema import validators  # jsonschema ships no type information
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
 from jsonschema.protocols import Validator  # jsonschema ships no type information
 
+from ._errors import out_of_time_reason
+
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_TIMEOUT",
-    "MAX_REGEX_LENGTH",
     "Matcher",
     "OutOfTime",
     "PatternRefused",
+    "Refused",
     "bounded",
+    "extras",
     "is_regex",
-    "out_of_time_reason",
-    "regex_source",
+    "matcher",
     "schema_patterns",
 ]
 
@@ -46,11 +48,6 @@ DEFAULT_BUDGET = 1.0
 #: the longest value the ``regex`` format compiles (compiling is linear, but a
 #: value near the size limit would still take seconds)
 MAX_REGEX_LENGTH = 10_000
-
-
-def out_of_time_reason(pattern: str) -> str:
-    """``could not be checked against the pattern ^(a|aa)+$ in time``."""
-    return f"could not be checked against the pattern {pattern[:80]} in time"
 
 
 class OutOfTime(ValidationError):  # type: ignore[misc]  # the library is untyped
@@ -219,7 +216,8 @@ def schema_patterns(schema: Any) -> Iterator[tuple[list[str | int], str]]:
                 todo.append((value, [*path, key], key in _NAMES))
 
 
-def _matcher() -> Matcher:
+def matcher() -> Matcher:
+    """The matcher of the call under way in this thread (a default one outside a call)."""
     call: _Call | None = getattr(_local, "call", None)
     return call[0] if call is not None else _DEFAULT
 
@@ -252,7 +250,7 @@ def _pattern(
 ) -> Iterator[ValidationError]:
     if not isinstance(instance, str):
         return
-    found = _matcher().search(pattern, instance)
+    found = matcher().search(pattern, instance)
     if found is None:
         yield OutOfTime(pattern)
     elif not found:
@@ -264,10 +262,10 @@ def _pattern_properties(
 ) -> Iterator[ValidationError]:
     if not isinstance(instance, dict):
         return
-    matcher = _matcher()
+    search = matcher().search
     for pattern, subschema in patterns.items():
         for key, value in instance.items():
-            found = matcher.search(pattern, key)
+            found = search(pattern, key)
             if found is None:
                 yield OutOfTime(pattern, name=True, path=(key,))
             elif found:
@@ -285,7 +283,7 @@ def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list
     if not patterns:
         return [name for name in instance if name not in declared], []
     patterns = list(patterns)
-    matcher = _matcher()
+    search = matcher().search
     found: list[str] = []
     late: list[str] = []
     for name in instance:
@@ -293,7 +291,7 @@ def extras(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[list
             continue
         covered = False
         for pattern in patterns:
-            hit = matcher.search(pattern, name)
+            hit = search(pattern, name)
             if hit is None:
                 late += (pattern, name)
                 covered = True  # reported as out of time, not as an extra
@@ -319,12 +317,31 @@ def _additional_properties(
         for name in names:
             yield from validator.descend(instance[name], extra, path=name)
     elif not extra and names:
-        shown = ", ".join(repr(name) for name in sorted(names))
+        yield Refused("Additional", names, closed=True)
+
+
+class Refused(ValidationError):  # type: ignore[misc]  # the library is untyped
+    """The names ``additionalProperties`` or ``unevaluatedProperties`` refused.
+
+    The message is the library's own; the names are on :attr:`names` (the
+    library sets the keyword and its value, as for any error a keyword yields).
+    """
+
+    def __init__(self, which: str, names: list[str], *, closed: bool) -> None:
+        shown = ", ".join(repr(name) for name in sorted(names, key=str))
         verb = "was" if len(names) == 1 else "were"
-        yield ValidationError(f"Additional properties are not allowed ({shown} {verb} unexpected)")
+        if closed:
+            message = f"{which} properties are not allowed ({shown} {verb} unexpected)"
+        else:
+            message = (
+                f"{which} properties are not valid under the given schema "
+                f"({shown} {verb} {which.lower()} and invalid)"
+            )
+        super().__init__(message)
+        self.names = names
 
 
-#: the keyword functions every draft gets (``unevaluatedProperties`` is in ``_evaluated``)
+#: the keyword functions every draft gets
 KEYWORDS: dict[str, Callable[..., Iterator[ValidationError]]] = {
     "pattern": _pattern,
     "patternProperties": _pattern_properties,
@@ -335,19 +352,20 @@ _classes: dict[type[Validator], type[Validator]] = {}
 _lock = threading.Lock()
 
 
-def bounded(cls: type[Validator]) -> type[Validator]:
-    """``cls`` with its pattern keywords searching under a time bound (one class per draft)."""
+def bounded(
+    cls: type[Validator], unevaluated: Callable[..., Iterator[ValidationError]] | None = None
+) -> type[Validator]:
+    """``cls`` with its pattern keywords searching under a time bound.
+
+    ``unevaluated``: the schema's own ``unevaluatedProperties`` keyword (it
+    knows the schema's references), in a class for that schema alone; the
+    others are kept, one per draft.
+    """
+    keywords = {k: v for k, v in KEYWORDS.items() if k in cls.VALIDATORS}
+    if unevaluated is not None:
+        return validators.extend(cls, validators={**keywords, "unevaluatedProperties": unevaluated})
     with _lock:
         found = _classes.get(cls)
         if found is None:
-            from ._evaluated import unevaluated_properties
-
-            keywords = {k: v for k, v in KEYWORDS.items() if k in cls.VALIDATORS}
-            if "unevaluatedProperties" in cls.VALIDATORS:
-                keywords["unevaluatedProperties"] = unevaluated_properties(
-                    legacy=cls.META_SCHEMA.get("$schema", "").startswith(
-                        "https://json-schema.org/draft/2019-09"
-                    )
-                )
             found = _classes[cls] = validators.extend(cls, validators=keywords)
         return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import jsonschema  # jsonschema ships no type information
 import referencing
@@ -20,10 +20,15 @@ from referencing.exceptions import Unresolvable
 
 from toolparse import FunctionDefinitionError
 
-if TYPE_CHECKING:
-    from referencing._core import Resolver
-
-__all__ = ["DIALECTS", "Definition", "check", "path_text", "plain", "without_false_subschemas"]
+__all__ = [
+    "DIALECTS",
+    "Definition",
+    "check",
+    "path_text",
+    "plain",
+    "subschemas",
+    "without_false_subschemas",
+]
 
 
 @dataclass(frozen=True)
@@ -194,68 +199,60 @@ def _check_references(
         .with_resource(root, resource)
         .crawl()
     )
-    # the metaschemas ship with jsonschema: a $ref to one needs no retrieval
-    from jsonschema_specifications import (  # untyped
-        REGISTRY as SPECIFICATIONS,
-    )
-
-    resolver = SPECIFICATIONS.combine(registry).resolver(base_uri=root)
     problems: list[tuple[str, str]] = []
-    _scan(resource, resolver, schema, [], problems)
+    for node, path, resolver in subschemas(resource, registry, root):
+        for keyword in _REF_KEYWORDS:
+            ref = node.get(keyword)
+            if isinstance(ref, str):
+                problem = _lookup(resolver, ref)
+                if problem is not None:
+                    problems.append((path_text([*path, keyword]), problem))
     if problems:
         _fail(problems)
     return registry, root
 
 
-def _scan(
-    resource: referencing.Resource[Any],
-    resolver: Resolver[Any],
-    node: Any,
-    path: list[str | int],
-    problems: list[tuple[str, str]],
-) -> None:
-    """Look up every reference of ``resource``, then of its subschemas.
+def subschemas(
+    resource: referencing.Resource[Any], registry: referencing.Registry[Any], base_uri: str
+) -> Iterator[tuple[dict[str, Any], list[str | int], Any]]:
+    """Every subschema of ``resource`` (itself first), its path, and its resolver.
 
-    ``node`` walks the JSON structure below the resource (to know each
-    subschema's path); only the values that the draft says are subschemas are
-    treated as schemas, so data under ``const``, ``enum`` or ``default`` that
-    happens to hold a ``$ref`` key is left alone.
+    The draft says which values are subschemas (data under ``const``,
+    ``enum`` or ``default`` is none, whatever keys it holds); the resolver
+    is the one its references resolve with (under a nested ``$id``, that
+    resource's).
     """
-    contents = resource.contents
-    if isinstance(contents, dict):
-        for keyword in _REF_KEYWORDS:
-            ref = contents.get(keyword)
-            if isinstance(ref, str):
-                problem = _lookup(resolver, ref)
-                if problem is not None:
-                    problems.append((path_text([*path, keyword]), problem))
-    subs = {id(sub.contents): sub for sub in resource.subresources()}
-    _descend(node, path, subs, resolver, problems, top=True)
+    # the metaschemas ship with jsonschema: a $ref to one needs no retrieval
+    from jsonschema_specifications import REGISTRY  # untyped
+
+    resolver = REGISTRY.combine(registry).resolver(base_uri=base_uri)
+    todo: list[tuple[Any, list[str | int], Any, dict[int, Any]]] = [(resource, [], resolver, {})]
+    while todo:
+        node, path, resolver, subs = todo.pop()
+        if isinstance(node, referencing.Resource):
+            resolver = resolver.in_subresource(node) if path else resolver
+            subs = {id(sub.contents): sub for sub in node.subresources()}
+            node = node.contents
+            if isinstance(node, dict):
+                yield node, path, resolver
+        elif id(node) in subs:
+            todo.append((subs[id(node)], path, resolver, subs))
+            continue
+        if isinstance(node, dict):
+            items: Any = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        else:
+            continue
+        # (reversed: the stack gives them back in the schema's own order)
+        todo.extend(
+            (value, [*path, key], resolver, subs)
+            for key, value in reversed(list(items))
+            if isinstance(value, (dict, list))
+        )
 
 
-def _descend(
-    node: Any,
-    path: list[str | int],
-    subs: dict[int, referencing.Resource[Any]],
-    resolver: Resolver[Any],
-    problems: list[tuple[str, str]],
-    top: bool = False,
-) -> None:
-    if not top and id(node) in subs:
-        sub = subs[id(node)]
-        _scan(sub, resolver.in_subresource(sub), node, path, problems)
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, (dict, list)):
-                _descend(value, [*path, key], subs, resolver, problems)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            if isinstance(value, (dict, list)):
-                _descend(value, [*path, i], subs, resolver, problems)
-
-
-def _lookup(resolver: Resolver[Any], ref: str) -> str | None:
+def _lookup(resolver: Any, ref: str) -> str | None:
     """Why ``ref`` cannot be used, or ``None`` when it resolves inside the schema."""
     try:
         resolver.lookup(ref)
