@@ -57,58 +57,69 @@ def _count(value: Any, one: str, many: str) -> str:
     return f"{value_text(value)} {one if value == 1 else many}"
 
 
-def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
-    # (one flat table of keywords: splitting it would only scatter it)
-    """Plain words for one failed keyword, from its value (and the subschema holding it)."""
-    if keyword == "type":
-        return type_reason(*(value if isinstance(value, list) else [value]))
-    if keyword == "enum":
-        return one_of_reason(value) if isinstance(value, list) and value else "must be one of: "
-    if keyword == "const":
-        return one_of_reason([value])
-    if keyword in ("minimum", "maximum"):
+def _bound(keyword: str) -> str:
+    return "at least" if keyword.startswith("min") else "at most"
+
+
+def _range(keyword: str) -> Callable[[Any, Mapping[str, Any]], str]:
+    def words(value: Any, schema: Mapping[str, Any]) -> str:
         # draft 4 says "exclusive" with a flag beside the bound
         exclusive = schema.get("exclusiveM" + keyword[1:]) is True
         return range_reason(**{("exclusive_" if exclusive else "") + keyword: value})
-    if keyword == "exclusiveMinimum":
-        return range_reason(exclusive_minimum=value)
-    if keyword == "exclusiveMaximum":
-        return range_reason(exclusive_maximum=value)
-    if keyword == "multipleOf":
-        return multiple_reason(value)
-    if keyword in ("minLength", "maxLength"):
-        return length_reason(**{keyword[:3] + "imum": value})
-    if keyword == "pattern":
-        return pattern_reason(str(value))
-    if keyword == "format":
-        words = _FORMAT_WORDS.get(value)
-        return format_reason(str(value)) if words is None else "must be " + words
-    if keyword in ("minItems", "maxItems"):
-        return length_reason(items=True, **{keyword[:3] + "imum": value})
-    if keyword == "uniqueItems":
-        return "must not contain the same item twice"
-    if keyword == "contains":
-        return 'must contain an item that matches the "contains" schema'
-    if keyword in ("minContains", "maxContains"):
-        bound = "at least" if keyword == "minContains" else "at most"
-        return (
-            f'must contain {bound} {_count(value, "item", "items")} matching the "contains" schema'
+
+    return words
+
+
+def _format(value: Any, schema: Mapping[str, Any]) -> str:
+    words = _FORMAT_WORDS.get(value)
+    return format_reason(str(value)) if words is None else "must be " + words
+
+
+#: each keyword's words: ``words(value, the subschema holding it)``
+_WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
+    "type": lambda v, s: type_reason(*(v if isinstance(v, list) else [v])),
+    "enum": lambda v, s: one_of_reason(v) if isinstance(v, list) and v else "must be one of: ",
+    "const": lambda v, s: one_of_reason([v]),
+    "minimum": _range("minimum"),
+    "maximum": _range("maximum"),
+    "exclusiveMinimum": lambda v, s: range_reason(exclusive_minimum=v),
+    "exclusiveMaximum": lambda v, s: range_reason(exclusive_maximum=v),
+    "multipleOf": lambda v, s: multiple_reason(v),
+    "minLength": lambda v, s: length_reason(minimum=v),
+    "maxLength": lambda v, s: length_reason(maximum=v),
+    "pattern": lambda v, s: pattern_reason(str(v)),
+    "format": _format,
+    "minItems": lambda v, s: length_reason(minimum=v, items=True),
+    "maxItems": lambda v, s: length_reason(maximum=v, items=True),
+    "uniqueItems": lambda v, s: "must not contain the same item twice",
+    "contains": lambda v, s: 'must contain an item that matches the "contains" schema',
+    **{
+        k: lambda v, s, k=k: (
+            f'must contain {_bound(k)} {_count(v, "item", "items")} matching the "contains" schema'
         )
-    if keyword in ("minProperties", "maxProperties"):
-        bound = "at least" if keyword == "minProperties" else "at most"
-        return f"must have {bound} {_count(value, 'property', 'properties')}"
+        for k in ("minContains", "maxContains")
+    },
+    **{
+        k: lambda v, s, k=k: f"must have {_bound(k)} {_count(v, 'property', 'properties')}"
+        for k in ("minProperties", "maxProperties")
+    },
+    "unevaluatedItems": lambda v, s: "has more items than the schema allows",
+    # `not: {}` is a `false` subschema as the pure engine rewrites it
+    "not": lambda v, s: (
+        "is not allowed here" if v == {} else f"must not match the schema {value_text(v, 60)}"
+    ),
+    None: lambda v, s: "is not allowed here",  # a `false` schema (the pure engine's name)
+    "falseSchema": lambda v, s: "is not allowed here",
+}
+
+
+def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
+    """Plain words for one failed keyword, from its value (and the subschema holding it)."""
     if keyword in ("items", "additionalItems") and value is False:
         prefix = schema.get("prefixItems" if keyword == "items" else "items")
         return length_reason(maximum=len(prefix) if isinstance(prefix, list) else 0, items=True)
-    if keyword == "unevaluatedItems":
-        return "has more items than the schema allows"
-    if keyword == "not":
-        if value == {}:  # a `false` subschema, as the pure engine rewrites it
-            return "is not allowed here"
-        return f"must not match the schema {value_text(value, 60)}"
-    if keyword is None or keyword == "falseSchema":
-        return "is not allowed here"
-    return f'fails the "{keyword}" rule of the schema'
+    words = _WORDS.get(keyword)
+    return f'fails the "{keyword}" rule of the schema' if words is None else words(value, schema)
 
 
 def out_of_time_reason(pattern: str) -> str:

@@ -50,13 +50,18 @@ class _Finder:
         return next(self.validator.descend(instance, schema, resolver=resolver), None) is None
 
     def keys(self, schema: Any, resolver: Any = None) -> list[str]:
-        # (the library's own search, keyword by keyword, kept in one piece to read alike)
+        """The names ``schema`` evaluates (``resolver``: past a reference, its resolver)."""
         if not isinstance(schema, dict):
             return []
-        instance, legacy = self.instance, self.legacy
+        return [
+            *self._referred(schema, resolver),
+            *self._own(schema, resolver),
+            *self._applied(schema, resolver),
+        ]
+
+    def _referred(self, schema: dict[str, Any], resolver: Any) -> list[str]:
         found: list[str] = []
-        refs = ("$ref", "$recursiveRef") if legacy else ("$ref", "$dynamicRef")
-        for keyword in refs:
+        for keyword in ("$ref", "$recursiveRef") if self.legacy else ("$ref", "$dynamicRef"):
             if isinstance(schema.get(keyword), str):
                 here = resolver or self.resolvers.get(id(schema), self.root)
                 resolved = (
@@ -65,6 +70,11 @@ class _Finder:
                     else here.lookup(schema[keyword])
                 )
                 found += self.keys(resolved.contents, resolved.resolver)
+        return found
+
+    def _own(self, schema: dict[str, Any], resolver: Any) -> list[str]:
+        instance, legacy = self.instance, self.legacy
+        found: list[str] = []
         for keyword in ("properties", "additionalProperties", "unevaluatedProperties"):
             value = schema.get(keyword)
             if value is True and (legacy or keyword != "properties"):
@@ -80,8 +90,13 @@ class _Finder:
                     hit = search(pattern, name)
                     if hit is None:
                         self.late.append((pattern, name))
-                    if hit is not False:
+                    if hit is not False:  # (out of time counts as evaluated)
                         found.append(name)
+        return found
+
+    def _applied(self, schema: dict[str, Any], resolver: Any) -> list[str]:
+        instance = self.instance
+        found: list[str] = []
         for name, sub in (schema.get("dependentSchemas") or {}).items():
             if name in instance:
                 found += self.keys(sub, resolver)
@@ -91,8 +106,7 @@ class _Finder:
                     found += self.keys(sub, resolver)
         if "if" in schema:
             if self.valid(instance, schema["if"], resolver):
-                found += self.keys(schema["if"], resolver)
-                found += self.keys(schema.get("then"), resolver)
+                found += self.keys(schema["if"], resolver) + self.keys(schema.get("then"), resolver)
             else:
                 found += self.keys(schema.get("else"), resolver)
         return found

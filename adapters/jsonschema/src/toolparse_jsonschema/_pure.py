@@ -9,6 +9,7 @@ search runs under the time bound of :mod:`._patterns`.
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -24,7 +25,7 @@ from ._errors import KEPT, alternatives, ordered, reason, received
 from ._evaluated import unevaluated_properties
 from ._formats import format_checker
 from ._patterns import Matcher, OutOfTime, Refused, bounded
-from ._schema import Definition, subschemas, without_false_subschemas
+from ._schema import Definition, subschemas
 
 __all__ = ["pure_parser"]
 
@@ -40,24 +41,31 @@ def _validator(definition: Definition) -> Any:
     """The library's validator for ``definition``, its pattern searches bounded.
 
     It checks a copy where a ``false`` property or item schema reads
-    ``{"not": {}}`` (see :func:`~._schema.without_false_subschemas`). Where
+    ``{"not": {}}``: both reject everything, but the library reports a
+    ``false`` subschema's error at the parent, without the name or index. Where
     ``unevaluatedProperties`` meets ``patternProperties``, the keyword is
     :mod:`._evaluated`'s (the library's own searches with Python's ``re``).
     """
-    dialect = definition.dialect
-    schema = without_false_subschemas(definition.schema, dialect.specification)
-    resource = dialect.specification.create_resource(schema)
-    registry = definition.registry.with_resource(definition.base_uri, resource).crawl()
+    checked = Definition.of(copy.deepcopy(definition.schema), definition.dialect)
+    walked = list(subschemas(checked))
+    for node, _, _ in walked:
+        for keyword in ("properties", "patternProperties"):
+            value = node.get(keyword)
+            if isinstance(value, dict):
+                value.update({key: {"not": {}} for key, sub in value.items() if sub is False})
+        for keyword in ("prefixItems", "items"):  # (an "items" mapping is one subschema)
+            value = node.get(keyword)
+            if isinstance(value, list):
+                value[:] = [{"not": {}} if sub is False else sub for sub in value]
     unevaluated = None
-    if "unevaluatedProperties" in dialect.validator.VALIDATORS:
-        walked = list(subschemas(resource, registry, definition.base_uri))
-        if any("unevaluatedProperties" in node for node, _, _ in walked) and any(
-            "patternProperties" in node for node, _, _ in walked
-        ):
-            resolvers = {id(node): resolver for node, _, resolver in walked}
-            unevaluated = unevaluated_properties(resolvers, walked[0][2])
-    cls = bounded(dialect.validator, unevaluated)
-    return cls(schema, registry=registry, format_checker=format_checker(dialect.validator))
+    if any("unevaluatedProperties" in node for node, _, _ in walked) and any(
+        "patternProperties" in node for node, _, _ in walked
+    ):
+        resolvers = {id(node): resolver for node, _, resolver in walked}
+        unevaluated = unevaluated_properties(resolvers, walked[0][2])
+    cls = bounded(definition.dialect.validator, unevaluated)
+    checker = format_checker(definition.dialect.validator)
+    return cls(checked.schema, registry=checked.registry, format_checker=checker)
 
 
 def pure_parser(
@@ -109,28 +117,28 @@ def _problems(
     # list: the list is read once per object, which keeps this linear
     seen: set[tuple[Any, ...]] = set()
     for error in errors:
+        names = None
         if error.validator == "required" and isinstance(error.instance, dict):
             key = (tuple(error.absolute_path), id(error.validator_value), id(error.instance))
             if key in seen:
                 continue
             seen.add(key)
-        if len(found) >= KEPT:  # only counting now
-            more += _count(error)
+            names = [name for name in error.validator_value if name not in error.instance]
+        room = KEPT - len(found)
+        if room <= 0:  # only counting now
+            more += len(names) if names is not None else len(getattr(error, "names", (0,)))
             continue
         used.append(error)
-        converted = _convert(error)
-        room = KEPT - len(found)
-        if len(converted) > room:
-            more += len(converted) - room
-            converted = converted[:room]
-        found.extend(converted)
+        if names is not None:
+            # thousands of names: the problems past the bound are counted, not built
+            path = tuple(error.absolute_path)
+            converted = [ArgumentProblem.missing((*path, name)) for name in names[:room]]
+            more += max(0, len(names) - room)
+        else:
+            converted = _convert(error)
+            more += max(0, len(converted) - room)
+        found += converted[:room]
     return ordered(found), used, more
-
-
-def _count(error: ValidationError) -> int:
-    if error.validator == "required" and isinstance(error.instance, dict):
-        return sum(1 for name in error.validator_value if name not in error.instance)
-    return len(error.names) if isinstance(error, Refused) else 1
 
 
 def _convert(error: ValidationError) -> list[ArgumentProblem]:
@@ -150,7 +158,7 @@ def _convert(error: ValidationError) -> list[ArgumentProblem]:
             return [ArgumentProblem.unrecognized((*path, name)) for name in names]
         text = "is not allowed by the schema for other properties"
         return [ArgumentProblem((*path, name), text) for name in names]
-    if keyword == "required" and isinstance(instance, dict):
+    if keyword == "required" and isinstance(instance, dict):  # (within an option)
         return [ArgumentProblem.missing((*path, name)) for name in value if name not in instance]
     if keyword in ("dependentRequired", "dependencies") and isinstance(instance, dict):
         return [

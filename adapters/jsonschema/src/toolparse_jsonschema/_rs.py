@@ -1,17 +1,17 @@
 """The jsonschema-rs engine: it decides a call, and a rejected call's errors are read once.
 
-``jsonschema-rs`` compiles the schema once; a call is its ``is_valid``, and
-only a rejected call is read again, as ``iter_errors``: each error says where
-the value is (``instance_path``), which keyword failed (its ``kind``, whose
-attributes hold the keyword's value) and where that keyword is in the schema
-(``schema_path``, read for the few reasons that need more than the kind says).
-Patterns run in the library's linear-time engine (``RegexOptions``: no
-backtracking, so no value can keep a search busy); a schema whose patterns need
-backtracking is left to the pure engine.
+A call is ``jsonschema-rs``'s own ``is_valid``; only a rejected call is read
+again, as ``iter_errors``: each error says where the value is
+(``instance_path``) and which keyword failed (its ``kind``, whose attributes
+hold the keyword's value); the few reasons that need more read the keyword in
+the schema at ``schema_path``. Patterns run in the library's linear-time engine
+(``RegexOptions``: no value can keep a search busy); a schema whose patterns
+need backtracking is left to the pure engine.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
@@ -20,19 +20,18 @@ from toolparse.adapter import REQUIRED, length_reason
 
 from ._defaults import Plan, apply
 from ._errors import KEPT, alternatives, ordered, reason, received
-from ._schema import Definition
+from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser", "rs_validator"]
 
 Path = tuple[str | int, ...]
 
-#: the deepest value handed to jsonschema-rs under a recursive schema: it
-#: follows one down a value with no bound on its stack (a mapping 20,000
-#: deep crashed it; worker threads have smaller stacks)
+#: the deepest value handed to jsonschema-rs under a recursive schema: it follows
+#: one down a value with no bound on its stack (20,000 levels crash the process)
 MAX_DEPTH = 500
 
-#: what jsonschema-rs raises for a value that is not JSON data (a ``bytes``,
-#: a name that is not a string, a mapping that is not a ``dict``)
+#: what jsonschema-rs raises for a value that is not JSON data (``bytes``, a
+#: ``str`` subclass, a mapping that is not a ``dict``, a name that is no string)
 _NOT_JSON = (ValueError, TypeError, OverflowError)
 
 #: keywords whose values are data, never subschemas (a "format" key there is a value)
@@ -49,12 +48,12 @@ def _refuse(uri: str) -> NoReturn:
     raise ValueError(f"toolparse never fetches schemas: {uri}")
 
 
-def rs_validator(definition: Definition, unchecked_formats: frozenset[str]) -> Any:
-    """``jsonschema-rs``'s validator for ``definition``; :class:`RsUnavailable` when there is none.
+def rs_validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
+    """``jsonschema-rs``'s validator for ``definition``, or :class:`RsUnavailable`.
 
-    ``unchecked_formats``: the formats the pure engine does not check, taken
-    out of the schema it compiles, so that installing ``jsonschema-rs`` never
-    makes a format start being checked.
+    The formats the pure engine does not check (not in ``checked_formats``)
+    are taken out of the schema it compiles: installing it never makes a
+    format checked.
     """
     try:
         import jsonschema_rs
@@ -68,28 +67,27 @@ def rs_validator(definition: Definition, unchecked_formats: frozenset[str]) -> A
     if tuple(int(part) for part in found.split(".")[:2]) < (0, 43):
         raise RsUnavailable(f"jsonschema-rs {found} is too old for toolparse (0.43 or later)")
     try:
-        schema = _without_formats(definition.schema, unchecked_formats)
         return jsonschema_rs.validator_for(
-            schema,
+            _without_formats(definition.schema, checked_formats),
             validate_formats=True,
             retriever=_refuse,
             pattern_options=jsonschema_rs.RegexOptions(),
         )
-    except Exception as exc:  # several kinds, for a schema it cannot take (or one too deep)
+    except Exception as exc:  # several kinds, for a schema it cannot take
         raise RsUnavailable(f"jsonschema-rs cannot compile the schema: {exc}") from exc
 
 
-def _without_formats(node: Any, off: frozenset[str]) -> Any:
-    """A copy of the schema ``node`` without the ``format`` keywords named in ``off``."""
+def _without_formats(node: Any, kept: frozenset[str]) -> Any:
+    """A copy of the schema ``node`` with only the ``format`` keywords named in ``kept``."""
     if isinstance(node, dict):
         return {
-            key: value if key in _DATA_KEYWORDS else _without_formats(value, off)
+            key: value if key in _DATA_KEYWORDS else _without_formats(value, kept)
             for key, value in node.items()
             # only a string ``format`` is a keyword (a property may be called "format")
-            if not (key == "format" and isinstance(value, str) and value in off)
+            if not (key == "format" and isinstance(value, str) and value not in kept)
         }
     if isinstance(node, list):
-        return [_without_formats(value, off) for value in node]
+        return [_without_formats(value, kept) for value in node]
     return node
 
 
@@ -98,37 +96,35 @@ def rs_parser(
     validator: Any,
     defaults: Plan | None,
     accepted: tuple[str, ...],
-    *,
-    recursive: bool,
 ) -> Callable[[dict[str, Any]], ParseResult]:
     """The parser of ``definition`` on ``validator`` (see :func:`rs_validator`).
 
-    ``recursive``: the schema's references lead back into it, so a value
-    deeper than :data:`MAX_DEPTH` is refused as nested too deeply before
-    ``jsonschema-rs`` sees it.
+    Under a schema whose references lead back into it, a value deeper than
+    :data:`MAX_DEPTH` is refused as nested too deeply first.
     """
+    recursive = _recursive(definition)
     is_valid = validator.is_valid
     explain = _Explainer(definition, validator, accepted).explain
 
-    def accept(arguments: dict[str, Any]) -> ParseResult:
+    def not_json(arguments: dict[str, Any]) -> ParseResult:
+        # what jsonschema-rs cannot take is checked as the JSON it stands for
+        try:
+            plain = json.loads(json.dumps(arguments))
+        except (TypeError, ValueError) as exc:
+            problem = ArgumentProblem((), f"holds a value that is not JSON data ({exc})")
+            return invalid_arguments([problem], arguments=arguments, accepted=accepted)
+        if not is_valid(plain):
+            return explain(arguments, plain)
         return Ok(arguments if defaults is None else apply(defaults, arguments))
 
-    def rejected(arguments: dict[str, Any]) -> ParseResult:
-        # a value that is not JSON data: its plain JSON copy is what is checked
-        plain, problems = _plain(arguments)
-        if problems:
-            return invalid_arguments(problems, arguments=arguments, accepted=accepted)
-        return accept(arguments) if is_valid(plain) else explain(arguments, plain)
-
     if defaults is None and not recursive:
-        # the commonest case, on every call: jsonschema-rs's own verdict, and
-        # a valid call handed on as it is
+        # the commonest case, on every call: a valid call handed on as it is
         def parse(arguments: dict[str, Any]) -> ParseResult:
             try:
                 if is_valid(arguments):
                     return Ok(arguments)
             except _NOT_JSON:
-                return rejected(arguments)
+                return not_json(arguments)
             return explain(arguments, arguments)
 
         return parse
@@ -139,9 +135,9 @@ def rs_parser(
             raise RecursionError("the arguments are nested too deeply for jsonschema-rs")
         try:
             if is_valid(arguments):
-                return accept(arguments)
+                return Ok(arguments if defaults is None else apply(defaults, arguments))
         except _NOT_JSON:
-            return rejected(arguments)
+            return not_json(arguments)
         return explain(arguments, arguments)
 
     return parse_any
@@ -162,37 +158,50 @@ def _deeper(value: Any, limit: int) -> bool:
     return True
 
 
-def _plain(value: Any, path: Path = ()) -> tuple[Any, list[ArgumentProblem]]:
-    """``value`` as plain JSON data, and a problem for each part that is none."""
-    if isinstance(value, str):
-        return str.__str__(value), []
-    if isinstance(value, (bool, int, float)) or value is None:
-        return value, []
-    if len(path) > MAX_DEPTH:
-        raise RecursionError("the arguments are nested too deeply")
-    problems: list[ArgumentProblem] = []
-    out: Any
-    if isinstance(value, Mapping):
-        out = {}
-        for key, item in value.items():
-            if isinstance(key, str):
-                out[str.__str__(key)], found = _plain(item, (*path, key))
-                problems += found
-            else:  # never a declared name
-                problems.append(ArgumentProblem.unrecognized((*path, str(key))))
-        return out, problems
-    if isinstance(value, (list, tuple)):
-        out = []
-        for index, item in enumerate(value):
-            plain, found = _plain(item, (*path, index))
-            out.append(plain)
-            problems += found
-        return out, problems
-    return None, [ArgumentProblem(path, f"must be JSON data, not {type(value).__name__}")]
+def _recursive(definition: Definition) -> bool:
+    """Whether a reference of ``definition`` leads back to where it stands.
+
+    Errs on the side of ``True``: a dynamic reference, or one that leads out
+    of the schema (to a metaschema, which recurs).
+    """
+    walked = list(subschemas(definition))
+    at = {tuple(path): id(node) for node, path, _ in walked}
+    # a subschema follows from the one it is inside, and from a reference to it
+    follows: dict[int, list[int]] = {id(node): [] for node, _, _ in walked}
+    for node, path, resolver in walked:
+        inside = (at.get(tuple(path[:i])) for i in range(len(path) - 1, -1, -1))
+        parent = next((found for found in inside if found is not None), None)
+        if parent is not None:
+            follows[parent].append(id(node))
+        if "$dynamicRef" in node or "$recursiveRef" in node:
+            return True
+        if isinstance(node.get("$ref"), str):
+            target = id(resolver.lookup(node["$ref"]).contents)  # (checked at definition)
+            if target not in follows:
+                return True
+            follows[id(node)].append(target)
+    # a cycle among them, looked for with a stack (a deep schema needs no recursion)
+    on_the_way: dict[int, bool] = {}
+    for start in follows:
+        if start in on_the_way:
+            continue
+        on_the_way[start] = True
+        stack = [(start, iter(follows[start]))]
+        while stack:
+            node_id, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                on_the_way[node_id] = False
+                stack.pop()
+            elif on_the_way.get(child) is True:
+                return True
+            elif child not in on_the_way:
+                on_the_way[child] = True
+                stack.append((child, iter(follows[child])))
+    return False
 
 
 def _at(root: Any, path: Path) -> Any:
-    """The value at ``path`` in ``root``."""
     for part in path:
         root = root[part]
     return root
@@ -224,7 +233,7 @@ _PLAIN_KINDS = (
     ("MaxProperties", "maxProperties", "limit"),
     ("Not", "not", "schema"),
 )
-#: the subschema a reason from a kind needs: none (draft 4's flags come as their own kinds)
+#: a reason from a kind needs no subschema (draft 4's flags come as kinds of their own)
 _NO_SCHEMA: Mapping[str, Any] = {}
 #: keys under which a key named "items" is a name, not the keyword
 _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
@@ -248,11 +257,11 @@ class _Explainer:
         }
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
-        """The ``Error`` for ``arguments`` (``checked``: what was validated, itself or its plain copy)."""
+        """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
         found: list[ArgumentProblem] = []
         first = None
         more = 0
-        done: set[tuple[Any, ...]] = set()
+        done: set[Any] = set()
         names = (self.kinds.AdditionalProperties, self.kinds.UnevaluatedProperties)
         for error in self.iter_errors(checked):
             if first is None:
@@ -267,41 +276,44 @@ class _Explainer:
                 more += len(converted) - room
                 converted = converted[:room]
             found += converted
-        if not found:
-            found = [ArgumentProblem((), "does not match the schema")]
         return invalid_arguments(
-            ordered(found), arguments=arguments, accepted=self.accepted, cause=first, more=more
+            ordered(found) or [ArgumentProblem((), "does not match the schema")],
+            arguments=arguments,
+            accepted=self.accepted,
+            cause=first,
+            more=more,
         )
 
-    def convert(
-        self, error: Any, root: Any, done: set[tuple[Any, ...]] | None = None
-    ) -> list[ArgumentProblem]:
-        """One error's problems (``done``: the lists an ``items: false`` already spoke for)."""
+    def convert(self, error: Any, root: Any, done: set[Any]) -> list[ArgumentProblem]:
+        """One error's problems (``done``: the lists an ``items: false`` spoke for already)."""
         kind = error.kind
         path: Path = tuple(error.instance_path)
         words = self.words.get(type(kind))
-        if words is not None:  # the commonest: the kind says it all
-            keyword, attribute = words
-            value = getattr(kind, attribute)
-            if attribute == "types" and len(value) > 1:
-                # the library sorts a list of types: the reason names them as written
-                written = self._keyword(error)
-                value = written if isinstance(written, list) else value
-            text = reason(keyword, value, _NO_SCHEMA)
-            return [ArgumentProblem(path, text, received(_at(root, path), keyword))]
-        return self._special(error, kind, path, root, done)
+        if words is None:
+            return self._special(error, kind, path, root, done)
+        keyword, attribute = words  # the commonest: the kind says it all
+        value = getattr(kind, attribute)
+        if attribute == "types" and len(value) > 1:
+            # the library sorts a list of types: the reason names them as written
+            written = self._keyword(error)
+            value = written if isinstance(written, list) else value
+        return [
+            ArgumentProblem(
+                path, reason(keyword, value, _NO_SCHEMA), received(_at(root, path), keyword)
+            )
+        ]
 
     def _keyword(self, error: Any) -> Any:
-        """The value of the keyword that failed, from the schema (``NOT_GIVEN``: not found)."""
+        """The value of the keyword that failed, read in the schema (``NOT_GIVEN``: not found)."""
         node: Any = self.schema
         try:
-            # under an $id the place is that resource's (older releases give no location)
+            # under an $id the place is that resource's (0.43 gives no location)
             location = getattr(error, "absolute_keyword_location", None)
             if location is not None:
                 node = self.resolver.lookup(location.partition("#")[0]).contents
             for part in error.schema_path:
                 node = node[part]
-        except Exception:  # a place the schema does not hold, as written
+        except Exception:  # a place the schema does not hold as written
             return NOT_GIVEN
         return node
 
@@ -312,32 +324,39 @@ class _Explainer:
         kind: Any,
         path: Path,
         root: Any,
-        done: set[tuple[Any, ...]] | None,
+        done: set[Any],
     ) -> list[ArgumentProblem]:
         kinds, cls, schema_path = self.kinds, type(kind), error.schema_path
         last = schema_path[-1] if schema_path else ""
+        value = _at(root, path)
         if cls is kinds.Required:
-            return self._required(error, kind.property, path, root, last)
-        if cls is kinds.AdditionalProperties:
+            return self._required(error, kind.property, path, value, last)
+        if cls is kinds.AdditionalProperties or (
+            cls is kinds.UnevaluatedProperties and self._keyword(error) in (False, NOT_GIVEN)
+        ):
             return [ArgumentProblem.unrecognized((*path, name)) for name in kind.unexpected]
         if cls is kinds.UnevaluatedProperties:
-            if self._keyword(error) in (False, NOT_GIVEN):
-                return [ArgumentProblem.unrecognized((*path, name)) for name in kind.unexpected]
             text = "is not allowed by the schema for other properties"
             return [ArgumentProblem((*path, name), text) for name in kind.unexpected]
-        if cls is kinds.FalseSchema:
-            if (
-                last == "items"
-                and path
-                and type(path[-1]) is int
-                and (len(schema_path) < 2 or schema_path[-2] not in _NAMES)
-            ):
-                return self._no_more_items(path, schema_path, root, done)
-            return [ArgumentProblem(path, "is not allowed here", received(_at(root, path), ""))]
+        if (
+            cls is kinds.FalseSchema
+            and last == "items"
+            and path
+            and type(path[-1]) is int
+            and (len(schema_path) < 2 or schema_path[-2] not in _NAMES)
+        ):
+            # `items: false`: one problem at the list, its first refused item's
+            # index being how many items the list may have
+            key = (path[:-1], tuple(schema_path))
+            if key in done:
+                return []
+            done.add(key)
+            text = length_reason(maximum=path[-1], items=True)
+            return [ArgumentProblem(path[:-1], text, _at(root, path[:-1]))]
         if cls is kinds.Contains:
-            value = self._keyword(error) if last in ("minContains", "maxContains") else NOT_GIVEN
-            keyword = "contains" if value is NOT_GIVEN else last
-            return [ArgumentProblem(path, reason(keyword, value, _NO_SCHEMA), _at(root, path))]
+            bound = self._keyword(error) if last in ("minContains", "maxContains") else NOT_GIVEN
+            text = reason("contains" if bound is NOT_GIVEN else last, bound, _NO_SCHEMA)
+            return [ArgumentProblem(path, text, value)]
         if cls in (kinds.AnyOf, kinds.OneOfNotValid, kinds.OneOfMultipleValid):
             options = self._keyword(error)
 
@@ -345,55 +364,30 @@ class _Explainer:
                 option = options[index] if isinstance(options, list) else None
                 return option.get("title") if isinstance(option, dict) else None
 
-            return alternatives(
-                path, _at(root, path), kind.context, _fact, title, lambda e: self.convert(e, root)
-            )
+            convert = lambda e: self.convert(e, root, done)  # noqa: E731  # (one use, here)
+            return alternatives(path, value, kind.context, _fact, title, convert)
         if cls is kinds.PropertyNames:
             name = kind.error.instance
             return [
                 ArgumentProblem((*path, name), "property name " + problem.reason, name)
-                for problem in self.convert(kind.error, root)
+                for problem in self.convert(kind.error, root, done)
             ]
         if cls is kinds.AdditionalItems:
-            text = length_reason(maximum=kind.limit, items=True)
-            return [ArgumentProblem(path, text, _at(root, path))]
-        keyword = kind.name  # unevaluatedItems, and what no reason has words for
-        return [
-            ArgumentProblem(
-                path, reason(keyword, None, _NO_SCHEMA), received(_at(root, path), keyword)
-            )
-        ]
+            return [ArgumentProblem(path, length_reason(maximum=kind.limit, items=True), value)]
+        # a false schema, unevaluatedItems, and what no reason has words for
+        text = reason(kind.name, None, _NO_SCHEMA)
+        return [ArgumentProblem(path, text, received(value, kind.name))]
 
     def _required(
-        self, error: Any, name: str, path: Path, root: Any, last: Any
+        self, error: Any, name: str, path: Path, value: Any, last: Any
     ) -> list[ArgumentProblem]:
-        """A missing name; for ``dependentRequired``, with the names that ask for it."""
-        value = _at(root, path)
-        if name in value:
-            # (jsonschema-rs 0.61 reports a sent name that additionalProperties refuses)
+        """A missing name; for ``dependentRequired``, with each name that asks for it."""
+        if name in value:  # (0.61 reports a sent name that additionalProperties refuses)
             return []
-        if last in ("dependentRequired", "dependencies"):
-            needs = self._keyword(error)
-            found = [
-                ArgumentProblem.missing((*path, name), f'{REQUIRED} when "{other}" is present')
-                for other, wanted in (needs.items() if isinstance(needs, dict) else ())
-                if other in value and isinstance(wanted, list) and name in wanted
-            ]
-            if found:
-                return found
-        return [ArgumentProblem.missing((*path, name))]
-
-    def _no_more_items(
-        self, path: Path, schema_path: Any, root: Any, done: set[tuple[Any, ...]] | None
-    ) -> list[ArgumentProblem]:
-        """``items: false``: one problem at the list, however many items it refused.
-
-        Its first refused item's index is how many items the list may have.
-        """
-        key = (path[:-1], tuple(schema_path))
-        if done is not None:
-            if key in done:
-                return []
-            done.add(key)
-        text = length_reason(maximum=path[-1], items=True)
-        return [ArgumentProblem(path[:-1], text, _at(root, path[:-1]))]
+        needs = self._keyword(error) if last in ("dependentRequired", "dependencies") else None
+        found = [
+            ArgumentProblem.missing((*path, name), f'{REQUIRED} when "{other}" is present')
+            for other, wanted in (needs.items() if isinstance(needs, dict) else ())
+            if other in value and isinstance(wanted, list) and name in wanted
+        ]
+        return found or [ArgumentProblem.missing((*path, name))]
