@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import KW_ONLY, astuple, dataclass, fields
 from typing import Any
 
 from toolparse import FunctionDefinitionError, ParseResult
@@ -22,6 +23,7 @@ from toolparse.adapter import AdapterBase, Compiled, FieldSchema, UnknownArgumen
 __all__ = ["JsonSchema", "JsonSchemaAdapter", "engine_parser"]
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class JsonSchema(Mapping[str, Any]):
     """A JSON Schema for ``args_schema``, with options for the jsonschema adapter.
 
@@ -31,7 +33,7 @@ class JsonSchema(Mapping[str, Any]):
         Function("weather", body, args_schema=JsonSchema(schema, apply_defaults=True))
 
     It reads as the schema itself (a read-only mapping), so everything that
-    accepts a JSON Schema dict accepts it too.
+    accepts a JSON Schema dict accepts it too; the options read as attributes.
 
     :param schema: the JSON Schema, an object schema (``"type": "object"`` or
         with ``"properties"``).
@@ -48,90 +50,46 @@ class JsonSchema(Mapping[str, Any]):
         together; once spent, every further search is out of time.
     """
 
-    __slots__ = ("_apply_defaults", "_fast", "_pattern_budget", "_pattern_timeout", "_schema")
+    schema: Mapping[str, Any]
+    _: KW_ONLY
+    apply_defaults: bool = False
+    fast: bool | None = None
+    pattern_timeout: float = 0.1
+    pattern_budget: float = 1.0
 
-    def __init__(
-        self,
-        schema: Mapping[str, Any],
-        *,
-        apply_defaults: bool = False,
-        fast: bool | None = None,
-        pattern_timeout: float = 0.1,
-        pattern_budget: float = 1.0,
-    ) -> None:
-        if not isinstance(schema, Mapping):
-            raise TypeError(f"schema must be a JSON Schema dict, got {type(schema).__name__}")
-        if not isinstance(apply_defaults, bool):
+    def __post_init__(self) -> None:
+        if not isinstance(self.schema, Mapping):
+            raise TypeError(f"schema must be a JSON Schema dict, got {type(self.schema).__name__}")
+        if not isinstance(self.apply_defaults, bool):
             raise TypeError("apply_defaults must be True or False")
-        if fast not in (None, True, False):
+        if self.fast not in (None, True, False):
             raise TypeError("fast must be None, True or False")
-        for name, value in (
-            ("pattern_timeout", pattern_timeout),
-            ("pattern_budget", pattern_budget),
-        ):
+        for name in ("pattern_timeout", "pattern_budget"):
+            value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"{name} must be a number of seconds greater than 0")
-        self._schema = schema
-        self._apply_defaults = apply_defaults
-        self._fast = fast
-        self._pattern_timeout = float(pattern_timeout)
-        self._pattern_budget = float(pattern_budget)
-
-    @property
-    def schema(self) -> Mapping[str, Any]:
-        """The wrapped JSON Schema."""
-        return self._schema
-
-    @property
-    def apply_defaults(self) -> bool:
-        """Whether absent properties get their ``default`` before the body runs."""
-        return self._apply_defaults
-
-    @property
-    def fast(self) -> bool | None:
-        """``jsonschema-rs``: ``None`` when installed, ``True`` always, ``False`` never."""
-        return self._fast
-
-    @property
-    def pattern_timeout(self) -> float:
-        """Seconds one pattern search of the ``jsonschema`` library may take."""
-        return self._pattern_timeout
-
-    @property
-    def pattern_budget(self) -> float:
-        """Seconds the pattern searches of one call may take together."""
-        return self._pattern_budget
+            object.__setattr__(self, name, float(value))  # (frozen: set once, here)
 
     def __getitem__(self, key: str) -> Any:
-        return self._schema[key]
+        return self.schema[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._schema)
+        return iter(self.schema)
 
     def __len__(self) -> int:
-        return len(self._schema)
+        return len(self.schema)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, JsonSchema):
-            return self._options() == other._options()
-        return super().__eq__(other)
-
-    def _options(self) -> tuple[Any, ...]:
-        return (
-            self._schema,
-            self._apply_defaults,
-            self._fast,
-            self._pattern_timeout,
-            self._pattern_budget,
-        )
+            return astuple(self) == astuple(other)
+        return Mapping.__eq__(self, other)  # (slots make a new class: no bare super())
 
     __hash__ = None  # type: ignore[assignment]  # a mutable schema inside: unhashable like a dict
 
     def __repr__(self) -> str:
-        names = ("apply_defaults", "fast", "pattern_timeout", "pattern_budget")
-        shown = zip(names, self._options()[1:], (False, None, 0.1, 1.0), strict=True)
+        shown = [(f.name, getattr(self, f.name), f.default) for f in fields(self)[1:]]
         options = "".join(f", {name}={value}" for name, value, default in shown if value != default)
-        return f"JsonSchema({dict(self._schema)!r}{options})"
+        return f"JsonSchema({dict(self.schema)!r}{options})"
 
 
 class JsonSchemaAdapter(AdapterBase):
@@ -188,38 +146,23 @@ def engine_parser(
     """The parser of a checked schema (a ``_schema.Definition``), on the engine chosen for it."""
     from ._defaults import plan
     from ._formats import format_checker
-    from ._patterns import Matcher, PatternRefused
     from ._pure import pure_parser
-    from ._rs import RsUnavailable, rs_parser, rs_validator
-    from ._schema import path_text, subschemas
+    from ._rs import RsUnavailable, rs_parser
+    from ._schema import subschemas
 
     options = source if isinstance(source, JsonSchema) else JsonSchema(source)
     properties = definition.schema.get("properties")
     #: one tuple, so the renderer words its "Accepted parameters" line once
     accepted = tuple(sorted(properties)) if isinstance(properties, dict) else ()
     defaults = None
-    if options.apply_defaults:
-        defaults = plan(definition.schema, definition.registry.resolver(definition.base_uri))
+    if options.apply_defaults:  # (references to a metaschema resolve too)
+        defaults = plan(definition.schema, next(subschemas(definition))[2])
     if options.fast is not False:
         checked = frozenset(format_checker(definition.dialect.validator).checkers)
         try:
-            validator = rs_validator(definition, checked)
+            return rs_parser(definition, checked, defaults, accepted)
         except RsUnavailable as exc:
             if options.fast:
                 raise FunctionDefinitionError([("fast", str(exc))]) from exc
-        else:
-            return rs_parser(definition, validator, defaults, accepted)
-    # every pattern compiled now: one that cannot be searched under the time
-    # bound is refused here, never searched without it
-    matcher = Matcher(options.pattern_timeout, options.pattern_budget)
-    for node, path, _ in subschemas(definition):
-        for keyword, pattern in (
-            ("pattern", node.get("pattern")),
-            *(("patternProperties", p) for p in node.get("patternProperties") or ()),
-        ):
-            try:
-                if isinstance(pattern, str):
-                    matcher.prepare(pattern)
-            except PatternRefused as exc:
-                raise FunctionDefinitionError([(path_text([*path, keyword]), str(exc))]) from None
-    return pure_parser(definition, matcher, defaults, accepted)
+    bounds = (options.pattern_timeout, options.pattern_budget)
+    return pure_parser(definition, bounds, defaults, accepted)

@@ -1,10 +1,9 @@
 """The words for a failed JSON Schema keyword, and the problem rules both engines share.
 
-An engine (``_rs`` or ``_pure``) reads its own library's errors once and words
-each failed keyword with :func:`reason`, made of the SDK's shared vocabulary:
-the same mistake reads the same whichever engine checked the call. The value
-itself goes in the problem's ``received`` slot (the libraries' own messages
-embed the whole instance, which is noise for a model that must fix one value).
+Each engine words every failed keyword with :func:`reason`, made of the SDK's
+shared vocabulary, so the same mistake reads the same on either; the value goes
+in the problem's ``received`` slot (the libraries' own messages embed the whole
+instance, noise for a model that must fix one value).
 """
 
 from __future__ import annotations

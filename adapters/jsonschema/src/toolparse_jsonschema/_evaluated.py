@@ -1,12 +1,9 @@
-"""``unevaluatedProperties`` for the pure engine, its ``patternProperties`` matched under a time bound.
+"""``unevaluatedProperties`` for the pure engine, its ``patternProperties`` searched in bounded time.
 
-The library's own keyword finds the names a schema evaluates with Python's
-``re``, which a name the model chose can keep busy for minutes. This is the
-same search (for 2020-12, and for 2019-09 as it reads there), with patterns
-through the bounded :func:`~._patterns.matcher` and references resolved with
-the schema's own resolvers (each subschema's, found once at definition). A
-name whose pattern ran out of time counts as evaluated, and is reported as out
-of time instead.
+The library's own search for the names a schema evaluates, with the bounded
+:func:`~._patterns.matcher` for patterns and each subschema's resolver (found at
+definition) for references. A name out of time counts as evaluated, and is
+reported as out of time instead.
 """
 
 from __future__ import annotations

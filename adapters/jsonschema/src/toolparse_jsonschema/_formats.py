@@ -1,12 +1,9 @@
-"""Which ``format`` values are checked, and the checks toolparse adds.
+"""Which ``format`` values the pure engine checks, and the checks toolparse adds.
 
-The ``jsonschema`` library checks some formats only when optional packages are
-installed (``date-time`` and ``time`` need ``rfc3339-validator``, ``uri`` needs
-``rfc3987`` or ``rfc3986-validator``). A tool's arguments should not be checked
-differently depending on what else happens to be installed, so when the
-library has no checker for one of these, toolparse supplies a small one of its
-own (RFC 3339 and RFC 3986 grammar). Every other format is checked exactly when
-the library can check it.
+The ``jsonschema`` library checks ``date-time`` and ``time`` only with
+``rfc3339-validator`` installed, ``uri`` only with ``rfc3987`` or
+``rfc3986-validator``: where it has no checker, toolparse supplies a small one
+(RFC 3339 and RFC 3986 grammar), so these are checked whatever else is installed.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
-"""The pure engine's patterns, matched under a time bound with the ``regex`` library's timeout.
+"""The pure engine's pattern searches, under a time bound (the ``regex`` library's timeout).
 
-The ``jsonschema`` library matches ``pattern``, ``patternProperties`` (and the
-names ``additionalProperties`` and ``unevaluatedProperties`` leave over) with
-Python's ``re``, which can backtrack for minutes on a short string
-(``^(a|aa)+$`` against thirty ``a`` and a ``!``). The model writes those
-strings, so every such search goes through a :class:`Matcher`: a timeout for
-each search and a budget for each call. A search out of time rejects the value
-with its own reason. The keyword functions replace the library's through its
-public extension point (``jsonschema.validators.extend``).
+Python's ``re``, which the ``jsonschema`` library searches with, can backtrack for
+minutes on a short string the model wrote (``^(a|aa)+$`` against thirty ``a`` and
+a ``!``). So ``pattern``, ``patternProperties`` and the names ``additionalProperties``
+leaves over are searched by a :class:`Matcher` (a timeout per search, a budget per
+call), in keyword functions given to the library's ``validators.extend``.
 """
 
 from __future__ import annotations
@@ -43,15 +40,19 @@ class OutOfTime(ValidationError):  # type: ignore[misc]  # the library is untype
 class Refused(ValidationError):  # type: ignore[misc]  # the library is untyped
     """The names ``additionalProperties`` or ``unevaluatedProperties`` refused (:attr:`names`).
 
-    The message is the library's own; the library sets the keyword and its
-    value, as for any error a keyword yields.
+    The message is the library's own (a cause keeps it); the library sets the
+    keyword and its value, as for any error a keyword yields.
     """
 
     def __init__(self, which: str, names: list[str], *, closed: bool) -> None:
-        shown = ", ".join(repr(name) for name in sorted(names, key=str))
+        shown = ", ".join(map(repr, sorted(names, key=str)))
         verb = "was" if len(names) == 1 else "were"
-        said = "not allowed" if closed else "not valid under the given schema"
-        super().__init__(f"{which} properties are {said} ({shown} {verb} unexpected)")
+        said = (
+            ("not allowed", "unexpected")
+            if closed
+            else ("not valid under the given schema", "unevaluated and invalid")
+        )
+        super().__init__(f"{which} properties are {said[0]} ({shown} {verb} {said[1]})")
         self.names = names
 
 

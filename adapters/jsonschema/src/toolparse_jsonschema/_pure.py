@@ -17,15 +17,15 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match  # jsonschema ships no types
 
-from toolparse import ArgumentProblem, Ok, ParseResult, invalid_arguments
+from toolparse import ArgumentProblem, FunctionDefinitionError, Ok, ParseResult, invalid_arguments
 from toolparse.adapter import REQUIRED
 
 from ._defaults import Plan, apply
 from ._errors import KEPT, alternatives, ordered, reason, received
 from ._evaluated import unevaluated_properties
 from ._formats import format_checker
-from ._patterns import Matcher, OutOfTime, Refused, bounded
-from ._schema import Definition, subschemas
+from ._patterns import Matcher, OutOfTime, PatternRefused, Refused, bounded
+from ._schema import Definition, path_text, subschemas
 
 __all__ = ["pure_parser"]
 
@@ -69,9 +69,25 @@ def _validator(definition: Definition) -> Any:
 
 
 def pure_parser(
-    definition: Definition, matcher: Matcher, defaults: Plan | None, accepted: tuple[str, ...]
+    definition: Definition,
+    bounds: tuple[float, float],
+    defaults: Plan | None,
+    accepted: tuple[str, ...],
 ) -> Callable[[dict[str, Any]], ParseResult]:
-    """The parser of ``definition`` on the pure engine."""
+    """The parser of ``definition`` on the pure engine (``bounds``: a pattern search's seconds, a call's).
+
+    Every pattern is compiled now: one that cannot be searched under the time
+    bound is refused here, never searched without it.
+    """
+    matcher = Matcher(*bounds)
+    for node, path, _ in subschemas(definition):
+        patterns = [("patternProperties", p) for p in node.get("patternProperties") or ()]
+        for keyword, pattern in [("pattern", node.get("pattern")), *patterns]:
+            try:
+                if isinstance(pattern, str):
+                    matcher.prepare(pattern)
+            except PatternRefused as exc:
+                raise FunctionDefinitionError([(path_text([*path, keyword]), str(exc))]) from None
     iter_errors = _validator(definition).iter_errors
     start, stop = matcher.start, matcher.stop
 
@@ -88,22 +104,10 @@ def pure_parser(
         if not found:  # (every error was one a name already reported)
             found = [ArgumentProblem((), "does not match the schema")]
         return invalid_arguments(
-            found, arguments=arguments, accepted=accepted, cause=_best(used), more=more
+            found, arguments=arguments, accepted=accepted, cause=best_match(used), more=more
         )
 
     return parse
-
-
-def _best(errors: list[ValidationError]) -> Any:
-    """The library's ``best_match``, reckoned only among the errors it can choose.
-
-    It ranks an error higher up in the instance (a shorter path) first; one
-    error with no sub-errors is its own best match.
-    """
-    if len(errors) > 1:
-        shortest = min(len(e.path) for e in errors)
-        errors = [e for e in errors if len(e.path) == shortest]
-    return errors[0] if len(errors) == 1 and not errors[0].context else best_match(errors)
 
 
 def _problems(

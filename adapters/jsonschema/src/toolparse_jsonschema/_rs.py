@@ -1,12 +1,10 @@
-"""The jsonschema-rs engine: it decides a call, and a rejected call's errors are read once.
+"""The jsonschema-rs engine: it decides a call, and reads a rejected call's errors once.
 
-A call is ``jsonschema-rs``'s own ``is_valid``; only a rejected call is read
-again, as ``iter_errors``: each error says where the value is
-(``instance_path``) and which keyword failed (its ``kind``, whose attributes
-hold the keyword's value); the few reasons that need more read the keyword in
-the schema at ``schema_path``. Patterns run in the library's linear-time engine
-(``RegexOptions``: no value can keep a search busy); a schema whose patterns
-need backtracking is left to the pure engine.
+Each error says where the value is (``instance_path``) and which keyword failed
+(``kind.name``, ``kind.value``); the few reasons that need more read the keyword
+in the schema (at ``schema_path``). Patterns run in the library's linear-time
+engine (``RegexOptions``); a schema whose patterns need backtracking is left to
+the pure engine.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from ._defaults import Plan, apply
 from ._errors import KEPT, alternatives, ordered, reason, received
 from ._schema import Definition, subschemas
 
-__all__ = ["RsUnavailable", "rs_parser", "rs_validator"]
+__all__ = ["RsUnavailable", "rs_parser"]
 
 Path = tuple[str | int, ...]
 
@@ -48,7 +46,7 @@ def _refuse(uri: str) -> NoReturn:
     raise ValueError(f"toolparse never fetches schemas: {uri}")
 
 
-def rs_validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
+def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
     """``jsonschema-rs``'s validator for ``definition``, or :class:`RsUnavailable`.
 
     The formats the pure engine does not check (not in ``checked_formats``)
@@ -93,15 +91,16 @@ def _without_formats(node: Any, kept: frozenset[str]) -> Any:
 
 def rs_parser(
     definition: Definition,
-    validator: Any,
+    checked_formats: frozenset[str],
     defaults: Plan | None,
     accepted: tuple[str, ...],
 ) -> Callable[[dict[str, Any]], ParseResult]:
-    """The parser of ``definition`` on ``validator`` (see :func:`rs_validator`).
+    """The parser of ``definition`` on ``jsonschema-rs``; :class:`RsUnavailable` when it cannot be.
 
     Under a schema whose references lead back into it, a value deeper than
     :data:`MAX_DEPTH` is refused as nested too deeply first.
     """
+    validator = _validator(definition, checked_formats)
     recursive = _recursive(definition)
     is_valid = validator.is_valid
     explain = _Explainer(definition, validator, accepted).explain
@@ -212,27 +211,6 @@ def _fact(error: Any) -> tuple[str, Path, Any]:
     return kind.name, tuple(error.instance_path), getattr(kind, "types", None)
 
 
-#: the kinds whose reason their attribute gives: (kind, keyword, attribute)
-_PLAIN_KINDS = (
-    ("Type", "type", "types"),
-    ("Enum", "enum", "options"),
-    ("Constant", "const", "expected_value"),
-    ("Minimum", "minimum", "limit"),
-    ("Maximum", "maximum", "limit"),
-    ("ExclusiveMinimum", "exclusiveMinimum", "limit"),
-    ("ExclusiveMaximum", "exclusiveMaximum", "limit"),
-    ("MultipleOf", "multipleOf", "multiple_of"),
-    ("MinLength", "minLength", "limit"),
-    ("MaxLength", "maxLength", "limit"),
-    ("Pattern", "pattern", "pattern"),
-    ("Format", "format", "format"),
-    ("MinItems", "minItems", "limit"),
-    ("MaxItems", "maxItems", "limit"),
-    ("UniqueItems", "uniqueItems", "name"),
-    ("MinProperties", "minProperties", "limit"),
-    ("MaxProperties", "maxProperties", "limit"),
-    ("Not", "not", "schema"),
-)
 #: a reason from a kind needs no subschema (draft 4's flags come as kinds of their own)
 _NO_SCHEMA: Mapping[str, Any] = {}
 #: keys under which a key named "items" is a name, not the keyword
@@ -242,7 +220,7 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "kinds", "resolver", "schema", "words")
+    __slots__ = ("accepted", "iter_errors", "kinds", "resolver", "schema", "special")
 
     def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
         import jsonschema_rs
@@ -252,8 +230,19 @@ class _Explainer:
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
         self.kinds = kinds = jsonschema_rs.ValidationErrorKind
-        self.words: dict[type, tuple[str, str]] = {
-            getattr(kinds, kind): (keyword, attribute) for kind, keyword, attribute in _PLAIN_KINDS
+        #: the kinds whose problems need more than the keyword's name and value
+        #: (``kind.name``, ``kind.value``)
+        self.special = {
+            kinds.Required,
+            kinds.AdditionalProperties,
+            kinds.UnevaluatedProperties,
+            kinds.FalseSchema,
+            kinds.Contains,
+            kinds.AnyOf,
+            kinds.OneOfNotValid,
+            kinds.OneOfMultipleValid,
+            kinds.PropertyNames,
+            kinds.AdditionalItems,
         }
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
@@ -288,20 +277,15 @@ class _Explainer:
         """One error's problems (``done``: the lists an ``items: false`` spoke for already)."""
         kind = error.kind
         path: Path = tuple(error.instance_path)
-        words = self.words.get(type(kind))
-        if words is None:
-            return self._special(error, kind, path, root, done)
-        keyword, attribute = words  # the commonest: the kind says it all
-        value = getattr(kind, attribute)
-        if attribute == "types" and len(value) > 1:
+        if type(kind) in self.special:
+            return self._special(error, path, root, done)
+        keyword, value = kind.name, kind.value  # the commonest: the kind says it all
+        if keyword == "type" and len(value) > 1:
             # the library sorts a list of types: the reason names them as written
             written = self._keyword(error)
             value = written if isinstance(written, list) else value
-        return [
-            ArgumentProblem(
-                path, reason(keyword, value, _NO_SCHEMA), received(_at(root, path), keyword)
-            )
-        ]
+        text = reason(keyword, value, _NO_SCHEMA)
+        return [ArgumentProblem(path, text, received(_at(root, path), keyword))]
 
     def _keyword(self, error: Any) -> Any:
         """The value of the keyword that failed, read in the schema (``NOT_GIVEN``: not found)."""
@@ -317,15 +301,9 @@ class _Explainer:
             return NOT_GIVEN
         return node
 
-    def _special(
-        # (one branch per kind of error, as the library names them)
-        self,
-        error: Any,
-        kind: Any,
-        path: Path,
-        root: Any,
-        done: set[Any],
-    ) -> list[ArgumentProblem]:
+    def _special(self, error: Any, path: Path, root: Any, done: set[Any]) -> list[ArgumentProblem]:
+        """The problems of the kinds in :attr:`special`, one branch each."""
+        kind = error.kind
         kinds, cls, schema_path = self.kinds, type(kind), error.schema_path
         last = schema_path[-1] if schema_path else ""
         value = _at(root, path)
@@ -374,9 +352,7 @@ class _Explainer:
             ]
         if cls is kinds.AdditionalItems:
             return [ArgumentProblem(path, length_reason(maximum=kind.limit, items=True), value)]
-        # a false schema, unevaluatedItems, and what no reason has words for
-        text = reason(kind.name, None, _NO_SCHEMA)
-        return [ArgumentProblem(path, text, received(value, kind.name))]
+        return [ArgumentProblem(path, "is not allowed here", received(value, ""))]  # false
 
     def _required(
         self, error: Any, name: str, path: Path, value: Any, last: Any
