@@ -26,7 +26,7 @@ from toolparse.adapter import (
 )
 from toolparse.messages import value_text
 
-__all__ = ["KEPT", "alternatives", "ordered", "out_of_time_reason", "reason", "received"]
+__all__ = ["KEPT", "WORDED", "alternatives", "ordered", "out_of_time_reason", "reason", "received"]
 
 Path = tuple[str | int, ...]
 E = TypeVar("E")
@@ -56,8 +56,8 @@ def _count(value: Any, one: str, many: str) -> str:
     return f"{value_text(value)} {one if value == 1 else many}"
 
 
-def _bound(keyword: str) -> str:
-    return "at least" if keyword.startswith("min") else "at most"
+def _contains(bound: str, value: Any) -> str:
+    return f'must contain {bound} {_count(value, "item", "items")} matching the "contains" schema'
 
 
 def _range(keyword: str) -> Callable[[Any, Mapping[str, Any]], str]:
@@ -92,16 +92,10 @@ _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
     "maxItems": lambda v, s: length_reason(maximum=v, items=True),
     "uniqueItems": lambda v, s: "must not contain the same item twice",
     "contains": lambda v, s: 'must contain an item that matches the "contains" schema',
-    **{
-        k: lambda v, s, k=k: (
-            f'must contain {_bound(k)} {_count(v, "item", "items")} matching the "contains" schema'
-        )
-        for k in ("minContains", "maxContains")
-    },
-    **{
-        k: lambda v, s, k=k: f"must have {_bound(k)} {_count(v, 'property', 'properties')}"
-        for k in ("minProperties", "maxProperties")
-    },
+    "minContains": lambda v, s: _contains("at least", v),
+    "maxContains": lambda v, s: _contains("at most", v),
+    "minProperties": lambda v, s: f"must have at least {_count(v, 'property', 'properties')}",
+    "maxProperties": lambda v, s: f"must have at most {_count(v, 'property', 'properties')}",
     "unevaluatedItems": lambda v, s: "has more items than the schema allows",
     # `not: {}` is a `false` subschema as the pure engine rewrites it
     "not": lambda v, s: (
@@ -110,6 +104,10 @@ _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
     None: lambda v, s: "is not allowed here",  # a `false` schema (the pure engine's name)
     "falseSchema": lambda v, s: "is not allowed here",
 }
+
+
+#: the keywords :func:`reason` has words for (others fail "the rule of the schema")
+WORDED = frozenset(_WORDS)
 
 
 def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:

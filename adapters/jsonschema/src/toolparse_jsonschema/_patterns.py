@@ -130,7 +130,8 @@ _DEFAULT = Matcher()
 def matcher() -> Matcher:
     """The matcher of the call under way in this thread (a default one outside a call)."""
     call = getattr(_local, "call", None)
-    return _DEFAULT if call is None else call[0]  # type: ignore[no-any-return]
+    found: Matcher = _DEFAULT if call is None else call[0]
+    return found
 
 
 #: a ``{`` that Python's ``re`` reads as a repeat: ``{2}``, ``{1,3}``, ``{,3}``, ``{2,}``
@@ -260,8 +261,11 @@ def bounded(
     """
     keywords = {k: v for k, v in KEYWORDS.items() if k in cls.VALIDATORS}
     if unevaluated is not None:
-        return validators.extend(cls, validators={**keywords, "unevaluatedProperties": unevaluated})
+        keywords["unevaluatedProperties"] = unevaluated
+        extended: type[Validator] = validators.extend(cls, validators=keywords)
+        return extended
     with _lock:
-        if cls not in _classes:
-            _classes[cls] = validators.extend(cls, validators=keywords)
-        return _classes[cls]
+        found = _classes.get(cls)
+        if found is None:
+            found = _classes[cls] = validators.extend(cls, validators=keywords)
+        return found

@@ -17,7 +17,7 @@ from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_argum
 from toolparse.adapter import REQUIRED, length_reason
 
 from ._defaults import Plan, apply
-from ._errors import KEPT, alternatives, ordered, reason, received
+from ._errors import KEPT, WORDED, alternatives, ordered, reason, received
 from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser"]
@@ -213,6 +213,8 @@ def _fact(error: Any) -> tuple[str, Path, Any]:
 
 #: a reason from a kind needs no subschema (draft 4's flags come as kinds of their own)
 _NO_SCHEMA: Mapping[str, Any] = {}
+#: keywords with words of their own that need more than the keyword's value here
+_SPECIAL = frozenset(("contains", "falseSchema"))
 #: keys under which a key named "items" is a name, not the keyword
 _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 
@@ -220,7 +222,7 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "kinds", "resolver", "schema", "special")
+    __slots__ = ("accepted", "iter_errors", "kinds", "resolver", "schema")
 
     def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
         import jsonschema_rs
@@ -229,21 +231,7 @@ class _Explainer:
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
-        self.kinds = kinds = jsonschema_rs.ValidationErrorKind
-        #: the kinds whose problems need more than the keyword's name and value
-        #: (``kind.name``, ``kind.value``)
-        self.special = {
-            kinds.Required,
-            kinds.AdditionalProperties,
-            kinds.UnevaluatedProperties,
-            kinds.FalseSchema,
-            kinds.Contains,
-            kinds.AnyOf,
-            kinds.OneOfNotValid,
-            kinds.OneOfMultipleValid,
-            kinds.PropertyNames,
-            kinds.AdditionalItems,
-        }
+        self.kinds = jsonschema_rs.ValidationErrorKind
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
@@ -277,9 +265,10 @@ class _Explainer:
         """One error's problems (``done``: the lists an ``items: false`` spoke for already)."""
         kind = error.kind
         path: Path = tuple(error.instance_path)
-        if type(kind) in self.special:
+        keyword = kind.name
+        if keyword in _SPECIAL or keyword not in WORDED:
             return self._special(error, path, root, done)
-        keyword, value = kind.name, kind.value  # the commonest: the kind says it all
+        value = kind.value  # the commonest: the keyword's name and value say it all
         if keyword == "type" and len(value) > 1:
             # the library sorts a list of types: the reason names them as written
             written = self._keyword(error)
@@ -302,7 +291,7 @@ class _Explainer:
         return node
 
     def _special(self, error: Any, path: Path, root: Any, done: set[Any]) -> list[ArgumentProblem]:
-        """The problems of the kinds in :attr:`special`, one branch each."""
+        """The problems of an error whose keyword's name and value do not say it all."""
         kind = error.kind
         kinds, cls, schema_path = self.kinds, type(kind), error.schema_path
         last = schema_path[-1] if schema_path else ""
@@ -352,7 +341,8 @@ class _Explainer:
             ]
         if cls is kinds.AdditionalItems:
             return [ArgumentProblem(path, length_reason(maximum=kind.limit, items=True), value)]
-        return [ArgumentProblem(path, "is not allowed here", received(value, ""))]  # false
+        # a `false` schema, and what no reason has words for
+        return [ArgumentProblem(path, reason(kind.name, None, _NO_SCHEMA), received(value, ""))]
 
     def _required(
         self, error: Any, name: str, path: Path, value: Any, last: Any

@@ -160,16 +160,8 @@ def _check_object(schema: dict[str, Any]) -> None:
         return
     if kind is None and isinstance(schema.get("properties"), dict):
         return
-    where, shown = ("type", f", not {kind!r}") if kind is not None else ("(schema)", "")
-    _fail(
-        [
-            (
-                where,
-                "the arguments of a tool are an object: the schema needs "
-                f'"type": "object" (or "properties") at the top level{shown}',
-            )
-        ]
-    )
+    text = 'the arguments of a tool are an object: the schema needs "type": "object" (or "properties") at the top level'
+    _fail([("type", f"{text}, not {kind!r}") if kind is not None else ("(schema)", text)])
 
 
 def subschemas(definition: Definition) -> Iterator[tuple[dict[str, Any], list[str | int], Any]]:
