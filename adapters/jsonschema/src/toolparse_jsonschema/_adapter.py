@@ -145,8 +145,7 @@ def engine_parser(
 ) -> Callable[[dict[str, Any]], ParseResult]:
     """The parser of a checked schema (a ``_schema.Definition``), on the engine chosen for it."""
     from ._defaults import plan
-    from ._formats import format_checker
-    from ._pure import pure_parser
+    from ._pure import format_checker, pure_parser
     from ._rs import RsUnavailable, rs_parser
     from ._schema import subschemas
 

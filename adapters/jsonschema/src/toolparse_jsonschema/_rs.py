@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from graphlib import CycleError, TopologicalSorter
 from typing import Any, NoReturn
 
 from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_arguments
@@ -179,24 +180,10 @@ def _recursive(definition: Definition) -> bool:
             if target not in follows:
                 return True
             follows[id(node)].append(target)
-    # a cycle among them, looked for with a stack (a deep schema needs no recursion)
-    on_the_way: dict[int, bool] = {}
-    for start in follows:
-        if start in on_the_way:
-            continue
-        on_the_way[start] = True
-        stack = [(start, iter(follows[start]))]
-        while stack:
-            node_id, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                on_the_way[node_id] = False
-                stack.pop()
-            elif on_the_way.get(child) is True:
-                return True
-            elif child not in on_the_way:
-                on_the_way[child] = True
-                stack.append((child, iter(follows[child])))
+    try:  # (graphlib looks for a cycle with a stack of its own: no recursion)
+        TopologicalSorter(follows).prepare()
+    except CycleError:
+        return True
     return False
 
 
@@ -213,6 +200,8 @@ def _fact(error: Any) -> tuple[str, Path, Any]:
 
 #: a reason from a kind needs no subschema (draft 4's flags come as kinds of their own)
 _NO_SCHEMA: Mapping[str, Any] = {}
+#: the kinds that name the names they refuse
+_NAMED = frozenset(("additionalProperties", "unevaluatedProperties"))
 #: keywords with words of their own that need more than the keyword's value here
 _SPECIAL = frozenset(("contains", "falseSchema"))
 #: keys under which a key named "items" is a name, not the keyword
@@ -222,16 +211,13 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "kinds", "resolver", "schema")
+    __slots__ = ("accepted", "iter_errors", "resolver", "schema")
 
     def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
-        import jsonschema_rs
-
         self.iter_errors = validator.iter_errors
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
-        self.kinds = jsonschema_rs.ValidationErrorKind
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
@@ -239,13 +225,12 @@ class _Explainer:
         first = None
         more = 0
         done: set[Any] = set()
-        names = (self.kinds.AdditionalProperties, self.kinds.UnevaluatedProperties)
         for error in self.iter_errors(checked):
             if first is None:
                 first = error
             if len(found) >= KEPT:  # only counting now
                 kind = error.kind
-                more += len(kind.unexpected) if type(kind) in names else 1
+                more += len(kind.unexpected) if kind.name in _NAMED else 1
                 continue
             converted = self.convert(error, checked, done)
             room = KEPT - len(found)
@@ -293,20 +278,20 @@ class _Explainer:
     def _special(self, error: Any, path: Path, root: Any, done: set[Any]) -> list[ArgumentProblem]:
         """The problems of an error whose keyword's name and value do not say it all."""
         kind = error.kind
-        kinds, cls, schema_path = self.kinds, type(kind), error.schema_path
+        name, schema_path = kind.name, error.schema_path
         last = schema_path[-1] if schema_path else ""
         value = _at(root, path)
-        if cls is kinds.Required:
+        if name == "required":
             return self._required(error, kind.property, path, value, last)
-        if cls is kinds.AdditionalProperties or (
-            cls is kinds.UnevaluatedProperties and self._keyword(error) in (False, NOT_GIVEN)
+        if name == "additionalProperties" or (
+            name == "unevaluatedProperties" and self._keyword(error) in (False, NOT_GIVEN)
         ):
             return [ArgumentProblem.unrecognized((*path, name)) for name in kind.unexpected]
-        if cls is kinds.UnevaluatedProperties:
+        if name == "unevaluatedProperties":
             text = "is not allowed by the schema for other properties"
             return [ArgumentProblem((*path, name), text) for name in kind.unexpected]
         if (
-            cls is kinds.FalseSchema
+            name == "falseSchema"
             and last == "items"
             and path
             and type(path[-1]) is int
@@ -320,11 +305,11 @@ class _Explainer:
             done.add(key)
             text = length_reason(maximum=path[-1], items=True)
             return [ArgumentProblem(path[:-1], text, _at(root, path[:-1]))]
-        if cls is kinds.Contains:
+        if name == "contains":
             bound = self._keyword(error) if last in ("minContains", "maxContains") else NOT_GIVEN
             text = reason("contains" if bound is NOT_GIVEN else last, bound, _NO_SCHEMA)
             return [ArgumentProblem(path, text, value)]
-        if cls in (kinds.AnyOf, kinds.OneOfNotValid, kinds.OneOfMultipleValid):
+        if name in ("anyOf", "oneOf"):
             options = self._keyword(error)
 
             def title(index: int) -> object:
@@ -333,16 +318,16 @@ class _Explainer:
 
             convert = lambda e: self.convert(e, root, done)  # noqa: E731  # (one use, here)
             return alternatives(path, value, kind.context, _fact, title, convert)
-        if cls is kinds.PropertyNames:
+        if name == "propertyNames":
             name = kind.error.instance
             return [
                 ArgumentProblem((*path, name), "property name " + problem.reason, name)
                 for problem in self.convert(kind.error, root, done)
             ]
-        if cls is kinds.AdditionalItems:
+        if name == "additionalItems":
             return [ArgumentProblem(path, length_reason(maximum=kind.limit, items=True), value)]
         # a `false` schema, and what no reason has words for
-        return [ArgumentProblem(path, reason(kind.name, None, _NO_SCHEMA), received(value, ""))]
+        return [ArgumentProblem(path, reason(name, None, _NO_SCHEMA), received(value, ""))]
 
     def _required(
         self, error: Any, name: str, path: Path, value: Any, last: Any
