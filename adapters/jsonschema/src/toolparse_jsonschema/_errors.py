@@ -26,7 +26,7 @@ from toolparse.adapter import (
 )
 from toolparse.messages import value_text
 
-__all__ = ["KEPT", "WORDED", "alternatives", "ordered", "out_of_time_reason", "reason", "received"]
+__all__ = ["KEPT", "WORDS", "alternatives", "ordered", "out_of_time_reason", "reason", "received"]
 
 Path = tuple[str | int, ...]
 E = TypeVar("E")
@@ -106,8 +106,9 @@ _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
 }
 
 
-#: the keywords :func:`reason` has words for (others fail "the rule of the schema")
-WORDED = frozenset(_WORDS)
+#: the keywords :func:`reason` has words for (others fail "the rule of the schema"):
+#: ``WORDS[keyword](value, schema)`` (``items: false`` aside)
+WORDS: Mapping[Any, Callable[[Any, Mapping[str, Any]], str]] = _WORDS
 
 
 def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
@@ -126,9 +127,13 @@ def out_of_time_reason(pattern: str) -> str:
 
 def received(value: Any, keyword: str) -> Any:
     """What to echo for ``value``: not a whole object, save for a reason about its type."""
-    if (type(value) is dict or isinstance(value, Mapping)) and keyword not in _ECHO_OBJECTS:
-        return NOT_GIVEN
-    return value
+    if type(value) in _NO_OBJECTS or keyword in _ECHO_OBJECTS or not isinstance(value, Mapping):
+        return value
+    return NOT_GIVEN
+
+
+#: the types JSON decodes to that are never a mapping (spares the ABC check)
+_NO_OBJECTS = frozenset((str, int, float, bool, type(None), list))
 
 
 _path = operator.attrgetter("path")

@@ -18,7 +18,7 @@ from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_argum
 from toolparse.adapter import REQUIRED, length_reason
 
 from ._defaults import Plan, apply
-from ._errors import KEPT, WORDED, alternatives, ordered, reason, received
+from ._errors import KEPT, WORDS, alternatives, ordered, reason, received
 from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser"]
@@ -200,6 +200,8 @@ def _fact(error: Any) -> tuple[str, Path, Any]:
 
 #: a reason from a kind needs no subschema (draft 4's flags come as kinds of their own)
 _NO_SCHEMA: Mapping[str, Any] = {}
+#: the places whose reasons are kept (a schema has so many; no call grows it past)
+_MAX_PLACES = 4096
 #: the kinds that name the names they refuse
 _NAMED = frozenset(("additionalProperties", "unevaluatedProperties"))
 #: keywords with words of their own that need more than the keyword's value here
@@ -211,10 +213,11 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "resolver", "schema")
+    __slots__ = ("accepted", "iter_errors", "reasons", "resolver", "schema")
 
     def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
         self.iter_errors = validator.iter_errors
+        self.reasons: dict[tuple[Any, ...], str] = {}
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
@@ -251,15 +254,25 @@ class _Explainer:
         kind = error.kind
         path: Path = tuple(error.instance_path)
         keyword = kind.name
-        if keyword in _SPECIAL or keyword not in WORDED:
-            return self._special(error, path, root, done)
-        value = kind.value  # the commonest: the keyword's name and value say it all
-        if keyword == "type" and len(value) > 1:
-            # the library sorts a list of types: the reason names them as written
-            written = self._keyword(error)
-            value = written if isinstance(written, list) else value
-        text = reason(keyword, value, _NO_SCHEMA)
-        return [ArgumentProblem(path, text, received(_at(root, path), keyword))]
+        # a keyword's reason is worded once per place in the schema (an $id's own
+        # places are that resource's: its location tells them apart)
+        place = (keyword, tuple(error.schema_path), getattr(error, "absolute_keyword_location", 0))
+        text = self.reasons.get(place)
+        if text is None:
+            words = WORDS.get(keyword)
+            if words is None or keyword in _SPECIAL:
+                return self._special(error, path, root, done)
+            value = kind.value  # the commonest: the keyword's name and value say it all
+            if keyword == "type" and len(value) > 1:
+                # the library sorts a list of types: the reason names them as written
+                written = self._keyword(error)
+                value = written if isinstance(written, list) else value
+            text = words(value, _NO_SCHEMA)
+            if len(self.reasons) < _MAX_PLACES:
+                self.reasons[place] = text
+        for part in path:  # the value at the path, to echo
+            root = root[part]
+        return [ArgumentProblem(path, text, received(root, keyword))]
 
     def _keyword(self, error: Any) -> Any:
         """The value of the keyword that failed, read in the schema (``NOT_GIVEN``: not found)."""
