@@ -338,7 +338,9 @@ def test_every_pattern_re_compiles_is_searched_as_re_searches_it() -> None:
         }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fn = _fn(schema, False)
+            # (bounds no search reaches: on a busy machine 500 searches can take
+            # the default second of a call, which is not the question here)
+            fn = _fn(schema, False, pattern_timeout=10, pattern_budget=600)
         for text in texts:
             result = fn.parse_arguments(dict.fromkeys(chunk, text))
             refused = set()

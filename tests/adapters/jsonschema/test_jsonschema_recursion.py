@@ -69,7 +69,7 @@ NODE = {
         # a "$ref" inside data is data
         ({"type": "object", "properties": {"a": {"const": {"$ref": "#"}}}}, False),
         ({"type": "object", "properties": {"a": {"default": {"$ref": "#"}}}}, False),
-        # what the walk does not follow counts as recursive
+        # a dynamic reference is resolved on the way: it counts as recursive
         (
             {
                 "type": "object",
@@ -78,10 +78,22 @@ NODE = {
             },
             True,
         ),
+        # a resource of its own: its references resolve against its own $id
         (
             {
+                "$id": "https://example.com/tool.json",
                 "type": "object",
                 "properties": {"a": {"$id": "inner.json", "type": "string"}},
+            },
+            False,
+        ),
+        (
+            {
+                "$id": "https://example.com/tool.json",
+                "type": "object",
+                "properties": {
+                    "a": {"$id": "inner.json", "properties": {"b": {"$ref": "inner.json"}}}
+                },
             },
             True,
         ),
