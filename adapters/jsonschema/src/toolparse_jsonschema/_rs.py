@@ -9,6 +9,7 @@ the pure engine.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from graphlib import CycleError, TopologicalSorter
@@ -60,9 +61,7 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
         raise RsUnavailable(
             'jsonschema-rs is not installed; pip install "toolparse-jsonschema[fast]"'
         ) from exc
-    from importlib.metadata import version
-
-    found = version("jsonschema-rs")
+    found = _version()
     if tuple(int(part) for part in found.split(".")[:2]) < (0, 43):
         raise RsUnavailable(f"jsonschema-rs {found} is too old for toolparse (0.43 or later)")
     try:
@@ -74,6 +73,14 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
         )
     except Exception as exc:  # several kinds, for a schema it cannot take
         raise RsUnavailable(f"jsonschema-rs cannot compile the schema: {exc}") from exc
+
+
+@functools.cache
+def _version() -> str:
+    # read from the distribution's metadata once: reading it takes milliseconds
+    from importlib.metadata import version
+
+    return version("jsonschema-rs")
 
 
 def _without_formats(node: Any, kept: frozenset[str]) -> Any:
