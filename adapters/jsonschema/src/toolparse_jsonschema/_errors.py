@@ -26,7 +26,7 @@ from toolparse.adapter import (
 )
 from toolparse.messages import value_text
 
-__all__ = ["KEPT", "WORDS", "alternatives", "ordered", "out_of_time_reason", "reason", "received"]
+__all__ = ["KEPT", "WORDS", "alternatives", "ordered", "reason", "received"]
 
 Path = tuple[str | int, ...]
 E = TypeVar("E")
@@ -60,18 +60,10 @@ def _contains(bound: str, value: Any) -> str:
     return f'must contain {bound} {_count(value, "item", "items")} matching the "contains" schema'
 
 
-def _range(keyword: str) -> Callable[[Any, Mapping[str, Any]], str]:
-    def words(value: Any, schema: Mapping[str, Any]) -> str:
-        # draft 4 says "exclusive" with a flag beside the bound
-        exclusive = schema.get("exclusiveM" + keyword[1:]) is True
-        return range_reason(**{("exclusive_" if exclusive else "") + keyword: value})
-
-    return words
-
-
-def _format(value: Any, schema: Mapping[str, Any]) -> str:
-    words = _FORMAT_WORDS.get(value)
-    return format_reason(str(value)) if words is None else "must be " + words
+def _range(keyword: str, value: Any, schema: Mapping[str, Any]) -> str:
+    # draft 4 says "exclusive" with a flag beside the bound
+    exclusive = schema.get("exclusiveM" + keyword[1:]) is True
+    return range_reason(**{("exclusive_" if exclusive else "") + keyword: value})
 
 
 #: each keyword's words: ``words(value, the subschema holding it)``
@@ -79,15 +71,17 @@ _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
     "type": lambda v, s: type_reason(*(v if isinstance(v, list) else [v])),
     "enum": lambda v, s: one_of_reason(v) if isinstance(v, list) and v else "must be one of: ",
     "const": lambda v, s: one_of_reason([v]),
-    "minimum": _range("minimum"),
-    "maximum": _range("maximum"),
+    "minimum": lambda v, s: _range("minimum", v, s),
+    "maximum": lambda v, s: _range("maximum", v, s),
     "exclusiveMinimum": lambda v, s: range_reason(exclusive_minimum=v),
     "exclusiveMaximum": lambda v, s: range_reason(exclusive_maximum=v),
     "multipleOf": lambda v, s: multiple_reason(v),
     "minLength": lambda v, s: length_reason(minimum=v),
     "maxLength": lambda v, s: length_reason(maximum=v),
     "pattern": lambda v, s: pattern_reason(str(v)),
-    "format": _format,
+    "format": lambda v, s: (
+        "must be " + _FORMAT_WORDS[v] if v in _FORMAT_WORDS else format_reason(str(v))
+    ),
     "minItems": lambda v, s: length_reason(minimum=v, items=True),
     "maxItems": lambda v, s: length_reason(maximum=v, items=True),
     "uniqueItems": lambda v, s: "must not contain the same item twice",
@@ -118,11 +112,6 @@ def reason(keyword: Any, value: Any, schema: Mapping[str, Any]) -> str:
         return length_reason(maximum=len(prefix) if isinstance(prefix, list) else 0, items=True)
     words = _WORDS.get(keyword)
     return f'fails the "{keyword}" rule of the schema' if words is None else words(value, schema)
-
-
-def out_of_time_reason(pattern: str) -> str:
-    """``could not be checked against the pattern ^(a|aa)+$ in time``."""
-    return f"could not be checked against the pattern {pattern[:80]} in time"
 
 
 def received(value: Any, keyword: str) -> Any:

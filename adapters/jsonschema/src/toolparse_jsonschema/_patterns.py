@@ -20,8 +20,6 @@ from jsonschema import validators  # jsonschema ships no type information
 from jsonschema.exceptions import ValidationError  # jsonschema ships no type information
 from jsonschema.protocols import Validator  # jsonschema ships no type information
 
-from ._errors import out_of_time_reason
-
 __all__ = ["Matcher", "OutOfTime", "PatternRefused", "Refused", "bounded", "is_regex", "matcher"]
 
 #: the longest value the ``regex`` format compiles (compiling is linear, but a
@@ -33,7 +31,9 @@ class OutOfTime(ValidationError):  # type: ignore[misc]  # the library is untype
     """A value (or a property name, ``name=True``) whose pattern search ran out of time."""
 
     def __init__(self, pattern: str, *, name: bool = False, path: tuple[Any, ...] = ()) -> None:
-        super().__init__(out_of_time_reason(pattern), path=path)
+        super().__init__(
+            f"could not be checked against the pattern {pattern[:80]} in time", path=path
+        )
         self.name = name
 
 

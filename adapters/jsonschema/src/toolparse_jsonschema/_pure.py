@@ -25,14 +25,12 @@ from toolparse import ArgumentProblem, FunctionDefinitionError, Ok, ParseResult,
 from toolparse.adapter import REQUIRED
 
 from ._defaults import Plan, apply
-from ._errors import KEPT, alternatives, ordered, reason, received
+from ._errors import KEPT, Path, alternatives, ordered, reason, received
 from ._evaluated import unevaluated_properties
 from ._patterns import Matcher, OutOfTime, PatternRefused, Refused, bounded, is_regex
 from ._schema import Definition, path_text, subschemas
 
 __all__ = ["format_checker", "pure_parser"]
-
-Path = tuple[str | int, ...]
 
 #: keywords whose keys are names, not keywords
 _NAMES = frozenset(

@@ -19,12 +19,10 @@ from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_argum
 from toolparse.adapter import REQUIRED, length_reason
 
 from ._defaults import Plan, apply
-from ._errors import KEPT, WORDS, alternatives, ordered, reason, received
+from ._errors import KEPT, WORDS, Path, alternatives, ordered, reason, received
 from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser"]
-
-Path = tuple[str | int, ...]
 
 #: the deepest value handed to jsonschema-rs under a recursive schema: it follows
 #: one down a value with no bound on its stack (20,000 levels crash the process)
@@ -61,9 +59,8 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
         raise RsUnavailable(
             'jsonschema-rs is not installed; pip install "toolparse-jsonschema[fast]"'
         ) from exc
-    found = _version()
-    if tuple(int(part) for part in found.split(".")[:2]) < (0, 43):
-        raise RsUnavailable(f"jsonschema-rs {found} is too old for toolparse (0.43 or later)")
+    if _too_old():
+        raise RsUnavailable(f"jsonschema-rs {_too_old()} is too old for toolparse (0.43 or later)")
     try:
         return jsonschema_rs.validator_for(
             _without_formats(definition.schema, checked_formats),
@@ -76,11 +73,12 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
 
 
 @functools.cache
-def _version() -> str:
-    # read from the distribution's metadata once: reading it takes milliseconds
+def _too_old() -> str:
+    """The installed version when older than 0.43 (read once: reading it takes milliseconds)."""
     from importlib.metadata import version
 
-    return version("jsonschema-rs")
+    found = version("jsonschema-rs")
+    return found if tuple(int(part) for part in found.split(".")[:2]) < (0, 43) else ""
 
 
 def _without_formats(node: Any, kept: frozenset[str]) -> Any:
