@@ -162,3 +162,15 @@ CORPUS: list[dict[str, Any]] = [
         },
     },
 ]
+
+
+def rs_usable() -> bool:
+    """Whether jsonschema-rs can be the engine here (it is optional)."""
+    import toolparse as tp
+    from toolparse_jsonschema import JsonSchema
+
+    try:
+        tp.Function("probe", lambda a: a, args_schema=JsonSchema({"type": "object"}, fast=True))
+    except tp.FunctionDefinitionError:
+        return False
+    return True

@@ -12,7 +12,8 @@ import pytest
 
 import toolparse as tp
 from toolparse_jsonschema import JsonSchema, JsonSchemaAdapter
-from toolparse_jsonschema._compiled import CompiledSchema
+
+from .models import rs_usable
 
 WEATHER: dict[str, Any] = {
     "type": "object",
@@ -24,14 +25,7 @@ WEATHER: dict[str, Any] = {
 }
 
 
-def _fast_usable() -> bool:
-    try:
-        return CompiledSchema(JsonSchema({"type": "object"}, fast=True)).fast is not None
-    except tp.FunctionDefinitionError:
-        return False
-
-
-needs_fast = pytest.mark.skipif(not _fast_usable(), reason="needs jsonschema-rs 0.27 or later")
+needs_fast = pytest.mark.skipif(not rs_usable(), reason="needs jsonschema-rs 0.43 or later")
 
 
 def _fn(schema: Any, **kwargs: Any) -> tp.Function:
@@ -87,24 +81,27 @@ def test_parameters_schema_stays_declared_only() -> None:
     assert fn.execute({"city": "not checked"}) == tp.Ok("ran")
 
 
-def test_the_schema_is_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolparse_jsonschema import _compiled
+def test_the_schema_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jsonschema
 
     calls = 0
-    original = _compiled.check
+    original = jsonschema.validators.validator_for
 
-    def counting(*args: Any, **kwargs: Any) -> Any:
+    def counting(schema: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal calls
-        calls += 1
-        return original(*args, **kwargs)
+        # the metaschema check picks the class that checks the metaschema itself
+        calls += schema is jsonschema.Draft202012Validator.META_SCHEMA
+        return original(schema, *args, **kwargs)
 
-    monkeypatch.setattr(_compiled, "check", counting)
-    fn = _fn(JsonSchema(WEATHER))
-    built = calls  # one metaschema check for schema and parser together, at definition
-    for _ in range(5):
-        fn.execute({"city": "Oslo"})
-        fn.execute({"city": 1})
-    assert calls == built == 1
+    monkeypatch.setattr(jsonschema.validators, "validator_for", counting)
+    for fast in (None, False):
+        calls = 0
+        fn = _fn(JsonSchema(WEATHER, fast=fast))
+        built = calls  # one metaschema check for schema and parser together, at definition
+        for _ in range(5):
+            fn.execute({"city": "Oslo"})
+            fn.execute({"city": 1})
+        assert calls == built == 1
 
 
 # -- definition errors -------------------------------------------------------------
@@ -553,8 +550,15 @@ def test_apply_defaults_on_a_schema_without_defaults_and_a_recursive_one() -> No
     fn = tp.Function("t", received.append, args_schema=JsonSchema(tree, apply_defaults=True))
     fn.execute({"node": {"kids": [{"kids": [{}]}]}})
     assert received == [{"node": {"w": 1, "kids": [{"w": 1, "kids": [{"w": 1}]}]}}]
-    plain = CompiledSchema(JsonSchema(WEATHER | {"properties": {"city": {}}}, apply_defaults=True))
-    assert plain.defaults is None
+    received.clear()
+    fn = tp.Function(
+        "t",
+        received.append,
+        args_schema=JsonSchema(WEATHER | {"properties": {"city": {}}}, apply_defaults=True),
+    )
+    sent = {"city": "x"}
+    fn.execute(sent)
+    assert received == [sent]  # nothing to fill in: the arguments as sent
 
 
 # -- the JsonSchema wrapper ----------------------------------------------------------------------
@@ -596,26 +600,54 @@ def test_the_wrapper_works_as_a_declared_only_parameters_schema() -> None:
 # -- the fast path ---------------------------------------------------------------------------------
 
 
+def _cause(source: Any) -> Any:
+    result = _fn(source).execute({"city": 1})
+    assert isinstance(result, tp.Error)
+    assert result.exception is not None
+    return result.exception.__cause__
+
+
 @needs_fast
-def test_fast_path_is_used_when_installed_and_can_be_turned_off() -> None:
-    assert CompiledSchema(WEATHER).fast is not None
-    assert CompiledSchema(JsonSchema(WEATHER, fast=True)).fast is not None
-    assert CompiledSchema(JsonSchema(WEATHER, fast=False)).fast is None
+def test_jsonschema_rs_is_the_engine_when_installed_and_can_be_turned_off() -> None:
+    import jsonschema
+    import jsonschema_rs
+
+    # a rejection's cause is the error of the library that checked the call
+    assert isinstance(_cause(WEATHER), jsonschema_rs.ValidationError)
+    assert isinstance(_cause(JsonSchema(WEATHER, fast=True)), jsonschema_rs.ValidationError)
+    cause = _cause(JsonSchema(WEATHER, fast=False))
+    assert isinstance(cause, jsonschema.exceptions.ValidationError)
 
 
 def test_fast_true_without_jsonschema_rs_is_a_definition_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import jsonschema
+
     monkeypatch.setitem(sys.modules, "jsonschema_rs", None)  # makes the import fail
     with pytest.raises(
         tp.FunctionDefinitionError,
         match=r'fast: jsonschema-rs is not installed; pip install "toolparse-jsonschema\[fast\]"',
     ):
         _fn(JsonSchema(WEATHER, fast=True))
-    # by default the pure path takes over, silently
-    fn = _fn(WEATHER)
-    assert isinstance(fn.execute({"city": 1}), tp.Error)
-    assert CompiledSchema(WEATHER).fast is None
+    # by default the pure engine takes over, silently
+    assert isinstance(_cause(WEATHER), jsonschema.exceptions.ValidationError)
+
+
+@needs_fast
+def test_a_schema_jsonschema_rs_cannot_take_goes_to_the_pure_engine() -> None:
+    import jsonschema
+
+    # a look-ahead needs a backtracking search: jsonschema-rs's linear engine refuses it
+    schema = _obj_schema(code={"type": "string", "pattern": "^(?=[A-Z])[A-Z0-9]+$"})
+    with pytest.raises(tp.FunctionDefinitionError, match="fast: jsonschema-rs cannot compile"):
+        _fn(JsonSchema(schema, fast=True))
+    fn = _fn(schema)
+    assert fn.execute({"code": "A1"}) == tp.Ok('{"code": "A1"}')
+    result = fn.execute({"code": "1A"})
+    assert isinstance(result, tp.Error)
+    assert 'code: must match the pattern ^(?=[A-Z])[A-Z0-9]+$ (received "1A")' in result.message
+    assert isinstance(result.exception.__cause__, jsonschema.exceptions.ValidationError)  # type: ignore[union-attr]
 
 
 @needs_fast
@@ -641,15 +673,34 @@ def test_values_the_fast_path_cannot_take_go_to_the_pure_path() -> None:
 
 
 @needs_fast
-def test_formats_the_pure_path_does_not_check_are_not_checked_by_the_fast_path_either() -> None:
-    import jsonschema
+def test_formats_the_pure_engine_does_not_check_are_not_checked_by_jsonschema_rs_either() -> None:
+    junk = "-- not valid at all --"
+    formats = ["hostname", "duration", "uri-template", "iri", "date", "email"]
+    schema = _obj_schema(**{f: {"type": "string", "format": f} for f in formats})
+    pure = _fn(JsonSchema(schema, fast=False)).execute(dict.fromkeys(formats, junk))
+    assert isinstance(pure, tp.Error)
+    refused = {p.path[0] for p in pure.exception.problems}  # type: ignore[union-attr]
+    assert {"date", "email"} <= refused
+    fast = _fn(JsonSchema(schema, fast=True)).execute(dict.fromkeys(formats, junk))
+    assert isinstance(fast, tp.Error)
+    # installing jsonschema-rs never makes a format start being checked
+    assert {p.path[0] for p in fast.exception.problems} == refused  # type: ignore[union-attr]
 
-    from toolparse_jsonschema._formats import format_checker
 
-    checked = set(format_checker(jsonschema.Draft202012Validator).checkers)
-    unchecked = sorted({"hostname", "duration", "uri-template", "iri"} - checked)
-    if not unchecked:
-        pytest.skip("every optional format checker is installed")
-    schema = _obj_schema(**{f: {"type": "string", "format": f} for f in unchecked})
-    fn = _fn(JsonSchema(schema, fast=True))
-    assert isinstance(fn.execute(dict.fromkeys(unchecked, "-- not valid at all --")), tp.Ok)
+def test_a_value_that_is_not_json_data_is_a_problem_at_its_place() -> None:
+    import enum
+
+    class Unit(str, enum.Enum):
+        C = "c"
+
+    class Text(str):
+        pass
+
+    schema = _obj_schema(unit={"enum": ["c", "f"]}, tags={"type": "array"})
+    for fast in (None, False):
+        fn = _fn(JsonSchema(schema, fast=fast))
+        # what subclasses a JSON type is that JSON value
+        assert isinstance(fn.execute({"unit": Unit.C, "tags": [Text("a")]}), tp.Ok)
+        result = fn.execute({"unit": "k", "tags": [b"x"]})
+        assert isinstance(result, tp.Error)
+        assert 'unit: must be one of: "c", "f" (received "k")' in result.message

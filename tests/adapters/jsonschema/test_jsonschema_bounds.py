@@ -1,4 +1,4 @@
-"""Past 1,000 problems a rejected call only counts the rest, on both paths."""
+"""Past 1,000 problems a rejected call only counts the rest, on both engines."""
 
 from __future__ import annotations
 
@@ -8,19 +8,12 @@ from typing import Any
 import pytest
 
 import toolparse as tp
+from toolparse.adapter import MAX_PROBLEMS as KEPT
 from toolparse_jsonschema import JsonSchema
-from toolparse_jsonschema._compiled import CompiledSchema
-from toolparse_jsonschema._errors import KEPT
 
+from .models import rs_usable
 
-def _fast_usable() -> bool:
-    try:
-        return CompiledSchema(JsonSchema({"type": "object"}, fast=True)).fast is not None
-    except tp.FunctionDefinitionError:
-        return False
-
-
-PATHS = [False, pytest.param(True, marks=pytest.mark.skipif(not _fast_usable(), reason="rs"))]
+PATHS = [False, pytest.param(True, marks=pytest.mark.skipif(not rs_usable(), reason="rs"))]
 
 
 def _more(message: str) -> int:
@@ -71,3 +64,14 @@ def test_a_few_problems_are_all_kept(fast: bool) -> None:
     assert isinstance(result.exception, tp.InvalidArguments)
     assert len(result.exception.problems) == 30
     assert _more(result.message) == 10
+
+
+@pytest.mark.parametrize("fast", PATHS)
+def test_past_the_bound_the_rest_is_counted_once(fast: bool) -> None:
+    schema = {"type": "object", "properties": {"xs": {"items": {"type": "string"}}}}
+    fn = tp.Function("t", lambda a: "ok", args_schema=JsonSchema(schema, fast=fast))
+    result = fn.parse_arguments({"xs": list(range(1500))})
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, tp.InvalidArguments)
+    assert result.exception.more == 500
+    assert len(result.exception.problems) == KEPT

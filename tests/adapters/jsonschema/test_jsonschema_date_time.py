@@ -1,4 +1,8 @@
-"""The ``date-time`` check toolparse supplies: RFC 3339, every field in range."""
+"""The ``date-time`` check of the pure engine: RFC 3339, every field in range.
+
+(toolparse supplies it where the jsonschema library has none, without
+``rfc3339-validator``.)
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,22 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolparse_jsonschema._formats import is_date_time
+import toolparse as tp
+from toolparse_jsonschema import JsonSchema
+
+_TOOL = tp.Function(
+    "t",
+    lambda a: "ok",
+    args_schema=JsonSchema(
+        {"type": "object", "properties": {"w": {"format": "date-time"}}}, fast=False
+    ),
+)
+
+
+def is_date_time(value: object) -> bool:
+    """Whether the pure engine takes ``value`` as a date-time."""
+    return isinstance(_TOOL.parse_arguments({"w": value}), tp.Ok)
+
 
 _REFERENCE = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"

@@ -12,8 +12,7 @@ from collections.abc import Callable
 
 from toolparse import Adapter, hookimpl
 
-from ._adapter import JsonSchemaAdapter
-from ._source import JsonSchema
+from ._adapter import JsonSchema, JsonSchemaAdapter
 
 __all__ = ["JsonSchema", "JsonSchemaAdapter", "toolparse_register_adapters"]
 

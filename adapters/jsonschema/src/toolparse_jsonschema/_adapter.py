@@ -1,47 +1,102 @@
-"""The jsonschema adapter: a raw JSON Schema, fully validated.
+"""The jsonschema adapter: a raw JSON Schema, fully validated by one engine per schema.
 
-``args_schema=<a JSON Schema dict>`` (or a :class:`~toolparse_jsonschema.JsonSchema`
-wrapping one) gives the model that very schema and checks every call against
-it with the ``jsonschema`` library, reporting every problem at once.
+``args_schema=<a JSON Schema dict>`` (or a :class:`JsonSchema` wrapping one with
+options) gives the model that very schema and checks every call against it,
+reporting every problem at once. The engine is chosen once, at definition:
+``jsonschema-rs`` when it is installed and takes the schema (:mod:`._rs`), else
+the ``jsonschema`` library (:mod:`._pure`).
 
-This module imports nothing from ``jsonschema``: :meth:`JsonSchemaAdapter.accepts`
-runs for every tool, and a mapping is all it needs to see. The library is
-imported by :meth:`JsonSchemaAdapter.compile`.
+This module imports neither library: :meth:`JsonSchemaAdapter.accepts` runs for
+every tool, and importing :class:`JsonSchema` stays cheap.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import KW_ONLY, astuple, dataclass, fields
 from typing import Any
 
-from toolparse.adapter import Compiled, FieldSchema, UnknownArguments, check_policy
+from toolparse import FunctionDefinitionError, ParseResult
+from toolparse.adapter import AdapterBase, Compiled, FieldSchema, UnknownArguments
 
-from ._source import JsonSchema
-
-__all__ = ["JsonSchemaAdapter"]
+__all__ = ["JsonSchema", "JsonSchemaAdapter", "engine_parser"]
 
 
-def closed(schema: Mapping[str, Any]) -> bool:
-    """Whether ``schema`` refuses every top-level name outside its ``properties``.
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class JsonSchema(Mapping[str, Any]):
+    """A JSON Schema for ``args_schema``, with options for the jsonschema adapter.
 
-    ``additionalProperties: false`` with no ``patternProperties`` beside it
-    (those admit names the accepted ones do not list); the validators check
-    this very schema, so their verdict on a call holds its names too.
+    A plain dict passed as ``args_schema`` uses the defaults; wrap it to change
+    them::
+
+        Function("weather", body, args_schema=JsonSchema(schema, apply_defaults=True))
+
+    It reads as the schema itself (a read-only mapping), so everything that
+    accepts a JSON Schema dict accepts it too; the options read as attributes.
+
+    :param schema: the JSON Schema, an object schema (``"type": "object"`` or
+        with ``"properties"``).
+    :param apply_defaults: fill the ``default`` of every property the model
+        left out into the arguments the tool body receives (top level, and
+        inside nested objects that were sent).
+    :param fast: the engine: ``jsonschema-rs`` when it is installed and takes
+        the schema (``None``, the default), always (``True``: a definition
+        error when it cannot) or never (``False``: the ``jsonschema`` library).
+    :param pattern_timeout: seconds one ``pattern`` search of the ``jsonschema``
+        library may take (``patternProperties`` and property names too); a
+        search that takes longer rejects the value as not checked in time.
+    :param pattern_budget: seconds all those searches of one call may take
+        together; once spent, every further search is out of time.
     """
-    return (
-        schema.get("additionalProperties") is False
-        and not schema.get("patternProperties")
-        and isinstance(schema.get("properties"), dict)
-    )
+
+    schema: Mapping[str, Any]
+    _: KW_ONLY
+    apply_defaults: bool = False
+    fast: bool | None = None
+    pattern_timeout: float = 0.1
+    pattern_budget: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.schema, Mapping):
+            raise TypeError(f"schema must be a JSON Schema dict, got {type(self.schema).__name__}")
+        if not isinstance(self.apply_defaults, bool):
+            raise TypeError("apply_defaults must be True or False")
+        if self.fast not in (None, True, False):
+            raise TypeError("fast must be None, True or False")
+        for name in ("pattern_timeout", "pattern_budget"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ValueError(f"{name} must be a number of seconds greater than 0")
+            object.__setattr__(self, name, float(value))  # (frozen: set once, here)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.schema[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.schema)
+
+    def __len__(self) -> int:
+        return len(self.schema)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JsonSchema):
+            return astuple(self) == astuple(other)
+        return Mapping.__eq__(self, other)  # (slots make a new class: no bare super())
+
+    __hash__ = None  # type: ignore[assignment]  # a mutable schema inside: unhashable like a dict
+
+    def __repr__(self) -> str:
+        shown = [(f.name, getattr(self, f.name), f.default) for f in fields(self)[1:]]
+        options = "".join(f", {name}={value}" for name, value, default in shown if value != default)
+        return f"JsonSchema({dict(self.schema)!r}{options})"
 
 
-class JsonSchemaAdapter:
+class JsonSchemaAdapter(AdapterBase):
     """The adapter for raw JSON Schema: any mapping given as ``args_schema``.
 
-    The exported schema is the user's own (a deep copy); the parser validates
-    with the ``jsonschema`` library (and ``jsonschema-rs`` when installed) and
-    hands the body the arguments dict, with defaults filled in when asked.
+    The exported schema is the user's own (a copy); the parser hands the body
+    the arguments dict, with defaults filled in when asked.
     """
 
     name = "jsonschema"
@@ -50,40 +105,27 @@ class JsonSchemaAdapter:
         """Every mapping is a JSON Schema (one that is not an object schema is refused)."""
         return isinstance(source, Mapping)
 
-    def compile(
+    def build(
         self,
         source: Mapping[str, Any],
         *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-        parser: bool = True,
+        unknown_arguments: UnknownArguments,
+        field_schema: FieldSchema | None,
+        parser: bool,
     ) -> Compiled:
-        """Check the schema once against its metaschema; the schema and its validator.
+        """Check the schema once against its metaschema; the schema, and its parser.
 
-        The exported schema is the schema itself (a copy; the core closes it
-        for ``"reject"``). The schema's own ``additionalProperties`` stands at
-        every level; the core applies the policy to the top-level names
-        around this parser. The schema is the user's own, so ``field_schema``
-        is not consulted.
+        The schema's own ``additionalProperties`` stands at every level (the
+        core applies the policy to the top-level names); the schema is the
+        user's own, so ``field_schema`` is not consulted.
         """
-        check_policy(unknown_arguments)
-        verdict = explain = None
-        if parser:
-            from ._compiled import CompiledSchema
+        from ._schema import check
 
-            compiled = CompiledSchema(source)
-            # the validators keep the checked schema; the core may close the copy it exports
-            schema, parse = copy.deepcopy(compiled.definition.schema), compiled.parse
-            verdict = compiled.verdict
-            # the parser's own step for a call jsonschema-rs refused: not decided twice
-            explain = compiled.rejected if verdict is not None else None
-        else:
-            from ._schema import check
-
-            options = source.schema if isinstance(source, JsonSchema) else source
-            schema, parse = check(options).schema, None
-        properties = schema.get("properties")
-        required = schema.get("required")
+        definition = check(source.schema if isinstance(source, JsonSchema) else source)
+        parse = engine_parser(definition, source) if parser else None
+        # the engine keeps the checked schema; the core may close the copy it exports
+        schema = copy.deepcopy(definition.schema) if parse is not None else definition.schema
+        properties, required = schema.get("properties"), schema.get("required")
         return Compiled(
             schema,
             parse,
@@ -92,22 +134,34 @@ class JsonSchemaAdapter:
             required=[n for n in required if isinstance(n, str)]
             if isinstance(required, list)
             else [],
-            # the validators check this very schema (on either path): a null it
-            # does not admit is rejected, so only a rejected call needs the restore
+            # either engine checks this very schema: a null it does not admit
+            # is rejected, so only a rejected call needs the restore
             nulls_after_reject=parse is not None,
-            verdict=verdict,
-            closed=closed(schema),
-            explain=explain,
         )
 
-    def json_schema(
-        self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
-    ) -> dict[str, Any]:
-        """The schema itself, checked and copied (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments, parser=False).schema
 
-    def parser(
-        self, source: Mapping[str, Any], *, unknown_arguments: UnknownArguments = "report"
-    ) -> Any:
-        """The parser alone (see :meth:`compile`)."""
-        return self.compile(source, unknown_arguments=unknown_arguments).parser
+def engine_parser(
+    definition: Any, source: Mapping[str, Any]
+) -> Callable[[dict[str, Any]], ParseResult]:
+    """The parser of a checked schema (a ``_schema.Definition``), on the engine chosen for it."""
+    from ._defaults import plan
+    from ._pure import format_checker, pure_parser
+    from ._rs import RsUnavailable, rs_parser
+    from ._schema import subschemas
+
+    options = source if isinstance(source, JsonSchema) else JsonSchema(source)
+    properties = definition.schema.get("properties")
+    #: one tuple, so the renderer words its "Accepted parameters" line once
+    accepted = tuple(sorted(properties)) if isinstance(properties, dict) else ()
+    defaults = None
+    if options.apply_defaults:  # (references to a metaschema resolve too)
+        defaults = plan(definition.schema, next(subschemas(definition))[2])
+    if options.fast is not False:
+        checked = frozenset(format_checker(definition.dialect.validator).checkers)
+        try:
+            return rs_parser(definition, checked, defaults, accepted)
+        except RsUnavailable as exc:
+            if options.fast:
+                raise FunctionDefinitionError([("fast", str(exc))]) from exc
+    bounds = (options.pattern_timeout, options.pattern_budget)
+    return pure_parser(definition, bounds, defaults, accepted)

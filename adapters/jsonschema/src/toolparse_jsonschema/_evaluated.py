@@ -1,11 +1,9 @@
-"""``unevaluatedProperties``, with ``patternProperties`` matched under a time bound.
+"""``unevaluatedProperties`` for the pure engine, its ``patternProperties`` searched in bounded time.
 
-The library's keyword finds the evaluated names with its own helper, which
-matches ``patternProperties`` with Python's ``re``; this is that helper (for
-2020-12, and for 2019-09 as its legacy form reads) with the one difference
-that patterns go through the bounded :class:`~._patterns.Matcher`. A name
-whose pattern ran out of time counts as evaluated there, and is reported as
-out of time instead.
+The library's own search for the names a schema evaluates, with the bounded
+:func:`~._patterns.matcher` for patterns and each subschema's resolver (found at
+definition) for references. A name out of time counts as evaluated, and is
+reported as out of time instead.
 """
 
 from __future__ import annotations
@@ -17,127 +15,124 @@ from jsonschema.exceptions import ValidationError  # jsonschema ships no type in
 from jsonschema.protocols import Validator  # jsonschema ships no type information
 from referencing.jsonschema import lookup_recursive_ref
 
-from ._patterns import OutOfTime, _matcher
+from ._patterns import OutOfTime, Refused, matcher
 
 __all__ = ["unevaluated_properties"]
 
-
-def _valid(errors: Iterator[ValidationError]) -> bool:
-    return next(errors, None) is None
+#: a subschema's ``id`` -> the resolver its references resolve with
+Resolvers = Mapping[int, Any]
 
 
 class _Finder:
-    """The names of ``instance`` that ``schema`` evaluates (the library's helper)."""
+    """The names of ``instance`` that a schema evaluates (the library's search, bounded)."""
 
-    __slots__ = ("instance", "late", "legacy")
+    __slots__ = ("instance", "late", "legacy", "resolvers", "root", "validator")
 
-    def __init__(self, instance: Mapping[str, Any], legacy: bool) -> None:
+    def __init__(
+        self, validator: Validator, instance: Mapping[str, Any], resolvers: Resolvers, root: Any
+    ) -> None:
+        self.validator = validator
         self.instance = instance
-        self.legacy = legacy
+        self.resolvers = resolvers
+        self.root = root
+        self.legacy = "$recursiveRef" in validator.VALIDATORS
         #: (pattern, name) whose search ran out of time
         self.late: list[tuple[str, str]] = []
 
-    def keys(self, validator: Validator, schema: Any) -> list[str]:
-        if validator.is_type(schema, "boolean"):
+    def valid(self, instance: Any, schema: Any, resolver: Any) -> bool:
+        # at the keyword's own place the validator knows the way (dynamic scope
+        # included); past a reference, that reference's resolver does
+        if resolver is not None:
+            resolver = self.resolvers.get(id(schema), resolver)
+        return next(self.validator.descend(instance, schema, resolver=resolver), None) is None
+
+    def keys(self, schema: Any, resolver: Any = None) -> list[str]:
+        """The names ``schema`` evaluates (``resolver``: past a reference, its resolver)."""
+        if not isinstance(schema, dict):
             return []
-        instance = self.instance
+        return [
+            *self._referred(schema, resolver),
+            *self._own(schema, resolver),
+            *self._applied(schema, resolver),
+        ]
+
+    def _referred(self, schema: dict[str, Any], resolver: Any) -> list[str]:
         found: list[str] = []
-        refs = [schema.get("$ref")]
-        if not self.legacy:
-            refs.append(schema.get("$dynamicRef"))
-        for ref in refs:
-            if ref is not None:
-                # the validator's resolver is what the library's own helper uses
-                resolved = validator._resolver.lookup(ref)
-                found += self.keys(
-                    validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-                    resolved.contents,
+        for keyword in ("$ref", "$recursiveRef") if self.legacy else ("$ref", "$dynamicRef"):
+            if isinstance(schema.get(keyword), str):
+                here = resolver or self.resolvers.get(id(schema), self.root)
+                resolved = (
+                    lookup_recursive_ref(here)
+                    if keyword == "$recursiveRef"
+                    else here.lookup(schema[keyword])
                 )
-        if self.legacy and "$recursiveRef" in schema:
-            resolved = lookup_recursive_ref(validator._resolver)
-            found += self.keys(
-                validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
-                resolved.contents,
-            )
-        if self.legacy:
-            for keyword in ("properties", "additionalProperties", "unevaluatedProperties"):
-                if keyword in schema:
-                    value = schema[keyword]
-                    if validator.is_type(value, "boolean") and value:
-                        found += instance.keys()
-                    elif validator.is_type(value, "object"):
-                        found += [name for name in value if name in instance]
-        else:
-            properties = schema.get("properties")
-            if validator.is_type(properties, "object"):
-                found += properties.keys() & instance.keys()
-            for keyword in ("additionalProperties", "unevaluatedProperties"):
-                sub = schema.get(keyword)
-                if sub is not None:
-                    found += [
-                        key
-                        for key, value in instance.items()
-                        if _valid(validator.descend(value, sub))
-                    ]
-        if "patternProperties" in schema:
-            matcher = _matcher()
+                found += self.keys(resolved.contents, resolved.resolver)
+        return found
+
+    def _own(self, schema: dict[str, Any], resolver: Any) -> list[str]:
+        instance, legacy = self.instance, self.legacy
+        found: list[str] = []
+        for keyword in ("properties", "additionalProperties", "unevaluatedProperties"):
+            value = schema.get(keyword)
+            if value is True and (legacy or keyword != "properties"):
+                found += instance.keys()
+            elif isinstance(value, dict) and (legacy or keyword == "properties"):
+                found += [name for name in value if name in instance]
+            elif not legacy and value is not None and keyword != "properties":
+                found += [k for k, v in instance.items() if self.valid(v, value, resolver)]
+        if isinstance(schema.get("patternProperties"), dict):
+            search = matcher().search
             for name in instance:
                 for pattern in schema["patternProperties"]:
-                    hit = matcher.search(pattern, name)
+                    hit = search(pattern, name)
                     if hit is None:
                         self.late.append((pattern, name))
-                    if hit is not False:
+                    if hit is not False:  # (out of time counts as evaluated)
                         found.append(name)
-        if "dependentSchemas" in schema:
-            for name, sub in schema["dependentSchemas"].items():
-                if name in instance:
-                    found += self.keys(validator, sub)
+        return found
+
+    def _applied(self, schema: dict[str, Any], resolver: Any) -> list[str]:
+        instance = self.instance
+        found: list[str] = []
+        for name, sub in (schema.get("dependentSchemas") or {}).items():
+            if name in instance:
+                found += self.keys(sub, resolver)
         for keyword in ("allOf", "oneOf", "anyOf"):
-            for sub in schema.get(keyword, []):
-                if _valid(validator.descend(instance, sub)):
-                    found += self.keys(validator, sub)
+            for sub in schema.get(keyword, ()):
+                if self.valid(instance, sub, resolver):
+                    found += self.keys(sub, resolver)
         if "if" in schema:
-            if validator.evolve(schema=schema["if"]).is_valid(instance):
-                found += self.keys(validator, schema["if"])
-                if "then" in schema:
-                    found += self.keys(validator, schema["then"])
-            elif "else" in schema:
-                found += self.keys(validator, schema["else"])
+            if self.valid(instance, schema["if"], resolver):
+                found += self.keys(schema["if"], resolver) + self.keys(schema.get("then"), resolver)
+            else:
+                found += self.keys(schema.get("else"), resolver)
         return found
 
 
-def unevaluated_properties(*, legacy: bool) -> Callable[..., Iterator[ValidationError]]:
-    """The keyword function (``legacy``: the 2019-09 reading)."""
+def unevaluated_properties(
+    resolvers: Resolvers, root: Any
+) -> Callable[..., Iterator[ValidationError]]:
+    """The keyword function for one schema.
+
+    ``resolvers``: each subschema's resolver; ``root`` the resolver for any
+    other (a metaschema's, say).
+    """
 
     def check(
         validator: Validator, unevaluated: Any, instance: Any, schema: Mapping[str, Any]
     ) -> Iterator[ValidationError]:
-        if not validator.is_type(instance, "object"):
+        if not isinstance(instance, dict):  # (the drafts' "object")
             return
-        finder = _Finder(instance, legacy)
-        evaluated = set(finder.keys(validator, schema))
+        finder = _Finder(validator, instance, resolvers, root)
+        evaluated = set(finder.keys(schema))
         for pattern, name in dict.fromkeys(finder.late):
             yield OutOfTime(pattern, name=True, path=(name,))
-        left = []
-        for name in instance:
-            if name not in evaluated:
-                for _ in validator.descend(
-                    instance[name], unevaluated, path=name, schema_path=name
-                ):
-                    left.append(name)
-                    break
+        left = [
+            name
+            for name in instance
+            if name not in evaluated and not finder.valid(instance[name], unevaluated, None)
+        ]
         if left:
-            # the library's own wording (the names are read back from it)
-            shown = ", ".join(repr(name) for name in sorted(left, key=str))
-            verb = "was" if len(left) == 1 else "were"
-            if unevaluated is False:
-                yield ValidationError(
-                    f"Unevaluated properties are not allowed ({shown} {verb} unexpected)"
-                )
-            else:
-                yield ValidationError(
-                    "Unevaluated properties are not valid under the given schema "
-                    f"({shown} {verb} unevaluated and invalid)"
-                )
+            yield Refused("Unevaluated", left, closed=unevaluated is False)
 
     return check

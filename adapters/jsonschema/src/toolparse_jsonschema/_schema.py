@@ -7,10 +7,9 @@ a broken schema never reaches the model.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import jsonschema  # jsonschema ships no type information
 import referencing
@@ -20,10 +19,7 @@ from referencing.exceptions import Unresolvable
 
 from toolparse import FunctionDefinitionError
 
-if TYPE_CHECKING:
-    from referencing._core import Resolver
-
-__all__ = ["DIALECTS", "Definition", "check", "path_text", "plain", "without_false_subschemas"]
+__all__ = ["DIALECTS", "Definition", "check", "path_text", "subschemas"]
 
 
 @dataclass(frozen=True)
@@ -37,25 +33,18 @@ class Dialect:
 
 #: ``$schema`` URIs (without a trailing ``#``) and the drafts they select.
 DIALECTS: dict[str, Dialect] = {
-    "https://json-schema.org/draft/2020-12/schema": Dialect(
-        "2020-12", jsonschema.Draft202012Validator, referencing.jsonschema.DRAFT202012
-    ),
-    "https://json-schema.org/draft/2019-09/schema": Dialect(
-        "2019-09", jsonschema.Draft201909Validator, referencing.jsonschema.DRAFT201909
-    ),
-    "http://json-schema.org/draft-07/schema": Dialect(
-        "7", jsonschema.Draft7Validator, referencing.jsonschema.DRAFT7
-    ),
-    "http://json-schema.org/draft-06/schema": Dialect(
-        "6", jsonschema.Draft6Validator, referencing.jsonschema.DRAFT6
-    ),
-    "http://json-schema.org/draft-04/schema": Dialect(
-        "4", jsonschema.Draft4Validator, referencing.jsonschema.DRAFT4
-    ),
+    cls.META_SCHEMA["$schema"].rstrip("#"): Dialect(
+        name, cls, referencing.jsonschema.specification_with(cls.META_SCHEMA["$schema"])
+    )
+    for name, cls in (
+        ("2020-12", jsonschema.Draft202012Validator),
+        ("2019-09", jsonschema.Draft201909Validator),
+        ("7", jsonschema.Draft7Validator),
+        ("6", jsonschema.Draft6Validator),
+        ("4", jsonschema.Draft4Validator),
+    )
 }
 _DEFAULT = DIALECTS["https://json-schema.org/draft/2020-12/schema"]
-#: keywords whose value is a reference to resolve
-_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 
 
 @dataclass(frozen=True)
@@ -70,6 +59,15 @@ class Definition:
     #: the schema's base URI (its ``$id``, or ``""``)
     base_uri: str
 
+    @classmethod
+    def of(cls, schema: dict[str, Any], dialect: Dialect) -> Definition:
+        """``schema`` under ``dialect``, as its own registry's one resource."""
+        resource = dialect.specification.create_resource(schema)
+        base_uri = resource.id() or ""
+        # `retrieve` is an attrs alias of a private field, which mypy does not see
+        registry = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg, unused-ignore]
+        return cls(schema, dialect, registry.with_resource(base_uri, resource).crawl(), base_uri)
+
 
 class RemoteReferenceRefused(Exception):
     """A ``$ref`` pointed outside the schema (toolparse never fetches schemas)."""
@@ -81,12 +79,15 @@ def _refuse(uri: str) -> NoReturn:
     raise RemoteReferenceRefused(uri)
 
 
-def plain(value: Any) -> Any:
+def _plain(value: Any) -> Any:
     """A JSON-data copy of ``value``: mappings become dicts, tuples lists."""
     if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
+        bad = next((key for key in value if not isinstance(key, str)), None)
+        if bad is not None:
+            _fail([("(schema)", f"every key must be a string, found {bad!r}")])
+        return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [_plain(item) for item in value]
     return value
 
 
@@ -94,10 +95,7 @@ def path_text(path: Sequence[str | int]) -> str:
     """A path inside a schema as ``properties.age.type`` (``(schema)`` for the root)."""
     text = ""
     for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
     return text or "(schema)"
 
 
@@ -107,62 +105,53 @@ def check(source: Mapping[str, Any], *, object_only: bool = True) -> Definition:
     Raises :class:`~toolparse.FunctionDefinitionError` for a schema that is not
     valid under its draft's metaschema, that does not describe an object, or
     that refers to anything outside itself. (``object_only=False`` lets any
-    schema through the object check: the test suite's schemas are not all
-    object schemas.)
+    schema through the object check: the test suite's are not all objects'.)
     """
-    schema = plain(source)
-    bad_keys = [key for key in _keys(schema) if not isinstance(key, str)]
-    if bad_keys:
-        _fail([("(schema)", f"every key must be a string, found {bad_keys[0]!r}")])
+    schema = _plain(source)
     dialect = _dialect(schema)
     _check_metaschema(schema, dialect)
     if object_only:
         _check_object(schema)
-    registry, base_uri = _check_references(schema, dialect)
-    return Definition(schema, dialect, registry, base_uri)
+    definition = Definition.of(schema, dialect)
+    problems = [
+        (path_text([*path, keyword]), problem)
+        for node, path, resolver in subschemas(definition)
+        for keyword in ("$ref", "$dynamicRef", "$recursiveRef")
+        if isinstance(node.get(keyword), str)
+        for problem in [_lookup(resolver, node[keyword])]
+        if problem is not None
+    ]
+    if problems:
+        _fail(problems)
+    return definition
 
 
 def _fail(errors: Sequence[tuple[str, str]]) -> NoReturn:
     raise FunctionDefinitionError(list(errors))
 
 
-def _keys(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _keys(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _keys(item)
-
-
 def _dialect(schema: dict[str, Any]) -> Dialect:
     uri = schema.get("$schema")
     if uri is None:
         return _DEFAULT
-    if isinstance(uri, str):
-        found = DIALECTS.get(uri.rstrip("#"))
-        if found is not None:
-            return found
-    supported = ", ".join(f"{d.name} ({uri})" for uri, d in DIALECTS.items())
-    _fail([("$schema", f"{uri!r:.80} is not a supported draft; use one of: {supported}")])
+    found = DIALECTS.get(uri.rstrip("#")) if isinstance(uri, str) else None
+    if found is None:
+        supported = ", ".join(f"{d.name} ({uri})" for uri, d in DIALECTS.items())
+        _fail([("$schema", f"{uri!r:.80} is not a supported draft; use one of: {supported}")])
+    return found
 
 
 def _check_metaschema(schema: dict[str, Any], dialect: Dialect) -> None:
     cls = dialect.validator
     meta_cls = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
     meta = meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER)
-    errors = sorted(meta.iter_errors(schema), key=lambda e: _sort_key(e.absolute_path))
+    errors = sorted(
+        meta.iter_errors(schema),
+        key=lambda e: [(0, p) if isinstance(p, int) else (1, str(p)) for p in e.absolute_path],
+    )
     if errors:
-        _fail([(path_text(e.absolute_path), _short(e.message)) for e in errors])
-
-
-def _sort_key(path: Sequence[str | int]) -> tuple[tuple[int, Any], ...]:
-    return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
-
-
-def _short(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+        cut = [m if len(m) <= 200 else m[:197] + "..." for m in (e.message for e in errors)]
+        _fail([(path_text(e.absolute_path), m) for e, m in zip(errors, cut, strict=True)])
 
 
 def _check_object(schema: dict[str, Any]) -> None:
@@ -171,91 +160,44 @@ def _check_object(schema: dict[str, Any]) -> None:
         return
     if kind is None and isinstance(schema.get("properties"), dict):
         return
-    _fail(
-        [
-            (
-                "type" if kind is not None else "(schema)",
-                "the arguments of a tool are an object: the schema needs "
-                '"type": "object" (or "properties") at the top level'
-                + (f", not {kind!r}" if kind is not None else ""),
-            )
-        ]
-    )
+    text = 'the arguments of a tool are an object: the schema needs "type": "object" (or "properties") at the top level'
+    _fail([("type", f"{text}, not {kind!r}") if kind is not None else ("(schema)", text)])
 
 
-def _check_references(
-    schema: dict[str, Any], dialect: Dialect
-) -> tuple[referencing.Registry[Any], str]:
-    resource = dialect.specification.create_resource(schema)
-    root = resource.id() or ""
-    registry: referencing.Registry[Any] = (
-        # `retrieve` is an attrs alias of a private field, which mypy does not see
-        referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg, unused-ignore]
-        .with_resource(root, resource)
-        .crawl()
-    )
-    # the metaschemas ship with jsonschema: a $ref to one needs no retrieval
-    from jsonschema_specifications import (  # untyped
-        REGISTRY as SPECIFICATIONS,
-    )
+def subschemas(definition: Definition) -> Iterator[tuple[dict[str, Any], list[str | int], Any]]:
+    """Every subschema of ``definition`` (the root first), its path, and its resolver.
 
-    resolver = SPECIFICATIONS.combine(registry).resolver(base_uri=root)
-    problems: list[tuple[str, str]] = []
-    _scan(resource, resolver, schema, [], problems)
-    if problems:
-        _fail(problems)
-    return registry, root
-
-
-def _scan(
-    resource: referencing.Resource[Any],
-    resolver: Resolver[Any],
-    node: Any,
-    path: list[str | int],
-    problems: list[tuple[str, str]],
-) -> None:
-    """Look up every reference of ``resource``, then of its subschemas.
-
-    ``node`` walks the JSON structure below the resource (to know each
-    subschema's path); only the values that the draft says are subschemas are
-    treated as schemas, so data under ``const``, ``enum`` or ``default`` that
-    happens to hold a ``$ref`` key is left alone.
+    The draft says which values are subschemas (data under ``const``,
+    ``enum`` or ``default`` is none, whatever keys it holds); the resolver is
+    the one its references resolve with (under a nested ``$id``, that
+    resource's). The metaschemas ship with jsonschema: references to them resolve.
     """
-    contents = resource.contents
-    if isinstance(contents, dict):
-        for keyword in _REF_KEYWORDS:
-            ref = contents.get(keyword)
-            if isinstance(ref, str):
-                problem = _lookup(resolver, ref)
-                if problem is not None:
-                    problems.append((path_text([*path, keyword]), problem))
-    subs = {id(sub.contents): sub for sub in resource.subresources()}
-    _descend(node, path, subs, resolver, problems, top=True)
+    from jsonschema_specifications import REGISTRY  # untyped
+
+    resolver = REGISTRY.combine(definition.registry).resolver(base_uri=definition.base_uri)
+    root = definition.dialect.specification.create_resource(definition.schema)
+    todo: list[tuple[Any, list[str | int], Any, dict[int, Any]]] = [(root, [], resolver, {})]
+    while todo:
+        node, path, resolver, subs = todo.pop()
+        if isinstance(node, referencing.Resource):
+            resolver = resolver.in_subresource(node) if path else resolver
+            subs = {id(sub.contents): sub for sub in node.subresources()}
+            node = node.contents
+            if isinstance(node, dict):
+                yield node, path, resolver
+        elif id(node) in subs:
+            todo.append((subs[id(node)], path, resolver, subs))
+            continue
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        # (reversed: the stack gives them back in the schema's own order)
+        todo.extend(
+            (value, [*path, key], resolver, subs)
+            for key, value in reversed(list(items))
+            if isinstance(value, (dict, list))
+        )
 
 
-def _descend(
-    node: Any,
-    path: list[str | int],
-    subs: dict[int, referencing.Resource[Any]],
-    resolver: Resolver[Any],
-    problems: list[tuple[str, str]],
-    top: bool = False,
-) -> None:
-    if not top and id(node) in subs:
-        sub = subs[id(node)]
-        _scan(sub, resolver.in_subresource(sub), node, path, problems)
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, (dict, list)):
-                _descend(value, [*path, key], subs, resolver, problems)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            if isinstance(value, (dict, list)):
-                _descend(value, [*path, i], subs, resolver, problems)
-
-
-def _lookup(resolver: Resolver[Any], ref: str) -> str | None:
+def _lookup(resolver: Any, ref: str) -> str | None:
     """Why ``ref`` cannot be used, or ``None`` when it resolves inside the schema."""
     try:
         resolver.lookup(ref)
@@ -272,41 +214,3 @@ def _lookup(resolver: Resolver[Any], ref: str) -> str | None:
             cause = cause.__cause__ or cause.__context__
         return f"{ref!r:.100} does not point to anything inside the schema"
     return None
-
-
-#: keywords whose values are subschemas the library descends into with a path
-#: of their own: by name (a mapping of names to subschemas) or by index (a list)
-_BY_NAME = ("properties", "patternProperties")
-_BY_INDEX = ("prefixItems", "items")
-
-
-def without_false_subschemas(schema: dict[str, Any], specification: Any) -> dict[str, Any]:
-    """A copy of ``schema`` where a ``false`` property or item schema reads ``{"not": {}}``.
-
-    Both reject everything, but the library loses the property name (or item
-    index) of an error raised by a ``false`` subschema, and would report
-    ``properties: {"x": false}`` at the parent object. ``{"not": {}}`` keeps
-    the path. Only the schema used to explain errors is rewritten; the model
-    sees the schema as written.
-    """
-    copied: dict[str, Any] = copy.deepcopy(schema)
-    todo = [specification.create_resource(copied)]
-    while todo:
-        resource = todo.pop()
-        contents = resource.contents
-        if isinstance(contents, dict):
-            for keyword in _BY_NAME:
-                value = contents.get(keyword)
-                if isinstance(value, dict):
-                    for key, sub in value.items():
-                        if sub is False:
-                            value[key] = {"not": {}}
-            for keyword in _BY_INDEX:
-                # (an "items" mapping is one subschema, its keys keywords, not names)
-                value = contents.get(keyword)
-                if isinstance(value, list):
-                    for i, sub in enumerate(value):
-                        if sub is False:
-                            value[i] = {"not": {}}
-        todo.extend(resource.subresources())
-    return copied
