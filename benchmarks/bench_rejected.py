@@ -20,6 +20,7 @@ import toolparse as tp
 from bench_core import ARGS, params, typed_floor
 from harness import Row, ratio_rounds
 
+
 def body(arguments: Any) -> str:
     return "ok"
 
