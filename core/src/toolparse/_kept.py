@@ -95,4 +95,5 @@ def _for_tool(found: Compiled, key: Hashable, parser: bool) -> Compiled:
         required=found.required,
         key=key,
         nulls_after_reject=found.nulls_after_reject,
+        verdict=found.verdict if parser else None,
     )

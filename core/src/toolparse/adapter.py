@@ -197,9 +197,23 @@ class Compiled:
         parsed again, and that verdict is the answer): an accepted call pays
         no look into its nested values. ``False`` (the default): the step runs
         before the parser, which is always correct.
+    :param verdict: the library's own answer to "valid or not", cheaper than
+        the parser (jsonschema-rs's ``is_valid``): ``verdict(arguments)`` is
+        ``True`` only when the parser would return ``Ok`` of those very
+        arguments (or ``Ok(None)``). A call it accepts, sending only accepted
+        names, skips the parser; any other answer, or an exception, leaves the
+        call to the parser. ``None`` (the default): the parser decides alone.
     """
 
-    __slots__ = ("accepted", "key", "nulls_after_reject", "parser", "required", "schema")
+    __slots__ = (
+        "accepted",
+        "key",
+        "nulls_after_reject",
+        "parser",
+        "required",
+        "schema",
+        "verdict",
+    )
 
     def __init__(
         self,
@@ -210,6 +224,7 @@ class Compiled:
         required: Sequence[str] | None = None,
         key: Hashable | None = None,
         nulls_after_reject: bool = False,
+        verdict: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self.schema = schema
         self.parser = parser
@@ -217,6 +232,7 @@ class Compiled:
         self.required = None if required is None else tuple(required)
         self.key = key
         self.nulls_after_reject = nulls_after_reject
+        self.verdict = verdict
 
     def __repr__(self) -> str:
         return f"Compiled(accepted={self.accepted!r}, required={self.required!r})"

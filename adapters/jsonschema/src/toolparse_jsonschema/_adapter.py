@@ -137,6 +137,7 @@ class JsonSchemaAdapter(AdapterBase):
             # either engine checks this very schema: a null it does not admit
             # is rejected, so only a rejected call needs the restore
             nulls_after_reject=parse is not None,
+            verdict=getattr(parse, "verdict", None),
         )
 
 

@@ -177,4 +177,3 @@ def _run(main: Any) -> Any:
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
-

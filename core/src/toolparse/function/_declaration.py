@@ -88,8 +88,9 @@ class Declaration:
     ``key``: a key that fully determines ``schema`` (the adapter's
     :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
     the bound names), so Functions of one compiled form share what is built
-    from the schema; ``None``: nothing is shared. ``nulls_after_reject``: the
-    adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`.
+    from the schema; ``None``: nothing is shared. ``nulls_after_reject`` and
+    ``verdict``: the adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`
+    and :attr:`~toolparse.adapter.Compiled.verdict`.
     """
 
     __slots__ = (
@@ -100,6 +101,7 @@ class Declaration:
         "parser",
         "required",
         "schema",
+        "verdict",
     )
 
     def __init__(
@@ -111,6 +113,7 @@ class Declaration:
         adapter: Adapter | None = None,
         key: tuple[Hashable, ...] | None = None,
         nulls_after_reject: bool = False,
+        verdict: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self.schema = schema
         self.parser = parser
@@ -119,6 +122,7 @@ class Declaration:
         self.adapter = adapter
         self.key = key
         self.nulls_after_reject = nulls_after_reject
+        self.verdict = verdict
 
 
 def declare(
@@ -223,6 +227,7 @@ def _resolve(
         adapter,
         _key_of(adapter, compiled.key, policy),
         compiled.nulls_after_reject is True and compiled.parser is not None,
+        compiled.verdict if callable(compiled.verdict) and compiled.parser is not None else None,
     )
 
 
