@@ -27,8 +27,8 @@ from tests.core.checking_adapter import (
 )
 
 import toolparse as tp
-from toolparse._nulls import null_restorer
 from toolparse.adapter import Compiled
+from toolparse.nulls import null_restorer
 
 VALID = {"id": 1, "tag": "a", "items": [{"n": 1, "note": "x"}, {"n": 2}], "meta": {"x": 3}}
 
