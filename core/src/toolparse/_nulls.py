@@ -19,4 +19,4 @@ def deep_names(schema: Mapping[str, Any]) -> frozenset[str] | None:
     restorer = null_restorer(schema)
     if restorer is None:
         return frozenset()
-    return None if restorer._watch is None else restorer._deep
+    return restorer._deep

@@ -41,6 +41,7 @@ class _Obj:
         self.extra: _Node | None = None
         self.closed = False
         self.decode = False  # free-form: may arrive as JSON text
+        self.leaf = False  # drops a null of its own and nothing else (known once pruned)
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
@@ -54,26 +55,36 @@ class _Obj:
         return self.props.get(key) if key in self.names else self.extra
 
     def restore(self, value: Any, depth: int) -> Any:
+        if self.leaf:  # most objects only drop a null of their own, and most hold none
+            if not isinstance(value, dict) or all(value.values()) or depth > MAX_DEPTH:
+                return value
+            return _rebuilt(value, {}, self.strip)
         if self.decode and isinstance(value, str):
             value = _decoded(value)
         if not isinstance(value, dict) or depth > MAX_DEPTH:
             return value
         changed = {}
-        for key, item in value.items():
-            child = self.props.get(key) if key in self.names else self.extra
-            if child is not None and (new := child.restore(item, depth + 1)) is not item:
+        for key, child in self.props.items():  # only the names under which something may change
+            item = value.get(key)
+            # (a leaf is looked at here, without a call: the commonest shape holds no null)
+            if item is None or (child.leaf and (not isinstance(item, dict) or all(item.values()))):
+                continue
+            if (new := child.restore(item, depth + 1)) is not item:
                 changed[key] = new
-        strip, drop = self.strip, False
+        if (extra := self.extra) is not None:
+            for key, item in value.items():
+                if key not in self.names and (new := extra.restore(item, depth + 1)) is not item:
+                    changed[key] = new
         # most values are truthy: one truth test each, and only then the search for None
-        if strip and not all(values := value.values()) and None in values:
-            drop = not strip.isdisjoint([k for k, v in value.items() if v is None])
-        if not changed and not drop:
-            return value
-        return {k: changed.get(k, v) for k, v in value.items() if v is not None or k not in strip}
+        if changed or (self.strip and not all(value.values())):
+            return _rebuilt(value, changed, self.strip)
+        return value
 
 
 class _Arr:
     """An array: the plans of its items, positional ones first."""
+
+    leaf = False
 
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
@@ -85,10 +96,12 @@ class _Arr:
     def restore(self, value: Any, depth: int) -> Any:
         if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
-        out = value
+        out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
-            child = self.child(i)
-            if child is not None and (new := child.restore(item, depth + 1)) is not item:
+            child = prefix[i] if i < count else self.items
+            if child is None or (child.leaf and (not isinstance(item, dict) or all(item.values()))):
+                continue  # (as for an object's values)
+            if (new := child.restore(item, depth + 1)) is not item:
                 out = list(value) if out is value else out
                 out[i] = new
         return out
@@ -96,6 +109,8 @@ class _Arr:
 
 class _Union:
     """``anyOf``/``oneOf``: the branches a value may be an instance of decide."""
+
+    leaf = False
 
     def __init__(self, strings: bool) -> None:
         self.strings = strings  # a branch takes strings: never decode one
@@ -131,6 +146,15 @@ class _Union:
 
 _Node = _Obj | _Arr | _Union
 _N = TypeVar("_N", bound="_Node | None")
+
+
+def _rebuilt(value: dict[str, Any], changed: dict[str, Any], strip: frozenset[str]) -> Any:
+    """``value`` with ``changed`` values put in and the nulls of ``strip`` left out (or itself)."""
+    out = {**value, **changed}
+    for key, item in value.items():
+        if item is None and key in strip:
+            del out[key]
+    return out if changed or len(out) < len(value) else value
 
 
 def _decoded(value: str) -> Any:
@@ -260,10 +284,9 @@ class _Builder:
 def _children(node: _Node) -> list[_Node]:
     if isinstance(node, _Union):
         return node.branches
-    found = (
-        [*node.prefix, node.items] if isinstance(node, _Arr) else [*node.props.values(), node.extra]
-    )
-    return [c for c in found if c is not None]
+    if isinstance(node, _Arr):
+        return [c for c in (*node.prefix, node.items) if c is not None]
+    return [c for c in (*node.props.values(), node.extra) if c is not None]
 
 
 def _pruned(top: _Node) -> bool:
@@ -295,6 +318,7 @@ def _pruned(top: _Node) -> bool:
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
             node.extra = node.extra if id(node.extra) in useful else None
+            node.leaf = not node.props and node.extra is None and not node.decode
     return id(top) in useful
 
 
@@ -306,47 +330,37 @@ class Restorer:
     costs a few set operations.
     """
 
-    __slots__ = ("_deep", "_plan", "_strip", "_watch")
+    __slots__ = ("_deep", "_plan", "_strip")
 
     def __init__(self, plan: _Node) -> None:
         self._plan = plan
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
         self._strip = top.strip if top else None
-        # the top-level names under which something may change further down
-        self._deep = frozenset(top.props) if top else frozenset()
-        # every top-level name that may change something (None: a name not declared may too)
-        self._watch = top.strip | self._deep if top and top.extra is None else None
+        # the top-level names under which something may change further down (None: not all
+        # known, the root has a schema for names it does not declare)
+        self._deep = frozenset(top.props) if top and top.extra is None else None
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """``arguments`` with every null for "absent" dropped and every free-form text decoded.
-
-        The whole walk: every level, arrays, map values and union branches.
-        """
-        watch = self._watch
-        if watch is not None:
-            if watch.isdisjoint(arguments):
+        """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere."""
+        deep, strip = self._deep, self._strip
+        if deep is not None and strip is not None and deep.isdisjoint(arguments):
+            # nothing further down: the top level alone (as ``top``, without the call)
+            if strip.isdisjoint(arguments) or all(arguments.values()):
                 return arguments
-            if self._deep.isdisjoint(arguments) and (
-                all(values := arguments.values()) or None not in values
-            ):
-                return arguments
+            return _rebuilt(arguments, {}, strip)  # type: ignore[no-any-return]
         restored: dict[str, Any] = self._plan.restore(arguments, 0)
         return restored
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """``arguments`` with the nulls for "absent" of the top level alone dropped.
-
-        (Where the top level is a union, its branches decide: the whole walk runs.)
-        """
-        if all(values := arguments.values()) or None not in values:
-            return arguments
+        """``arguments`` with the top level's own nulls for "absent" dropped (a root union: all)."""
         strip = self._strip
+        # most values are truthy: one truth test each, and only then the search for None
+        if (strip is not None and strip.isdisjoint(arguments)) or all(arguments.values()):
+            return arguments
         if strip is None:
             return self(arguments)
-        if strip.isdisjoint([k for k, v in arguments.items() if v is None]):
-            return arguments
-        return {k: v for k, v in arguments.items() if v is not None or k not in strip}
+        return _rebuilt(arguments, {}, strip)  # type: ignore[no-any-return]
 
 
 def _restorer(schema: Mapping[str, Any]) -> Restorer | None:
