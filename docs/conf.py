@@ -38,6 +38,7 @@ nitpicky = True
 nitpick_ignore = [
     # the standard library, as signatures spell it
     ("py:class", "collections.abc.Callable"),
+    ("py:class", "collections.abc.Hashable"),
     ("py:class", "collections.abc.Iterable"),
     ("py:class", "collections.abc.Mapping"),
     ("py:class", "collections.abc.Sequence"),

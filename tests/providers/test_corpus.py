@@ -35,7 +35,7 @@ from openai.types.responses import FunctionToolParam
 
 import toolparse as tp
 from toolparse import providers
-from toolparse._nulls import free_form, merge_all_of, nullable, resolve_ref
+from toolparse._schemas import free_form, merge_all_of, nullable, resolve_ref
 from toolparse.providers._schema import JSON_OBJECT_NOTE
 
 from . import rules

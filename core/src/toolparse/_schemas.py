@@ -1,7 +1,8 @@
 """Reading JSON Schema the way the exports and the null-restoring step both need it.
 
-Local ``$ref`` resolution, whether a schema admits ``null``, whether an object
-is free-form, and ``allOf`` merged into one schema.
+Local ``$ref`` resolution, whether a schema admits ``null`` or a string, the
+values a property is fixed to, whether an object is free-form, and ``allOf``
+merged into one schema.
 """
 
 from __future__ import annotations
@@ -9,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ANNOTATIONS", "MAX_DEPTH", "free_form", "merge_all_of", "nullable", "resolve_ref"]
+__all__ = [
+    "ANNOTATIONS",
+    "MAX_DEPTH",
+    "admits_string",
+    "fixed_values",
+    "free_form",
+    "merge_all_of",
+    "nullable",
+    "resolve_ref",
+]
 
 #: how deep a schema (or an argument value) is followed; deeper levels pass unchanged
 MAX_DEPTH = 100
@@ -89,6 +99,41 @@ def free_form(schema: Mapping[str, Any]) -> bool:
     return not schema.get("properties") and "anyOf" not in schema and "oneOf" not in schema
 
 
+def _target(schema: object, root: Mapping[str, Any]) -> object:
+    """``schema``, or what its ``$ref`` points to (``None``: to nothing)."""
+    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+        try:
+            return resolve_ref(root, schema["$ref"])
+        except ValueError:
+            return None
+    return schema
+
+
+def admits_string(schema: object, root: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` may take a string (a ``$ref`` to nothing: it may)."""
+    schema = _target(schema, root)
+    if not isinstance(schema, Mapping):
+        return schema is not False
+    kind = schema.get("type")
+    if kind is None:
+        return not free_form(schema) and "properties" not in schema and "items" not in schema
+    return kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def fixed_values(schema: object, root: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The values a property may take when ``const`` or ``enum`` fixes them (a union's tag)."""
+    schema = _target(schema, root)
+    if not isinstance(schema, Mapping):
+        return None
+    primitive = (str, int, float, bool)
+    if "const" in schema and isinstance(schema["const"], primitive):
+        return (schema["const"],)
+    values = schema.get("enum")
+    if isinstance(values, list) and values and all(isinstance(v, primitive) for v in values):
+        return tuple(values)
+    return None
+
+
 ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "deprecated"})
 
 
@@ -126,16 +171,19 @@ def merge_all_of(
                 raise ValueError(f"{what}: a part that allows nothing")
             continue
         for key, value in part.items():
-            if key not in merged:
-                merged[key] = value
-            elif key == "properties":
-                merged[key] = {**merged[key], **value}
-            elif key == "required":
-                merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            elif key == "description" and merged[key] != value:
-                merged[key] = f"{merged[key]} {value}"
-            elif key in ("title", "$defs", "definitions", "examples"):
-                continue
-            elif merged[key] != value:
-                raise ValueError(f"{what}: its parts disagree on {key!r}")
+            _merge_key(merged, key, value, what)
     return merged
+
+
+def _merge_key(merged: dict[str, Any], key: str, value: Any, what: str) -> None:
+    """One keyword of a part put into ``merged`` (see :func:`merge_all_of`)."""
+    if key not in merged:
+        merged[key] = value
+    elif key == "properties":
+        merged[key] = {**merged[key], **value}
+    elif key == "required":
+        merged[key] = list(dict.fromkeys([*merged[key], *value]))
+    elif key == "description" and merged[key] != value:
+        merged[key] = f"{merged[key]} {value}"
+    elif key not in ("title", "$defs", "definitions", "examples") and merged[key] != value:
+        raise ValueError(f"{what}: its parts disagree on {key!r}")

@@ -13,7 +13,7 @@ what ``execute`` runs before the body.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..arguments import Arguments, decode
 from ..context import secrets_of
@@ -41,12 +41,6 @@ _SETTLED: frozenset[type] = frozenset(
 #: what :meth:`Plan.steps` gives when it is finished (anything else is awaited)
 OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
 _new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
-
-
-class Names(Protocol):
-    """Top-level names, as a restorer says which may hold something to restore further down."""
-
-    def isdisjoint(self, other: dict[str, Any], /) -> bool: ...
 
 
 class Parameters:
@@ -159,7 +153,7 @@ class Plan:
         restorer = null_restorer(owner._schema, found.key)
         after = adapters and found.nulls_after_reject and restorer is not None
         self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer
-        self.deep: Names = frozenset() if restorer is None else restorer.deep
+        self.deep: frozenset[str] | None = frozenset() if restorer is None else restorer.deep
         self.retry = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
@@ -203,7 +197,11 @@ class Plan:
         if restore is not None:
             deep = self.deep
             # (a null is falsy: most calls pass the truth test, which costs less than the look)
-            if (deep and not deep.isdisjoint(args)) or (not all(v := args.values()) and None in v):
+            if (
+                deep is None
+                or (deep and not deep.isdisjoint(args))
+                or (not all(v := args.values()) and None in v)
+            ):
                 args = restore(args)
         # a name the application bound is never the model's to send
         if self.bound and not self.bound.isdisjoint(args):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
-from .._nulls import resolve_ref
+from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .._nulls import free_form, merge_all_of
+from .._schemas import free_form, merge_all_of
 from ._common import Schema, add_notes, note, resolve_ref
 from ._schema import JSON_OBJECT_NOTE, tuple_note
 

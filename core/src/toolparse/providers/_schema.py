@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._nulls import MAX_DEPTH, merge_all_of, resolve_ref
+from .._schemas import MAX_DEPTH, merge_all_of, resolve_ref
 from ._common import Schema, object_root
 
 if TYPE_CHECKING:

@@ -23,8 +23,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from .._nulls import free_form, merge_all_of, null_restorer
-from .._nulls import nullable as admits_null
+from .._schemas import free_form, merge_all_of
+from .._schemas import nullable as admits_null
+from ..nulls import null_restorer
 from ._common import Schema, add_notes, note, resolve_ref
 from ._limits import check_openai_limits
 from ._schema import ANY_VALUE, JSON_OBJECT_NOTE, tuple_note
