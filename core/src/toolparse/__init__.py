@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .adapter import EMPTY, Adapter, SignatureParam
+from .adapter import Adapter
 from .arguments import Limits
 from .context import Context
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
 from .errors import FunctionDefinitionError, NoAdapterError
 from .function import Function, get_display_text
-from .params import FunctionParam
+from .params import EMPTY, FunctionParam, SignatureParam
 from .problems import NOT_GIVEN, ArgumentProblem, InvalidArguments, invalid_arguments
 from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 

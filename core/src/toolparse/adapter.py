@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from ._kept import KeptForms
+from .errors import install_hint
 from .messages import _reasons
 from .messages._reasons import (
     format_reason,
@@ -24,6 +24,7 @@ from .messages._reasons import (
     range_reason,
     type_reason,
 )
+from .params import EMPTY, SignatureParam
 
 __all__ = [
     "EMPTY",
@@ -38,7 +39,6 @@ __all__ = [
     "AdapterBase",
     "Compiled",
     "FieldSchema",
-    "KeptForms",
     "Parser",
     "SignatureParam",
     "UnknownArguments",
@@ -112,53 +112,6 @@ def check_policy(unknown_arguments: object) -> UnknownArguments:
 
 #: A parser: ``parser(arguments)`` or ``parser(arguments, context)``, sync or async.
 Parser = Callable[..., Any]
-
-
-class _Empty:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "EMPTY"
-
-
-#: Marks a signature parameter without a default.
-EMPTY: Any = _Empty()
-
-
-class SignatureParam:
-    """One parameter of a plain function, for an adapter's optional ``from_signature``.
-
-    :param name: the parameter name (also the argument name the model sends).
-    :param annotation: its type annotation, resolved (``inspect.Parameter.empty``
-        resolved to ``typing.Any``).
-    :param default: its default, or :data:`EMPTY` when it is required.
-    :param description: its description (from ``Annotated`` or the docstring).
-    """
-
-    __slots__ = ("annotation", "default", "description", "name")
-
-    def __init__(
-        self,
-        name: str,
-        annotation: Any,
-        default: Any = EMPTY,
-        description: str | None = None,
-    ) -> None:
-        self.name = name
-        self.annotation = annotation
-        self.default = default
-        self.description = description
-
-    @property
-    def required(self) -> bool:
-        """Whether the parameter has no default."""
-        return self.default is EMPTY
-
-    def __repr__(self) -> str:
-        return (
-            f"SignatureParam({self.name!r}, {self.annotation!r}, "
-            f"default={self.default!r}, description={self.description!r})"
-        )
 
 
 #: The field-schema hook as an adapter receives it: ``field_schema(field, schema)``
@@ -259,11 +212,9 @@ class Adapter(Protocol):
 
     The two-method form of earlier releases, :meth:`json_schema` and
     :meth:`parser` (each may take a keyword-only ``unknown_arguments``), keeps
-    working: the core calls both, and such an adapter reaches the field-schema
-    hook through ``toolparse.plugins.field_schema``.
-
-    Whatever the adapter does, the core applies the policy to the top-level
-    names itself. Optional (looked up with ``getattr``):
+    working (:class:`AdapterBase` gives both from ``compile``). Whatever the
+    adapter does, the core applies the policy to the top-level names itself.
+    Optional (looked up with ``getattr``):
 
     - ``serialize(value) -> str | None``: JSON text for a model instance a
       tool body returned (``None``: not one of mine);
@@ -310,19 +261,21 @@ class AdapterBase:
 
     A subclass sets :attr:`name` and implements :meth:`accepts` and
     :meth:`build`; :meth:`compile` checks the policy and keeps what
-    :meth:`build` gave for the sources :meth:`kept_key` names (the last
-    :attr:`kept` of them), and :meth:`json_schema` / :meth:`parser` (the
+    :meth:`build` gave for the sources :meth:`kept_key` names (up to
+    :attr:`kept` of them, then it starts again), and :meth:`json_schema` / :meth:`parser` (the
     two-method form) come from it. A subclass with an ``__init__`` of its own
     calls ``super().__init__()``.
     """
 
     #: Short name, the one users pass as ``@tool(adapter=...)``.
     name: str = ""
-    #: How many sources' compiled forms are kept (the least recently used goes).
+    #: How many sources' compiled forms are kept before the store starts again.
     kept: int = 256
 
     def __init__(self) -> None:
-        self._kept = KeptForms(self.kept)
+        # a bounded dict, emptied when full: safe between threads with no lock
+        # (two threads defining one source at once may build it twice)
+        self._kept: dict[Hashable, Compiled] = {}
 
     def accepts(self, source: object) -> bool:
         """Return whether this adapter handles ``source``. Must not raise, must not import."""
@@ -371,11 +324,22 @@ class AdapterBase:
         hook = field_schema if field_schema is not None else _unchanged
         if key is None:
             return self.build(source, unknown_arguments=policy, field_schema=hook, parser=parser)
-        found = self._kept.get(key, parser=parser)
+        found = self._kept.get(key)
         if found is None:
+            if len(self._kept) >= self.kept:
+                self._kept.clear()
             built = self.build(source, unknown_arguments=policy, field_schema=hook, parser=True)
-            found = self._kept.keep(key, built, parser=parser)
-        return found
+            found = self._kept[key] = built
+        # each tool its own schema containers (a tool may change its own), the same parser
+        return Compiled(
+            _copied(found.schema),
+            found.parser if parser else None,
+            accepted=found.accepted,
+            required=found.required,
+            key=key,
+            nulls_after_reject=found.nulls_after_reject,
+            verdict=found.verdict if parser else None,
+        )
 
     def json_schema(
         self, source: Any, *, unknown_arguments: UnknownArguments = "report"
@@ -395,6 +359,15 @@ def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def _copied(value: Any) -> Any:
+    """A copy of a JSON Schema's containers (its leaves are immutable JSON values)."""
+    if type(value) is dict:
+        return {key: _copied(sub) for key, sub in value.items()}
+    if type(value) is list:
+        return [_copied(sub) for sub in value]
+    return value
+
+
 def plugin_maps_fields(field_schema: FieldSchema | None) -> bool:
     """Whether a plugin may change the schema of a field (the hook ``answers``).
 
@@ -402,51 +375,6 @@ def plugin_maps_fields(field_schema: FieldSchema | None) -> bool:
     form depends on more than the source.
     """
     return field_schema is not None and getattr(field_schema, "answers", True) is not False
-
-
-def install_hint(source: object) -> str | None:
-    """Name the extra that would recognise ``source``, when it is a known library's.
-
-    This is a hint table, not dispatch: it only words the error for a source
-    that no installed adapter accepts.
-    """
-    if isinstance(source, Mapping):
-        return "jsonschema"
-    cls = source if isinstance(source, type) else type(source)
-    if hasattr(cls, "__attrs_attrs__"):
-        return "attrs"
-    for klass in getattr(cls, "__mro__", (cls,)):
-        root = (getattr(klass, "__module__", "") or "").partition(".")[0]
-        if root in _EXTRAS:
-            return _EXTRAS[root]
-    root = (getattr(source, "__module__", "") or "").partition(".")[0]
-    return _EXTRAS.get(root)
-
-
-_EXTRAS = {
-    "pydantic": "pydantic",
-    "marshmallow": "marshmallow",
-    "attr": "attrs",
-    "attrs": "attrs",
-    "cattrs": "attrs",
-}
-
-
-def accepted_names(schema: Mapping[str, Any], *, sort: bool) -> list[str]:
-    """The top-level property names of an object schema (``[]`` when unknown)."""
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return []
-    names = [str(k) for k in props if isinstance(k, str)]
-    return sorted(names) if sort else names
-
-
-def required_names(schema: Mapping[str, Any]) -> list[str]:
-    """The ``required`` list of an object schema, keeping only strings."""
-    required = schema.get("required")
-    if not isinstance(required, Sequence) or isinstance(required, str):
-        return []
-    return [name for name in required if isinstance(name, str)]
 
 
 def keywords(value: object) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-__all__ = ["FunctionDefinitionError", "NoAdapterError"]
+__all__ = ["FunctionDefinitionError", "NoAdapterError", "install_hint"]
 
 
 class FunctionDefinitionError(ValueError):
@@ -54,3 +54,31 @@ def _describe(source: object) -> str:
     if isinstance(source, dict):
         return "this JSON Schema dict"
     return f"{type(source).__qualname__} object {source!r:.60}"
+
+
+def install_hint(source: object) -> str | None:
+    """Name the extra that would recognise ``source``, when it is a known library's.
+
+    This is a hint table, not dispatch: it only words the error for a source
+    that no installed adapter accepts.
+    """
+    if isinstance(source, Mapping):
+        return "jsonschema"
+    cls = source if isinstance(source, type) else type(source)
+    if hasattr(cls, "__attrs_attrs__"):
+        return "attrs"
+    for klass in getattr(cls, "__mro__", (cls,)):
+        root = (getattr(klass, "__module__", "") or "").partition(".")[0]
+        if root in _EXTRAS:
+            return _EXTRAS[root]
+    root = (getattr(source, "__module__", "") or "").partition(".")[0]
+    return _EXTRAS.get(root)
+
+
+_EXTRAS = {
+    "pydantic": "pydantic",
+    "marshmallow": "marshmallow",
+    "attr": "attrs",
+    "attrs": "attrs",
+    "cattrs": "attrs",
+}

@@ -1,4 +1,8 @@
-"""``FunctionParam``: declare a tool's parameters one by one."""
+"""Parameters: a tool's, declared one by one, and a plain function's, for ``@tool``.
+
+``FunctionParam`` declares a tool's parameters; ``SignatureParam`` is one
+parameter of a plain function, as ``@tool`` hands it to an adapter.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,57 @@ from typing import Any
 
 from .errors import FunctionDefinitionError
 
-__all__ = ["FunctionParam"]
+__all__ = ["EMPTY", "FunctionParam", "SignatureParam"]
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 _ENUM_TYPES = ("string", "integer", "number")
+
+
+class _Empty:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "EMPTY"
+
+
+#: Marks a signature parameter without a default.
+EMPTY: Any = _Empty()
+
+
+class SignatureParam:
+    """One parameter of a plain function, for an adapter's optional ``from_signature``.
+
+    :param name: the parameter name (also the argument name the model sends).
+    :param annotation: its type annotation, resolved (``inspect.Parameter.empty``
+        resolved to ``typing.Any``).
+    :param default: its default, or :data:`EMPTY` when it is required.
+    :param description: its description (from ``Annotated`` or the docstring).
+    """
+
+    __slots__ = ("annotation", "default", "description", "name")
+
+    def __init__(
+        self,
+        name: str,
+        annotation: Any,
+        default: Any = EMPTY,
+        description: str | None = None,
+    ) -> None:
+        self.name = name
+        self.annotation = annotation
+        self.default = default
+        self.description = description
+
+    @property
+    def required(self) -> bool:
+        """Whether the parameter has no default."""
+        return self.default is EMPTY
+
+    def __repr__(self) -> str:
+        return (
+            f"SignatureParam({self.name!r}, {self.annotation!r}, "
+            f"default={self.default!r}, description={self.description!r})"
+        )
 
 
 class FunctionParam:

@@ -13,9 +13,10 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import SignatureParam, keywords
+from ..adapter import keywords
 from ..errors import FunctionDefinitionError
 from ..function import Function
+from ..params import SignatureParam
 from ._body import (
     SINGLE_SCHEMA,
     artifact_of,

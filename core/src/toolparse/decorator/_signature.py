@@ -15,9 +15,9 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from ..adapter import EMPTY, SignatureParam
 from ..context import is_context
 from ..function._callables import bound_names
+from ..params import EMPTY, SignatureParam
 
 __all__ = ["FunctionSignature", "annotation_description", "is_context_annotation", "read_signature"]
 

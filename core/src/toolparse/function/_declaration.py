@@ -10,11 +10,11 @@ pinned with ``adapter=``), compiled once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import Adapter, Compiled, accepted_names, install_hint, required_names
-from ..errors import FunctionDefinitionError, NoAdapterError
+from ..adapter import Adapter, Compiled
+from ..errors import FunctionDefinitionError, NoAdapterError, install_hint
 from ..params import FunctionParam
 from ._callables import accepts_keyword
 from ._raw_schema import copy_schema, schema_problems
@@ -329,6 +329,23 @@ def without_bound(found: Declaration, bound: frozenset[str]) -> None:
         found.key = (*found.key[:4], bound)
     found.accepted = tuple(n for n in found.accepted or () if n not in bound)
     found.required = tuple(n for n in found.required or () if n not in bound)
+
+
+def accepted_names(schema: Mapping[str, Any], *, sort: bool) -> list[str]:
+    """The top-level property names of an object schema (``[]`` when unknown)."""
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return []
+    names = [str(k) for k in props if isinstance(k, str)]
+    return sorted(names) if sort else names
+
+
+def required_names(schema: Mapping[str, Any]) -> list[str]:
+    """The ``required`` list of an object schema, keeping only strings."""
+    required = schema.get("required")
+    if not isinstance(required, Sequence) or isinstance(required, str):
+        return []
+    return [name for name in required if isinstance(name, str)]
 
 
 def source_description(schema: Mapping[str, Any]) -> str | None:

@@ -15,8 +15,8 @@ import types
 import typing
 from typing import Any
 
-from ..adapter import JSON_TYPES, FieldSchema, install_hint
-from ..errors import FunctionDefinitionError
+from ..adapter import JSON_TYPES, FieldSchema
+from ..errors import FunctionDefinitionError, install_hint
 from ._nodes import (
     SCALARS,
     AnyNode,
