@@ -114,6 +114,16 @@ def test_fixed_tuples() -> None:
     ]
 
 
+def test_every_failing_item_is_named_whatever_comes_between() -> None:
+    # an array's hook keeps structuring after the first failing item
+    assert lines(Collections, {"many": ["a", 1, True, 2.5, "b"]}) == [
+        'many[0]: must be a number (received "a")',
+        "many[2]: must be a number (received true)",
+        'many[4]: must be a number (received "b")',
+    ]
+    assert lines(FixedTuple, {"pair": [1.5, "a"]}) == ["pair[0]: must be an integer (received 1.5)"]
+
+
 def test_enums_and_literals_match_value_and_type() -> None:
     parsed = value(Choices, {"color": "green", "level": 2, "mode": "slow", "answer": 3})
     assert parsed.color is Color.GREEN

@@ -83,25 +83,28 @@ def _array_hook(converter: cattrs.BaseConverter, tp: Any) -> Hook:
         if not hooks:
             hooks.extend(get_structure_hook(converter, t) for t in types)
         out: list[Any] = []
-        errors: list[Exception] = []
-        if not fixed:  # the commonest: one hook for every item, in a tight loop
-            hook, item = hooks[0], types[0]
-            append = out.append
-            try:
+        try:  # a valid array's path: no list of errors, no index kept
+            if fixed:
+                for hook, item, element in zip(hooks, types, value, strict=True):
+                    out.append(hook(element, item))
+            else:  # the commonest: one hook for every item, in a tight loop
+                hook, item = hooks[0], types[0]
                 for element in value:
-                    append(hook(element, item))
-            except Exception as exc:
-                errors.append(_noted(exc, f"{prefix}{len(out)}", len(out), item))
-        # the items after the first failure (or a fixed tuple's, each of its type)
-        for index in range(len(out) + len(errors), len(value)):
+                    out.append(hook(element, item))
+        except Exception as exc:
+            raise IterableValidationError(message, failures(exc, value, len(out)), tp) from None
+        return out if build is list else build(out)
+
+    def failures(first: Exception, value: Any, start: int) -> list[Exception]:
+        """The errors of the item at ``start`` (``first``) and of the failing items after it."""
+        errors = [_noted(first, f"{prefix}{start}", start, types[start if fixed else 0])]
+        for index in range(start + 1, len(value)):
             at = index if fixed else 0
             try:
-                out.append(hooks[at](value[index], types[at]))
+                hooks[at](value[index], types[at])
             except Exception as exc:
                 errors.append(_noted(exc, f"{prefix}{index}", index, types[at]))
-        if errors:
-            raise IterableValidationError(message, errors, tp)
-        return out if build is list else build(out)
+        return errors
 
     return structure
 
