@@ -58,10 +58,8 @@ __all__ = [
 ]
 
 #: The problems one rejected call builds at most: past them a parser only counts
-#: the rest (``invalid_arguments(..., more=N)``), so a payload of thousands of
-#: wrong items costs the library's own work and no more (the message shows 20
-#: lines and "... and N more" either way). Top-level missing and unknown names
-#: are always built: they go on lines of their own.
+#: the rest (``invalid_arguments(..., more=N)``); the message shows 20 lines and
+#: "... and N more" either way. Top-level missing and unknown names are always built.
 MAX_PROBLEMS = 1_000
 
 #: The ``unknown_arguments`` policies.
@@ -240,9 +238,8 @@ class Adapter(Protocol):
     def json_schema(self, source: Any) -> dict[str, Any]:
         """Return the JSON Schema (an object schema) for the tool's arguments.
 
-        Called once per tool, at definition. Raise ``ValueError`` (or
-        :class:`~toolparse.FunctionDefinitionError`) for a source it cannot
-        describe; the message becomes a definition error.
+        Called once per tool, at definition. Raise ``ValueError`` for a source
+        it cannot describe; the message becomes a definition error.
         """
         ...
 
@@ -273,8 +270,7 @@ class AdapterBase:
     kept: int = 256
 
     def __init__(self) -> None:
-        # a bounded dict, emptied when full: safe between threads with no lock
-        # (two threads defining one source at once may build it twice)
+        # bounded, emptied when full: safe between threads without a lock
         self._kept: dict[Hashable, Compiled] = {}
 
     def accepts(self, source: object) -> bool:
@@ -357,6 +353,9 @@ class AdapterBase:
 
 def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
     return schema
+
+
+_unchanged.answers = False  # type: ignore[attr-defined]  # (no plugin maps fields)
 
 
 def _copied(value: Any) -> Any:

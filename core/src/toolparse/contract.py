@@ -11,6 +11,7 @@ more to construct.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 __all__ = [
@@ -73,7 +74,7 @@ def _hashable(value: object) -> object:
 
 
 def _field(index: int, doc: str) -> Any:
-    return property(lambda self: tuple.__getitem__(self, index), doc=doc)
+    return property(itemgetter(index), doc=doc)  # (a C-level getter: read on every call)
 
 
 class Ok(_Outcome, Generic[T]):
