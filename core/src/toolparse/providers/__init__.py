@@ -104,18 +104,8 @@ def name_rules() -> list[tuple[str, NameRule]]:
     Calls made under any of these aliases are routed back to their tool by
     ``execute_tool_calls`` and :class:`toolparse.Toolset`.
     """
-    from ._anthropic import NAME_RULE as anthropic
-    from ._gemini import NAME_RULE as gemini
-    from ._mcp import NAME_RULE as mcp
-    from ._openai import NAME_RULE as openai
-
-    return [
-        ("openai", openai),
-        ("openai-responses", openai),
-        ("anthropic", anthropic),
-        ("gemini", gemini),
-        ("mcp", mcp),
-    ]
+    # every built-in provider has a name_rule (the Provider protocol makes it optional)
+    return [(p.name, p.name_rule) for p in builtin_providers()]  # type: ignore[attr-defined]
 
 
 @hookimpl(trylast=True)
