@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import copy
 from typing import Any, Literal, Optional
 
 import jsonschema
@@ -75,9 +74,9 @@ def test_openai_makes_optional_properties_nullable(
     assert out["required"] == ["x"]
     assert out["properties"]["x"] == nullable
     # required properties are left as they are
-    assert strict(obj({"x": prop}, ["x"], **{"$defs": schema["$defs"]}))[
-        "properties"
-    ]["x"] == ({"enum": ["a"]} if prop == {"const": "a"} else prop)
+    assert strict(obj({"x": prop}, ["x"], **{"$defs": schema["$defs"]}))["properties"]["x"] == (
+        {"enum": ["a"]} if prop == {"const": "a"} else prop
+    )
 
 
 def test_a_described_ref_is_inlined_so_the_description_survives() -> None:
