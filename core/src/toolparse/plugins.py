@@ -173,12 +173,7 @@ class PluginManager(pluggy.PluginManager):
     # -- providers -----------------------------------------------------------
 
     def providers(self) -> dict[str, Any]:
-        """Every provider registered through ``toolparse_register_providers``, by name.
-
-        The built-in ones are among them once ``toolparse.providers`` has
-        registered itself on this manager, which it does the first time it
-        needs a provider: :func:`toolparse.providers.registered` returns them all.
-        """
+        """Every registered provider by name (built-ins: :func:`toolparse.providers.registered`)."""
         if self._providers is None:
             found: dict[str, Any] = {}
             for impl in reversed(self.hook.toolparse_register_providers.get_hookimpls()):
