@@ -3,17 +3,15 @@
 Two graphs of the modules of ``core/src/toolparse``:
 
 - module level: the imports that run when a module is imported (not those
-  inside functions, nor those under ``if TYPE_CHECKING:``) must be acyclic,
-  so any module can be imported first;
-- every import, inside functions too, must be acyclic once the look-ups of
-  the default plugin manager (``from ..plugins import plugin_manager``, the
-  lazy edges the design keeps) and the first-use imports listed below are
-  left out, and each of those says why it is lazy in a comment. No other lazy
-  import hides a cycle.
+  inside functions, nor those under ``if TYPE_CHECKING:``);
+- every import, inside functions too.
 
-And ``import toolparse`` loads what defining and running a Function needs,
-nothing more: the modules of the first-use imports (and what they load:
-pluggy, threads) are loaded by their first use, proven in a fresh process.
+Both must be acyclic: a lazy import keeps a module out of ``import toolparse``
+(the first-use imports listed below, each saying why in a comment), it never
+closes a cycle. ``import toolparse`` loads what defining and running a
+Function needs, nothing more: the modules of the first-use imports (and what
+they load: pluggy, threads) are loaded by their first use, proven in a fresh
+process.
 """
 
 from __future__ import annotations
@@ -148,10 +146,6 @@ NOT_ON_IMPORT = (
 )
 
 
-def _first_use(module: str, node: ast.Import | ast.ImportFrom) -> bool:
-    return any((module, target) in FIRST_USE for target in _targets(module, node))
-
-
 def _lazy_imports() -> Iterator[tuple[str, ast.Import | ast.ImportFrom, list[str]]]:
     """Every import inside a function: (module, node, the module's source lines)."""
     for name, path in MODULES.items():
@@ -173,10 +167,7 @@ def _graph(*, lazy: bool) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
     for name, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        imports = _everywhere(tree) if lazy else _module_level(tree.body)
-        for node in imports:
-            if lazy and (_is_default_manager_lookup(node) or _first_use(name, node)):
-                continue
+        for node in _everywhere(tree) if lazy else _module_level(tree.body):
             graph[name] |= _targets(name, node)
     return graph
 
@@ -233,13 +224,26 @@ def test_the_module_level_import_graph_has_no_cycle() -> None:
     assert _cycles(_graph(lazy=False)) == []
 
 
-#: groups of modules still tied by lazy imports both ways, each a change to make
-#: (the test fails for any other group, and for one of these once it is gone)
-_KNOWN_LAZY_CYCLES: list[list[str]] = []
+def test_no_import_cycle_lazy_imports_counted() -> None:
+    assert _cycles(_graph(lazy=True)) == []
 
 
-def test_no_lazy_import_hides_a_cycle_but_the_default_manager_lookups() -> None:
-    assert _cycles(_graph(lazy=True)) == _KNOWN_LAZY_CYCLES
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    found, todo = set(), [start]
+    while todo:
+        for target in graph[todo.pop()] - found:
+            found.add(target)
+            todo.append(target)
+    return found
+
+
+def test_the_plugin_manager_does_not_reach_the_providers() -> None:
+    # the providers register themselves on a manager (one direction: providers -> plugins)
+    graph = _graph(lazy=True)
+    assert "toolparse.plugins" in _reachable(graph, "toolparse.providers")
+    assert not any(
+        m.startswith("toolparse.providers") for m in _reachable(graph, "toolparse.plugins")
+    )
 
 
 def test_the_graph_reader_finds_a_cycle() -> None:

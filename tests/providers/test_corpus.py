@@ -36,7 +36,6 @@ from openai.types.responses import FunctionToolParam
 import toolparse as tp
 from toolparse import providers
 from toolparse._schemas import free_form, merge_all_of, nullable, resolve_ref
-from toolparse.providers._schema import JSON_OBJECT_NOTE
 
 from . import rules
 from .corpus import CASES, Case
@@ -45,6 +44,8 @@ from .sdk_shapes import exact_model, exact_param
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "mcp")
 MODES = [(p, s) for p in PROVIDERS for s in (False, True)]
 BY_NAME = {c.name: c for c in CASES}
+#: the note on a free-form object exported as a JSON-encoded string
+JSON_OBJECT_NOTE = "a JSON object, encoded as a string"
 
 
 def label(provider: str, strict: bool) -> str:

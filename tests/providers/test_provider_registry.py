@@ -17,6 +17,9 @@ BUILTIN = ["anthropic", "gemini", "mcp", "openai", "openai-responses"]
 
 def test_builtin_providers_are_registered_through_the_hook(pm: tp.PluginManager) -> None:
     assert sorted(p.name for p in providers.builtin_providers()) == BUILTIN
+    assert pm.providers() == {}  # the providers package registers them on first use
+    assert sorted(providers.registered(pm)) == BUILTIN
+    assert pm.get_plugin(providers.BUILTIN) is providers
     assert sorted(pm.providers()) == BUILTIN
     for name in BUILTIN:
         found = providers.get_provider(name, pm)
@@ -104,3 +107,14 @@ def test_a_later_plugin_replaces_a_builtin_provider(pm: tp.PluginManager) -> Non
 
     pm.register(Override())
     assert isinstance(providers.get_provider("openai", pm), Mine)
+    # registered before the built-in ones, or after: the plugin's provider wins
+    later = tp.make_plugin_manager(load_entry_points=False)
+    assert not isinstance(providers.get_provider("openai", later), Mine)
+    later.register(Override())
+    assert isinstance(providers.get_provider("openai", later), Mine)
+
+
+def test_blocking_the_builtin_providers_leaves_a_plugins_own(pm: tp.PluginManager) -> None:
+    pm.set_blocked(providers.BUILTIN)
+    pm.register(EchoPlugin())
+    assert sorted(providers.registered(pm)) == ["echo"]

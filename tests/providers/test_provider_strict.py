@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import copy
 from typing import Any, Literal, Optional
 
 import jsonschema
@@ -16,13 +15,32 @@ from pydantic import BaseModel, Field
 
 import toolparse as tp
 from toolparse import providers
-from toolparse.providers._strict import check_openai_limits, null_restorer, strict_schema
 
 from .sdk_shapes import exact_model, exact_param
 
 
 def obj(props: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required or [], **extra}
+
+
+def tool(schema: dict[str, Any]) -> tp.Function:
+    return tp.Function("t", lambda args: "x", parameters_schema=schema)
+
+
+def strict(schema: dict[str, Any], target: str = "openai") -> dict[str, Any]:
+    """The parameters of a tool taking ``schema``, exported in ``target``'s strict mode."""
+    exported = providers.to_tool(tool(schema), target, strict=True)
+    found: dict[str, Any] = (
+        exported["function"]["parameters"] if target == "openai" else exported["input_schema"]
+    )
+    return found
+
+
+def restored(schema: dict[str, Any], arguments: Any) -> Any:
+    """The arguments a tool taking ``schema`` hands on, the nulls of a strict export dropped."""
+    result = tool(schema).parse_arguments(arguments)
+    assert isinstance(result, tp.Ok), result
+    return result[0]
 
 
 # -- nullability of optional properties (OpenAI) -------------------------------------
@@ -52,13 +70,13 @@ def test_openai_makes_optional_properties_nullable(
     prop: dict[str, Any], nullable: dict[str, Any]
 ) -> None:
     schema = obj({"x": prop}, [], **{"$defs": {"D": obj({"a": {"type": "string"}}, ["a"])}})
-    out = strict_schema(schema, "openai")
+    out = strict(schema)
     assert out["required"] == ["x"]
     assert out["properties"]["x"] == nullable
     # required properties are left as they are
-    assert strict_schema(obj({"x": prop}, ["x"], **{"$defs": schema["$defs"]}), "openai")[
-        "properties"
-    ]["x"] == ({"enum": ["a"]} if prop == {"const": "a"} else prop)
+    assert strict(obj({"x": prop}, ["x"], **{"$defs": schema["$defs"]}))["properties"]["x"] == (
+        {"enum": ["a"]} if prop == {"const": "a"} else prop
+    )
 
 
 def test_a_described_ref_is_inlined_so_the_description_survives() -> None:
@@ -67,7 +85,7 @@ def test_a_described_ref_is_inlined_so_the_description_survives() -> None:
         ["x"],
         **{"$defs": {"D": obj({"a": {"type": "string"}}, ["a"])}},
     )
-    out = strict_schema(schema, "openai")
+    out = strict(schema)
     assert out["properties"]["x"] == {
         "type": "object",
         "properties": {"a": {"type": "string"}},
@@ -87,7 +105,7 @@ def test_defaults_move_into_the_description() -> None:
         },
         ["d"],
     )
-    props = strict_schema(schema, "openai")["properties"]
+    props = strict(schema)["properties"]
     assert props["a"] == {
         "type": ["integer", "null"],
         "description": "Count. (null means the default: 3)",
@@ -112,7 +130,7 @@ def test_unsupported_keywords_are_described_per_provider() -> None:
         },
         ["u", "e", "xs", "n"],
     )
-    openai = strict_schema(schema, "openai")["properties"]
+    openai = strict(schema)["properties"]
     assert openai["u"] == {"type": "string", "minLength": 2, "description": "(format: uri)"}
     assert openai["e"] == {"type": "string", "format": "email"}
     assert openai["xs"] == {
@@ -122,7 +140,7 @@ def test_unsupported_keywords_are_described_per_provider() -> None:
         "description": "(uniqueItems: true)",
     }
     assert openai["n"] == {"type": "number", "minimum": 0, "description": '(not: {"const": 0})'}
-    anthropic = strict_schema(schema, "anthropic")["properties"]
+    anthropic = strict(schema, "anthropic")["properties"]
     assert anthropic["u"] == {"type": "string", "format": "uri", "description": "(minLength: 2)"}
     assert anthropic["xs"]["description"] == "(uniqueItems: true; minItems: 2)"
     assert anthropic["n"]["description"] == '(not: {"const": 0}; minimum: 0)'
@@ -142,7 +160,7 @@ def test_composition_is_rewritten() -> None:
         },
         ["one", "single", "pair", "tuple"],
     )
-    props = strict_schema(schema, "openai")["properties"]
+    props = strict(schema)["properties"]
     assert props["one"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
     assert props["single"] == {"type": "string", "description": "S."}
     assert props["pair"] == {
@@ -166,13 +184,13 @@ def test_closed_tuples_say_their_order_and_length() -> None:
     closed = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
     schema = obj({"t": {**closed, "items": False}, "u": {**closed, "maxItems": 2}}, ["t", "u"])
     for target in ("openai", "anthropic"):
-        props = strict_schema(schema, target)["properties"]  # type: ignore[arg-type]
+        props = strict(schema, target)["properties"]  # type: ignore[arg-type]
         assert props["t"]["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
         assert "in this order: string, integer" in props["t"]["description"]
-    openai = strict_schema(schema, "openai")["properties"]
+    openai = strict(schema)["properties"]
     assert openai["t"]["maxItems"] == 2
     assert openai["u"] == openai["t"]
-    anthropic = strict_schema(schema, "anthropic")["properties"]
+    anthropic = strict(schema, "anthropic")["properties"]
     assert "maxItems" not in anthropic["t"]
     assert "maxItems: 2" in anthropic["t"]["description"]
 
@@ -192,7 +210,7 @@ def test_all_of_parts_are_merged_for_both_strict_modes() -> None:
         **{"$defs": {"A": obj({"a": {"type": "string"}}, ["a"])}},
     )
     for target in ("openai", "anthropic"):
-        x = strict_schema(schema, target)["properties"]["x"]  # type: ignore[arg-type]
+        x = strict(schema, target)["properties"]["x"]  # type: ignore[arg-type]
         assert "allOf" not in x
         assert list(x["properties"]) == ["a", "b"]
         assert x["required"] == ["a", "b"]
@@ -200,7 +218,7 @@ def test_all_of_parts_are_merged_for_both_strict_modes() -> None:
         assert x["description"] == "Both."
     disagree = obj({"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}})
     with pytest.raises(ValueError, match="parts disagree on 'type'; make the parts agree"):
-        strict_schema(disagree, "openai")
+        strict(disagree)
 
 
 def test_free_form_objects_travel_as_json_strings() -> None:
@@ -212,23 +230,21 @@ def test_free_form_objects_travel_as_json_strings() -> None:
         ["any"],
     )
     for target in ("openai", "anthropic"):
-        props = strict_schema(schema, target)["properties"]  # type: ignore[arg-type]
+        props = strict(schema, target)["properties"]  # type: ignore[arg-type]
         assert props["any"] == {
             "type": "string",
             "description": "Extra. (a JSON object, encoded as a string)",
         }
         assert "each value" in props["counts"]["description"]
-    restore = null_restorer(schema)
-    assert restore is not None
-    assert restore({"any": '{"a": [1]}', "counts": '{"x": 2}'}) == {
+    assert restored(schema, {"any": '{"a": [1]}', "counts": '{"x": 2}'}) == {
         "any": {"a": [1]},
         "counts": {"x": 2},
     }
-    assert restore({"any": "not json"}) == {"any": "not json"}  # the parser says why
+    assert restored(schema, {"any": "not json"}) == {"any": "not json"}  # the parser says why
 
 
 def test_any_value_is_a_union_of_primitives() -> None:
-    out = strict_schema(obj({"v": {"description": "Anything."}, "xs": {"type": "array"}}), "openai")
+    out = strict(obj({"v": {"description": "Anything."}, "xs": {"type": "array"}}))
     primitives = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]
     assert out["properties"]["v"] == {"anyOf": primitives, "description": "Anything."}
     assert out["properties"]["xs"]["items"] == {"anyOf": primitives}
@@ -259,13 +275,13 @@ def test_any_value_is_a_union_of_primitives() -> None:
             "both anyOf and oneOf",
         ),
         (obj({"xs": {"type": "array", "items": False}}), "allows no items"),
-        ({"anyOf": [obj({}), obj({})]}, "must be an object"),
-        ({"type": "string"}, "must be an object"),
+        ({"type": "object", "anyOf": [obj({}), obj({})]}, "must be an object, not anyOf/oneOf"),
+        ({"type": "string"}, 'must be a JSON Schema of type "object"'),
     ],
 )
 def test_what_strict_mode_cannot_express(schema: dict[str, Any], why: str) -> None:
     with pytest.raises(ValueError, match=why):
-        strict_schema(schema, "openai")
+        strict(schema)
 
 
 def test_open_objects_are_closed() -> None:
@@ -278,9 +294,9 @@ def test_open_objects_are_closed() -> None:
             }
         }
     )
-    out = strict_schema(schema, "openai")
+    out = strict(schema)
     assert out["properties"]["m"]["additionalProperties"] is False
-    assert strict_schema({"properties": {}}, "anthropic") == {
+    assert strict({"properties": {}}, "anthropic") == {
         "type": "object",
         "properties": {},
         "required": [],
@@ -290,7 +306,7 @@ def test_open_objects_are_closed() -> None:
 
 def test_a_root_reference_is_inlined() -> None:
     schema = {"$ref": "#/$defs/Root", "$defs": {"Root": obj({"a": {"type": "string"}}, ["a"])}}
-    out = strict_schema(schema, "openai")
+    out = strict(schema)
     assert out["type"] == "object"
     assert out["properties"] == {"a": {"type": "string"}}
     assert "$defs" in out
@@ -308,18 +324,18 @@ def test_openai_recursion_is_kept_anthropic_refuses_it() -> None:
             }
         },
     )
-    assert strict_schema(schema, "openai")["$defs"]["Node"]["properties"]["kids"]["items"] == {
+    assert strict(schema)["$defs"]["Node"]["properties"]["kids"]["items"] == {
         "$ref": "#/$defs/Node"
     }
     with pytest.raises(ValueError, match="recursive"):
-        strict_schema(schema, "anthropic")
+        strict(schema, "anthropic")
     with pytest.raises(ValueError, match="recursive"):
-        strict_schema(obj({"me": {"$ref": "#"}}), "anthropic")
+        strict(obj({"me": {"$ref": "#"}}), "anthropic")
     # a described self-reference is inlined once, then kept bare
     described = obj(
         {"tree": {"$ref": "#/$defs/Node", "description": "T."}}, **{"$defs": schema["$defs"]}
     )
-    out = strict_schema(described, "openai")
+    out = strict(described)
     tree = out["properties"]["tree"]
     assert tree["description"] == "T."
     assert tree["type"] == ["object", "null"]
@@ -332,7 +348,7 @@ def test_anthropic_non_recursive_defs_are_fine() -> None:
         ["a", "b"],
         **{"$defs": {"A": obj({"x": {"$ref": "#/$defs/B"}}, ["x"]), "B": {"type": "string"}}},
     )
-    out = strict_schema(schema, "anthropic")
+    out = strict(schema, "anthropic")
     assert out["$defs"]["A"]["additionalProperties"] is False
 
 
@@ -340,20 +356,21 @@ def test_openai_size_limits() -> None:
     deep: dict[str, Any] = {"type": "string"}
     for _ in range(10):
         deep = obj({"x": deep}, ["x"])
-    check_openai_limits(deep, "ok")
+    strict(deep)
     with pytest.raises(
         ValueError, match="at most 10 levels of object nesting in a schema; tool 't' has 11"
     ):
-        check_openai_limits(obj({"x": deep}, ["x"]), "t")
+        strict(obj({"x": deep}, ["x"]))
     with pytest.raises(ValueError, match="1000 enum values"):
-        check_openai_limits(obj({"e": {"type": "integer", "enum": list(range(1001))}}), "t")
+        strict(obj({"e": {"type": "integer", "enum": list(range(1001))}}))
     with pytest.raises(ValueError, match="5000 properties"):
-        check_openai_limits(obj({f"p{i}": {"type": "string"} for i in range(5001)}), "t")
+        strict(obj({f"p{i}": {"type": "string"} for i in range(5001)}))
     with pytest.raises(ValueError, match="120000 characters"):
-        check_openai_limits(obj({"e": {"type": "string", "enum": ["x" * 200] * 601}}), "t")
-    fn = tp.Function("t", lambda a: "x", parameters_schema=obj({"x": deep}, ["x"]), strict=True)
+        strict(obj({"e": {"type": "string", "enum": ["x" * 200] * 601}}))
+    # the limits are OpenAI's: its other API has them, Anthropic has not
     with pytest.raises(ValueError, match="levels of object nesting"):
-        providers.to_tool(fn, "openai")
+        providers.to_tool(tool(obj({"x": deep}, ["x"])), "openai-responses", strict=True)
+    strict(obj({"x": deep}, ["x"]), "anthropic")
 
 
 # -- agreement with openai-python's own helper ----------------------------------------
@@ -383,7 +400,7 @@ class Trip(BaseModel):
 
 
 def test_agrees_with_openai_to_strict_json_schema() -> None:
-    assert strict_schema(Trip.model_json_schema(), "openai") == to_strict_json_schema(Trip)
+    assert strict(Trip.model_json_schema()) == to_strict_json_schema(Trip)
 
 
 def test_documented_differences_from_openai_helper() -> None:
@@ -391,7 +408,7 @@ def test_documented_differences_from_openai_helper() -> None:
         days: int = 3
         label: str | None = "x"
 
-    ours = strict_schema(Defaults.model_json_schema(), "openai")["properties"]
+    ours = strict(Defaults.model_json_schema())["properties"]
     theirs = to_strict_json_schema(Defaults)["properties"]
     # openai's helper keeps the default and leaves a defaulted int non-nullable,
     # so the model must always send a number; here null asks for the default
@@ -410,7 +427,7 @@ def test_documented_differences_from_openai_helper() -> None:
 # -- null restored to "absent", at every level -------------------------------------------
 
 
-def test_null_restorer_drops_nulls_where_the_export_made_them_possible() -> None:
+def test_nulls_are_dropped_where_the_export_made_them_possible() -> None:
     schema = obj(
         {
             "name": {"type": "string"},
@@ -424,8 +441,6 @@ def test_null_restorer_drops_nulls_where_the_export_made_them_possible() -> None
             "$defs": {"Item": obj({"q": {"type": "integer"}, "tree": {"$ref": "#/$defs/Item"}}, [])}
         },
     )
-    restore = null_restorer(schema)
-    assert restore is not None
     args = {
         "name": None,
         "opt": None,
@@ -433,7 +448,7 @@ def test_null_restorer_drops_nulls_where_the_export_made_them_possible() -> None
         "inner": {"a": None, "b": None},
         "items": [{"q": None, "tree": {"q": 1, "tree": None}}, 5],
     }
-    assert restore(args) == {
+    assert restored(schema, args) == {
         "name": None,
         "nullable": None,
         "inner": {"a": None},
@@ -442,16 +457,16 @@ def test_null_restorer_drops_nulls_where_the_export_made_them_possible() -> None
     assert args["opt"] is None  # the input is not modified
 
 
-def test_null_restorer_is_none_when_nothing_is_optional() -> None:
-    assert null_restorer(obj({"a": {"type": "string"}}, ["a"])) is None
-    assert null_restorer(obj({"a": {"type": ["string", "null"]}})) is None
-    assert null_restorer({"type": "object"}) is None
+def test_nulls_stay_where_the_export_made_none_possible() -> None:
+    assert restored(obj({"a": {"type": "string"}}, ["a"]), {"a": None}) == {"a": None}
+    assert restored(obj({"a": {"type": ["string", "null"]}}), {"a": None}) == {"a": None}
+    assert restored({"type": "object"}, {"a": None}) == {"a": None}
     recursive = obj(
         {"t": {"$ref": "#/$defs/T"}},
         ["t"],
         **{"$defs": {"T": obj({"t": {"$ref": "#/$defs/T"}}, ["t"])}},
     )
-    assert null_restorer(recursive) is None
+    assert restored(recursive, {"t": {"t": None}}) == {"t": {"t": None}}
 
 
 # -- properties over random FunctionParam tools -----------------------------------------
@@ -547,12 +562,11 @@ def _all_closed_and_required(schema: Any) -> None:
 def test_what_a_strict_model_may_send_is_valid_once_nulls_are_restored(
     data: st.DataObject, fn: tp.Function
 ) -> None:
-    original = fn.json_schema()
-    exported = strict_schema(copy.deepcopy(original), "openai")
+    exported = providers.to_tool(fn, "openai", strict=True)["function"]["parameters"]
     arguments = data.draw(_instances(exported))
-    restore = null_restorer(original)
-    restored = restore(arguments) if restore is not None else arguments
-    jsonschema.validate(restored, original)
+    parsed = fn.parse_arguments(arguments)
+    assert isinstance(parsed, tp.Ok), parsed
+    jsonschema.validate(parsed[0], fn.json_schema())
 
 
 def _instances(schema: dict[str, Any]) -> st.SearchStrategy[Any]:

@@ -1,13 +1,13 @@
 """The core's own defaults, registered through the same hooks a plugin uses.
 
-The built-in adapter and the providers are imported when first collected (not
-a cycle: neither imports the plugin manager), so ``import toolparse`` stays light.
+The built-in adapter is imported when first collected, so ``import toolparse``
+stays light. The built-in providers are not here: ``toolparse.providers``
+registers them itself, on a manager whose providers it is first asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from .adapter import Adapter
 from .hookspecs import hookimpl
@@ -21,15 +21,6 @@ def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
     from .plain import PlainAdapter  # on first use: most programs never need it at import
 
     register(PlainAdapter())
-
-
-@hookimpl
-def toolparse_register_providers(register: Callable[[Any], None]) -> None:
-    """Register the built-in provider formats."""
-    from .providers import builtin_providers  # on first use, like the adapter
-
-    for provider in builtin_providers():
-        register(provider)
 
 
 @hookimpl(trylast=True)

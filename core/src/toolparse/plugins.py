@@ -173,7 +173,7 @@ class PluginManager(pluggy.PluginManager):
     # -- providers -----------------------------------------------------------
 
     def providers(self) -> dict[str, Any]:
-        """Every registered provider by name."""
+        """Every registered provider by name (built-ins: :func:`toolparse.providers.registered`)."""
         if self._providers is None:
             found: dict[str, Any] = {}
             for impl in reversed(self.hook.toolparse_register_providers.get_hookimpls()):

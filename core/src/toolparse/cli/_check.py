@@ -51,8 +51,9 @@ def _provider_names(args: argparse.Namespace) -> list[str]:
         return [args.provider]
     # the default manager, looked up only when no provider was named
     from ..plugins import plugin_manager
+    from ..providers import registered
 
-    return sorted(plugin_manager().providers())
+    return sorted(registered(plugin_manager()))
 
 
 def _refusals(tools: list[Function], providers: list[str], strict: bool) -> dict[str, list[str]]:

@@ -147,8 +147,10 @@ def plugins(args: argparse.Namespace) -> int:
 
     # the default manager, looked up when the command runs
     from ..plugins import plugin_manager
+    from ..providers import registered
 
     pm = plugin_manager()
+    providers = sorted(registered(pm))  # the built-in ones register on first use: list them too
     installed = {info.name: info for info in pm.plugin_distributions()}
     rows: list[dict[str, Any]] = []
     for name, plugin in pm.list_name_plugin():
@@ -190,7 +192,6 @@ def plugins(args: argparse.Namespace) -> int:
             }
         )
     adapters = [a.name for a in pm.adapters()]
-    providers = sorted(pm.providers())
     if args.json:
         print(_dump({"plugins": rows, "adapters": adapters, "providers": providers}, True))
         return OK

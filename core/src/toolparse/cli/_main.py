@@ -45,8 +45,9 @@ def _providers() -> list[str]:
     try:
         # the default manager, looked up when the parser is built
         from ..plugins import plugin_manager
+        from ..providers import registered
 
-        return sorted(plugin_manager().providers())
+        return sorted(registered(plugin_manager()))
     except Exception:  # a broken plugin must not break the command line
         return list(_BUILTIN_PROVIDERS)
 

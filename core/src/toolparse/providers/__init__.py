@@ -9,14 +9,21 @@ Four functions, one vocabulary for every provider::
 
 Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``,
 ``"anthropic"``, ``"gemini"`` and ``"mcp"``; more through the
-``toolparse_register_providers`` hook. Importing this module is cheap: each
-provider's module loads when it is first needed.
+``toolparse_register_providers`` hook. This package is itself the plugin that
+registers the built-in ones: it registers itself on a plugin manager the first
+time it needs that manager's providers, so the plugin manager never imports it.
+Importing this module is cheap: each provider's module loads when it is first
+needed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -31,6 +38,7 @@ __all__ = [
     "get_provider",
     "name_rules",
     "parse_tool_calls",
+    "registered",
     "to_result_message",
     "to_tool",
     "to_tools",
@@ -67,6 +75,12 @@ class Provider(Protocol):
         ...
 
 
+#: the name this package, the plugin of the built-in providers, is registered under
+BUILTIN = "toolparse.providers"
+# two threads asking a new manager for its first provider register the built-in ones once
+_registering = threading.Lock()
+
+
 def builtin_providers() -> list[Provider]:
     """The providers toolparse ships (registered through the plugin hook)."""
     from ._anthropic import AnthropicProvider
@@ -90,18 +104,36 @@ def name_rules() -> list[tuple[str, NameRule]]:
     Calls made under any of these aliases are routed back to their tool by
     ``execute_tool_calls`` and :class:`toolparse.Toolset`.
     """
-    from ._anthropic import NAME_RULE as anthropic
-    from ._gemini import NAME_RULE as gemini
-    from ._mcp import NAME_RULE as mcp
-    from ._openai import NAME_RULE as openai
+    # every built-in provider has a name_rule (the Provider protocol makes it optional)
+    return [(p.name, p.name_rule) for p in builtin_providers()]  # type: ignore[attr-defined]
 
-    return [
-        ("openai", openai),
-        ("openai-responses", openai),
-        ("anthropic", anthropic),
-        ("gemini", gemini),
-        ("mcp", mcp),
-    ]
+
+@hookimpl(trylast=True)
+def toolparse_register_providers(register: Callable[[Provider], None]) -> None:
+    """Register the built-in providers; a plugin's provider of the same name wins (``trylast``)."""
+    for provider in builtin_providers():
+        register(provider)
+
+
+def registered(plugin_manager: PluginManager | None = None) -> dict[str, Provider]:
+    """Every provider of ``plugin_manager`` by name, the built-in ones included.
+
+    The first time, this package registers itself on the manager as the
+    plugin ``"toolparse.providers"`` (unless that name is blocked), through
+    the same hook a third-party provider uses.
+
+    :param plugin_manager: where to look (default: :func:`toolparse.plugin_manager`).
+    """
+    if plugin_manager is None:
+        # the default manager, looked up only when the call gave none
+        from ..plugins import plugin_manager as default
+
+        plugin_manager = default()
+    if not plugin_manager.has_plugin(BUILTIN):
+        with _registering:
+            if not plugin_manager.has_plugin(BUILTIN) and not plugin_manager.is_blocked(BUILTIN):
+                plugin_manager.register(sys.modules[__name__], name=BUILTIN)
+    return plugin_manager.providers()
 
 
 def get_provider(name: str, plugin_manager: PluginManager | None = None) -> Provider:
@@ -111,18 +143,13 @@ def get_provider(name: str, plugin_manager: PluginManager | None = None) -> Prov
     :param plugin_manager: where to look (default: :func:`toolparse.plugin_manager`).
     :raises ValueError: no provider has that name (the message lists those that do).
     """
-    if plugin_manager is None:
-        # the default manager, looked up only when the call gave none
-        from ..plugins import plugin_manager as default
-
-        plugin_manager = default()
-    providers = plugin_manager.providers()
+    providers = registered(plugin_manager)
     found = providers.get(name)
     if found is None:
         raise ValueError(
             f"unknown provider {name!r}; available: {', '.join(sorted(providers)) or 'none'}"
         )
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _provider(provider: str | Provider, plugin_manager: PluginManager | None = None) -> Provider:

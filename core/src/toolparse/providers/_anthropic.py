@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    BuiltinProvider,
     IdMaker,
     NameRule,
     cache_control,
     content_parts,
-    each_tool,
     expected,
     need_id,
     plain,
@@ -31,7 +31,7 @@ NAME_RULE = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
-class AnthropicProvider:
+class AnthropicProvider(BuiltinProvider):
     """The ``"anthropic"`` provider: the Messages API."""
 
     name = "anthropic"
@@ -67,12 +67,6 @@ class AnthropicProvider:
         if control is not None:
             tool["cache_control"] = control
         return tool
-
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
-        """One tool per function (names unique)."""
-        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
@@ -16,15 +16,14 @@ if TYPE_CHECKING:
     from ..function import Function
 
 __all__ = [
+    "BuiltinProvider",
     "IdMaker",
     "NameRule",
     "Schema",
     "add_notes",
     "as_name",
     "cache_control",
-    "check_unique",
     "content_parts",
-    "each_tool",
     "expected",
     "image_data_url",
     "mapping",
@@ -111,42 +110,41 @@ class NameRule:
         return alias
 
 
-def check_unique(
-    functions: Sequence[Function],
-    provider: str,
-    limit: int | None,
-    rule: NameRule | None = None,
-) -> None:
-    """Refuse duplicate names, colliding aliases and (where the provider has one) too many tools."""
-    seen: dict[str, str] = {}
-    for fn in functions:
-        exported = rule.alias(fn.name, provider) if rule is not None else fn.name
-        other = seen.get(exported)
-        if other is not None:
-            if other == fn.name:
-                raise ValueError(f"{provider}: {messages.duplicate_tool(fn.name)}")
-            raise ValueError(messages.alias_clash(other, fn.name, provider, exported))
-        seen[exported] = fn.name
-    if limit is not None and len(functions) > limit:
-        raise ValueError(
-            f"{provider} accepts at most {limit} tools in one request, got {len(functions)}"
-        )
+class BuiltinProvider:
+    """What every built-in provider shares: :meth:`to_tools`, names checked first."""
 
+    name: str
+    name_rule: NameRule
+    #: the most tools one request may carry (``None``: no limit)
+    max_tools: int | None = None
 
-def each_tool(
-    to_tool: Callable[..., dict[str, Any]],
-    functions: Sequence[Function],
-    strict: bool | None,
-    provider: str,
-    rule: NameRule,
-    limit: int | None = None,
-) -> list[dict[str, Any]]:
-    """``to_tool`` of each function, names checked first (:func:`check_unique`).
+    def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
+        """One tool definition in the provider's shape."""
+        raise NotImplementedError
 
-    Each function's own ``strict`` applies unless ``strict`` is given.
-    """
-    check_unique(functions, provider, limit, rule)
-    return [to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions]
+    def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
+        """One tool per function; each function's own ``strict`` applies unless ``strict`` is given.
+
+        Refuses duplicate names, colliding aliases and (where the provider has
+        a limit) too many tools.
+        """
+        seen: dict[str, str] = {}
+        for fn in functions:
+            exported = self.name_rule.alias(fn.name, self.name)
+            other = seen.get(exported)
+            if other is not None:
+                if other == fn.name:
+                    raise ValueError(f"{self.name}: {messages.duplicate_tool(fn.name)}")
+                raise ValueError(messages.alias_clash(other, fn.name, self.name, exported))
+            seen[exported] = fn.name
+        if self.max_tools is not None and len(functions) > self.max_tools:
+            raise ValueError(
+                f"{self.name} accepts at most {self.max_tools} tools in one request, "
+                f"got {len(functions)}"
+            )
+        return [
+            self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
+        ]
 
 
 def object_root(schema: Schema, provider: str, name: str) -> Schema:

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    BuiltinProvider,
     IdMaker,
     NameRule,
     as_name,
     content_parts,
-    each_tool,
     expected,
     mapping,
     plain,
@@ -48,7 +48,7 @@ NAME_RULE = NameRule(
 )
 
 
-class GeminiProvider:
+class GeminiProvider(BuiltinProvider):
     """The ``"gemini"`` provider: the Gemini API (``google-genai``)."""
 
     name = "gemini"
@@ -77,7 +77,7 @@ class GeminiProvider:
         self, functions: Sequence[Function], *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
         """``[{"functionDeclarations": [...]}]``: the value of the request's ``tools``."""
-        declarations = each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
+        declarations = super().to_tools(functions, strict=strict)
         return [{"functionDeclarations": declarations}] if declarations else []
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
@@ -188,30 +188,11 @@ def _whole(value: Any) -> Any:
 
 # the keys of a Part, in both spellings (REST camelCase, SDK snake_case)
 _PART_KEYS = frozenset(
-    {
-        "text",
-        "thought",
-        "thoughtSignature",
-        "thought_signature",
-        "functionCall",
-        "function_call",
-        "functionResponse",
-        "function_response",
-        "inlineData",
-        "inline_data",
-        "fileData",
-        "file_data",
-        "executableCode",
-        "executable_code",
-        "codeExecutionResult",
-        "code_execution_result",
-        "videoMetadata",
-        "video_metadata",
-        "toolCall",
-        "tool_call",
-        "toolResponse",
-        "tool_response",
-    }
+    {"text", "thought", "thoughtSignature", "thought_signature", "functionCall", "function_call"}
+    | {"functionResponse", "function_response", "inlineData", "inline_data", "fileData"}
+    | {"file_data", "executableCode", "executable_code", "codeExecutionResult", "toolCall"}
+    | {"code_execution_result", "videoMetadata", "video_metadata", "tool_call", "toolResponse"}
+    | {"tool_response"}
 )
 
 

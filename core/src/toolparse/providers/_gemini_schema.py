@@ -13,64 +13,28 @@ JSON Schema path (option ``parameters_json_schema``).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._schemas import free_form, merge_all_of
-from ._common import Schema, add_notes, note, resolve_ref
-from ._schema import JSON_OBJECT_NOTE, tuple_note
+from ._common import Schema, resolve_ref
+from ._schema import JSON_OBJECT_NOTE, Converted, tuple_note
 
 __all__ = ["gemini_json_schema", "gemini_schema"]
 
-_TYPES = {
-    "string": "STRING",
-    "number": "NUMBER",
-    "integer": "INTEGER",
-    "boolean": "BOOLEAN",
-    "array": "ARRAY",
-    "object": "OBJECT",
-    "null": "NULL",
-}
 _FORMATS = {
     "STRING": frozenset({"enum", "date-time"}),
     "NUMBER": frozenset({"float", "double"}),
     "INTEGER": frozenset({"int32", "int64"}),
 }
 _KEEP = frozenset(
-    {
-        "description",
-        "title",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "minProperties",
-        "maxProperties",
-        "default",
-    }
+    {"description", "title", "minItems", "maxItems", "minLength", "maxLength", "pattern"}
+    | {"minimum", "maximum", "minProperties", "maxProperties", "default"}
 )
 _SILENT = frozenset(
-    {
-        "$schema",
-        "$id",
-        "$anchor",
-        "$comment",
-        "$defs",
-        "definitions",
-        "discriminator",
-        "readOnly",
-        "writeOnly",
-        "deprecated",
-        "contentEncoding",
-        "contentMediaType",
-        "additionalProperties",
-        "propertyNames",
-        "patternProperties",
-        "unevaluatedProperties",
-    }
+    {"$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "discriminator"}
+    | {"readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType"}
+    | {"additionalProperties", "propertyNames", "patternProperties", "unevaluatedProperties"}
 )
 
 
@@ -119,6 +83,15 @@ def gemini_json_schema(schema: Mapping[str, Any]) -> Schema:
 
 
 class _Gemini:
+    """The Gemini ``Schema`` of every subschema of one root.
+
+    :meth:`node` is the one recursive transform: a reference is inlined and
+    ``allOf`` merged first; then ``type`` and ``anyOf`` give the type and
+    whether null is allowed, each other keyword goes through its rule
+    (``_RULES``; a keyword without one is kept when the ``Schema`` has it,
+    else described), and the array and object keywords come last.
+    """
+
     __slots__ = ("inlining", "name", "root")
 
     def __init__(self, root: Schema, name: str) -> None:
@@ -127,6 +100,7 @@ class _Gemini:
         self.inlining: list[str] = []
 
     def node(self, schema: object, path: tuple[str, ...]) -> Schema:
+        """``schema`` as a Gemini ``Schema``."""
         if len(path) > 200:
             raise ValueError(f"gemini: the schema of tool {self.name!r} is nested too deeply")
         if not isinstance(schema, Mapping):
@@ -134,183 +108,213 @@ class _Gemini:
         s = dict(schema)
         ref = s.pop("$ref", None)
         if isinstance(ref, str):
+            # resolved here, not in a helper: a level of nesting costs as few frames as it can
             if ref in self.inlining:
-                where = "/".join(path) or "the root"
-                raise ValueError(
-                    f"gemini parameters cannot express the recursive schema of tool "
-                    f"{self.name!r} (at {where}); use options="
-                    '{"parameters_json_schema": True} to send JSON Schema instead'
-                )
+                raise self.recursive(path)
             self.inlining.append(ref)
             try:
                 return self.node({**resolve_ref(self.root, ref), **s}, path)
             finally:
                 self.inlining.pop()
         if isinstance(s.get("allOf"), list):
-            # the parts as one schema first (a part may say only `required`)
+            # the parts as one schema first (a part may say only `required`), here too
             try:
                 return self.node(merge_all_of(s, self.root), path)
             except ValueError:
                 pass  # parts that disagree as JSON Schema may agree once converted
-            all_of = s.pop("allOf")
             merged: Schema = {}
-            for part in all_of:
+            for part in s.pop("allOf"):
                 merged = _merge(merged, self.node(part, path), self.name)
             return _merge(merged, self.node(s, path), self.name) if s else merged
+        if path and free_form(s):
+            return self.json_string(s)  # an OBJECT needs properties: a JSON-encoded STRING
+        node = Converted(path)
+        self.types(s.get("type"), node)
         if "oneOf" in s:
             s["anyOf"] = [*s.get("anyOf", ()), *s.pop("oneOf")]
-        if path and free_form(s):
-            # an OBJECT needs non-empty properties: a JSON-encoded string
-            # instead, decoded before the parser runs
-            return self.json_string(s, path)
-        notes: list[str] = []
-        out: Schema = {}
-        nullable = False
-
-        kind = s.get("type")
-        kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
-        if "null" in kinds:
-            nullable = True
-            kinds = [k for k in kinds if k != "null"]
-        if len(kinds) == 1:
-            out["type"] = _TYPES.get(kinds[0], kinds[0].upper())
-        elif len(kinds) > 1:
-            # a type array is refused ("Proto field is not repeating"): a union
-            out["anyOf"] = [{"type": _TYPES.get(k, k.upper())} for k in kinds]
-
-        branches = s.get("anyOf")
-        if isinstance(branches, list):
-            kept = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
-            nullable = nullable or len(kept) < len(branches)
-            converted = [self.node(b, (*path, "anyOf", str(i))) for i, b in enumerate(kept)]
-            if len(converted) == 1:
-                # Optional[X]: X itself, nullable; the field's own keys win
-                out = {**converted[0], **out}
-                if converted[0].get("nullable"):
-                    nullable = True
-            elif converted:
-                out["anyOf"] = converted
-
+        self.branches(s.get("anyOf"), node)
         for key, value in s.items():
-            if key in (
-                "type",
-                "anyOf",
-                "properties",
-                "required",
-                "items",
-                "prefixItems",
-                "additionalItems",
-            ):
-                continue
-            if key == "enum" or key == "const":
-                values = list(value) if key == "enum" and isinstance(value, list) else [value]
-                if None in values:
-                    nullable = True
-                    values = [v for v in values if v is not None]
-                if (
-                    values
-                    and all(isinstance(v, str) for v in values)
-                    and out.get("type", "STRING") == "STRING"
-                ):
-                    out["enum"] = values
-                    out.setdefault("type", "STRING")
-                elif values:
-                    # Gemini enums are strings only; a string would not parse
-                    # back as the number the tool wants, so say it in words
-                    notes.append(
-                        note("one of", values) if key == "enum" else note("must be", values[0])
-                    )
-                    value_types = {_value_type(v) for v in values}
-                    if "type" not in out and len(value_types) == 1 and None not in value_types:
-                        out["type"] = value_types.pop()
-            elif key == "format":
-                if value in _FORMATS.get(out.get("type", ""), ()):
-                    out[key] = value
-                else:
-                    notes.append(note(key, value))
-            elif key == "examples" and isinstance(value, list) and value:
-                out["example"] = value[0]
-            elif key == "default" and value is None:
-                continue  # nullable says it; a null default is refused by some models
-            elif key in _KEEP:
-                out[key] = value
-            elif key == "additionalProperties" and isinstance(value, Mapping) and value:
-                notes.append(note("values", self.node(value, (*path, key))))
-            elif key not in _SILENT:
-                notes.append(note(key, value))
+            _RULES.get(key, _Gemini.other)(self, key, value, node)
+        self.array(s, node)
+        self.object(s, node)
+        return self.finished(node)
 
-        prefix = s.get("prefixItems")
-        items = s.get("items")
-        if isinstance(items, list):  # draft-07 tuple form
-            prefix, items = items, s.get("additionalItems")
-        if isinstance(prefix, list):
-            out["items"] = self.positional(prefix, items, s, out, notes, path)
-        elif isinstance(items, Mapping) and items:
-            out["items"] = self.node(items, (*path, "items"))
-        elif out.get("type") == "ARRAY":
-            out["items"] = _any_value()  # Gemini refuses an ARRAY without items
+    def finished(self, node: Converted) -> Schema:
+        if not ({"type", "anyOf", "enum"} & node.out.keys()):
+            node.out = {**_any_value(), **node.out}  # a value of any type
+        if node.nullable:
+            node.out["nullable"] = True
+        return node.done()
 
-        props = s.get("properties")
-        if isinstance(props, Mapping):
-            out.setdefault("type", "OBJECT")
-            if props:
-                out["properties"] = {k: self.node(v, (*path, k)) for k, v in props.items()}
-                required = [r for r in s.get("required") or () if r in props]
-                if required:
-                    out["required"] = required
-                out["propertyOrdering"] = list(props)
-        elif isinstance(s.get("required"), list) and s["required"]:
-            out["required"] = list(s["required"])  # a part of an allOf
-        if not ({"type", "anyOf", "enum"} & set(out)):
-            out = {**_any_value(), **out}  # a value of any type
-        if nullable:
-            out["nullable"] = True
-        add_notes(out, notes)
-        return out
+    def recursive(self, path: tuple[str, ...]) -> ValueError:
+        return ValueError(
+            f"gemini parameters cannot express the recursive schema of tool "
+            f"{self.name!r} (at {'/'.join(path) or 'the root'}); use options="
+            '{"parameters_json_schema": True} to send JSON Schema instead'
+        )
 
-    def json_string(self, s: Schema, path: tuple[str, ...]) -> Schema:
-        """A free-form object as a JSON-encoded STRING."""
-        out: Schema = {"type": "STRING"}
+    def json_string(self, s: Schema) -> Schema:
+        """A free-form object as a JSON-encoded STRING, decoded before the parser runs."""
+        node = Converted((), [JSON_OBJECT_NOTE])
+        node.out["type"] = "STRING"
         if "description" in s:
-            out["description"] = s["description"]
-        notes = [JSON_OBJECT_NOTE]
+            node.out["description"] = s["description"]
         values = s.get("additionalProperties")
         if isinstance(values, Mapping) and values:
-            notes.append(note("each value", values))
+            node.note("each value", values)
         if s.get("type") == ["object", "null"] or s.get("nullable"):
-            out["nullable"] = True
-        add_notes(out, notes)
-        return out
+            node.out["nullable"] = True
+        return node.done()
 
-    def positional(
-        self,
-        prefix: list[Any],
-        rest: Any,
-        s: Schema,
-        out: Schema,
-        notes: list[str],
-        path: tuple[str, ...],
-    ) -> Schema:
+    def types(self, kind: object, node: Converted) -> None:
+        """``type``: one type, or a union (a type array is refused, "not repeating"); null apart."""
+        kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
+        if "null" in kinds:
+            node.nullable = True
+            kinds = [k for k in kinds if k != "null"]
+        if len(kinds) == 1:
+            node.out["type"] = kinds[0].upper()
+        elif len(kinds) > 1:
+            node.out["anyOf"] = [{"type": k.upper()} for k in kinds]
+
+    def branches(self, branches: object, node: Converted) -> None:
+        """``anyOf``: its null branch becomes ``nullable``; ``Optional[X]`` becomes X itself."""
+        if not isinstance(branches, list):
+            return
+        kept = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
+        node.nullable = node.nullable or len(kept) < len(branches)
+        converted = [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)]
+        if len(converted) == 1:
+            node.out = {**converted[0], **node.out}  # the field's own keys win
+            node.nullable = node.nullable or bool(converted[0].get("nullable"))
+        elif converted:
+            node.out["anyOf"] = converted
+
+    # -- the keyword rules: each writes the keyword into node.out, or a note ------
+
+    def other(self, key: str, value: Any, node: Converted) -> None:
+        """Kept when the ``Schema`` has it; else described (annotations dropped)."""
+        if key in _KEEP:
+            node.out[key] = value
+        elif key not in _SILENT:
+            node.note(key, value)
+
+    def skip(self, key: str, value: Any, node: Converted) -> None:
+        """Read by :meth:`types`, :meth:`branches`, :meth:`array` or :meth:`object`."""
+
+    def values(self, key: str, value: Any, node: Converted) -> None:
+        """``enum`` and ``const``: Gemini's enums are strings; other values said in words."""
+        values = list(value) if key == "enum" and isinstance(value, list) else [value]
+        if None in values:
+            node.nullable = True
+            values = [v for v in values if v is not None]
+        if not values:
+            return
+        if all(isinstance(v, str) for v in values) and node.out.get("type", "STRING") == "STRING":
+            node.out["enum"] = values
+            node.out.setdefault("type", "STRING")
+            return
+        # a string would not parse back as the number the tool wants
+        node.note("one of", values) if key == "enum" else node.note("must be", values[0])
+        value_types = {_value_type(v) for v in values}
+        if "type" not in node.out and len(value_types) == 1 and None not in value_types:
+            node.out["type"] = value_types.pop()
+
+    def format(self, key: str, value: Any, node: Converted) -> None:
+        if value in _FORMATS.get(node.out.get("type", ""), ()):
+            node.out[key] = value
+        else:
+            node.note(key, value)
+
+    def examples(self, key: str, value: Any, node: Converted) -> None:
+        if isinstance(value, list) and value:
+            node.out["example"] = value[0]
+        else:
+            self.other(key, value, node)
+
+    def default(self, key: str, value: Any, node: Converted) -> None:
+        """Kept, but a null one: ``nullable`` says it, and some models refuse it."""
+        if value is not None:
+            node.out[key] = value
+
+    def open_map(self, key: str, value: Any, node: Converted) -> None:
+        """The values of an open map, said in words (an OBJECT takes no other keys)."""
+        if isinstance(value, Mapping) and value:
+            node.note("values", self.node(value, (*node.path, key)))
+
+    # -- arrays and objects ---------------------------------------------------------
+
+    def array(self, s: Schema, node: Converted) -> None:
+        """``items``: a tuple's union, the items schema, or any value (an ARRAY needs one)."""
+        items = s.get("items")
+        if isinstance(s.get("prefixItems"), list):
+            node.out["items"] = self.positional(s, node)
+        elif isinstance(items, Mapping) and items:
+            node.out["items"] = self.node(items, (*node.path, "items"))
+        elif node.out.get("type") == "ARRAY":
+            node.out["items"] = _any_value()
+
+    def positional(self, s: Schema, node: Converted) -> Schema:
         """Positional items (no Schema field says them): their union, and the order in words."""
-        converted = [self.node(v, (*path, "items", str(i))) for i, v in enumerate(prefix)]
+        prefix, rest = s["prefixItems"], s.get("items")
+        converted = [self.node(v, (*node.path, "items", str(i))) for i, v in enumerate(prefix)]
         most = s.get("maxItems")
         closed = rest is False or (isinstance(most, int) and most <= len(prefix))
         tail: list[Schema] = []
         if not closed:
-            tail = [self.node(rest, (*path, "items"))] if isinstance(rest, Mapping) and rest else []
+            tail = (
+                [self.node(rest, (*node.path, "items"))]
+                if isinstance(rest, Mapping) and rest
+                else []
+            )
             tail = tail or list(_any_value()["anyOf"])
         union = [b for i, b in enumerate(converted + tail) if b not in (converted + tail)[:i]]
         if closed:
-            out["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+            node.out["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
         kinds = [str(b.get("type", "value")).lower() for b in converted]
         rest_kind = (
             str(tail[0].get("type", "value")).lower()
             if isinstance(rest, Mapping) and rest and tail
             else None
         )
-        notes.append(tuple_note(kinds, rest_kind, closed))
-        out.setdefault("type", "ARRAY")
+        node.notes.append(tuple_note(kinds, rest_kind, closed))
+        node.out.setdefault("type", "ARRAY")
         return union[0] if len(union) == 1 else {"anyOf": union}
+
+    def object(self, s: Schema, node: Converted) -> None:
+        """``properties``, in their order; a part of an ``allOf`` may say only ``required``."""
+        props = s.get("properties")
+        out = node.out
+        if not isinstance(props, Mapping):
+            if isinstance(s.get("required"), list) and s["required"]:
+                out["required"] = list(s["required"])
+            return
+        out.setdefault("type", "OBJECT")
+        if not props:
+            return
+        converted: Schema = {}
+        for name, prop in props.items():
+            converted[name] = self.node(prop, (*node.path, name))
+        out["properties"] = converted
+        required = [r for r in s.get("required") or () if r in props]
+        if required:
+            out["required"] = required
+        out["propertyOrdering"] = list(props)
+
+
+_Rule = Callable[[_Gemini, str, Any, Converted], None]
+_RULES: dict[str, _Rule] = {
+    **dict.fromkeys(
+        ("type", "anyOf", "properties", "required", "items", "prefixItems", "additionalItems"),
+        _Gemini.skip,
+    ),
+    "enum": _Gemini.values,
+    "const": _Gemini.values,
+    "format": _Gemini.format,
+    "examples": _Gemini.examples,
+    "default": _Gemini.default,
+    "additionalProperties": _Gemini.open_map,
+}
 
 
 def _value_type(value: Any) -> str | None:

@@ -1,4 +1,4 @@
-"""OpenAI's size limits for strict schemas, counted as the schema expands."""
+"""What the strict modes refuse in a finished schema: OpenAI's sizes, Anthropic's recursion."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from .._schemas import resolve_ref
 from ._common import Schema
 
-__all__ = ["check_openai_limits"]
+__all__ = ["check_openai_limits", "recursion"]
 
 _MAX_SCHEMA_DEPTH = 100
 
@@ -112,3 +112,48 @@ def _expanded(schema: Schema) -> tuple[int, int]:
         return count, deepest
 
     return measure(schema, 0)
+
+
+def recursion(schema: Schema) -> str | None:
+    """Why ``schema`` is recursive (Anthropic's strict mode decodes no recursion), or ``None``."""
+    defs = {
+        f"#/{key}/{name}": value
+        for key in ("$defs", "definitions")
+        for name, value in (schema.get(key) or {}).items()
+    }
+    edges = {name: _refs(value) for name, value in defs.items()}
+    if "#" in _refs(schema) or any("#" in targets for targets in edges.values()):
+        return "a recursive schema"
+    state: dict[str, int] = {}
+
+    def visit(name: str) -> str | None:
+        state[name] = 1
+        for target in edges.get(name, ()):
+            if state.get(target) == 1:
+                return f"a recursive schema ({name} refers back to itself)"
+            why = visit(target) if target not in state else None
+            if why is not None:
+                return why
+        state[name] = 2
+        return None
+
+    for name in edges:
+        why = visit(name) if name not in state else None
+        if why is not None:
+            return why
+    return None
+
+
+def _refs(node: object) -> list[str]:
+    """Every ``$ref`` under ``node``, but those of nested definitions."""
+    found: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if isinstance(item.get("$ref"), str):
+                found.append(item["$ref"])
+            stack.extend(v for k, v in item.items() if k not in ("$defs", "definitions"))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

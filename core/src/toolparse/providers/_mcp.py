@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    BuiltinProvider,
     IdMaker,
     NameRule,
     as_name,
     content_parts,
-    each_tool,
     expected,
     plain,
     refuse_interrupts,
@@ -35,7 +35,7 @@ NAME_RULE = NameRule(
 _TOOL_OPTIONS = {"title": "title", "annotations": "annotations", "output_schema": "outputSchema"}
 
 
-class MCPProvider:
+class MCPProvider(BuiltinProvider):
     """The ``"mcp"`` provider: what an MCP server lists and answers."""
 
     name = "mcp"
@@ -69,12 +69,6 @@ class MCPProvider:
                 )
             tool[_TOOL_OPTIONS[option]] = copy.deepcopy(dict(value))
         return tool
-
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
-        """One ``Tool`` per function (names unique): the ``tools`` of ``tools/list``."""
-        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``tools/call`` request, its ``params``, or a batch of them.

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import TextPart, ToolCall, ToolResult
 from ._common import (
+    BuiltinProvider,
     IdMaker,
     NameRule,
     Schema,
     as_name,
     content_parts,
-    each_tool,
     expected,
     mapping,
     need_id,
@@ -49,11 +49,12 @@ def openai_parameters(function: Function, strict: bool, provider: str) -> Schema
     return schema
 
 
-class OpenAIProvider:
+class OpenAIProvider(BuiltinProvider):
     """The ``"openai"`` provider: the Chat Completions API."""
 
     name = "openai"
     name_rule = NAME_RULE
+    max_tools = MAX_TOOLS
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", "function": {name, description, parameters[, strict]}}``."""
@@ -70,12 +71,6 @@ class OpenAIProvider:
             # non-strict is Chat Completions' default: say "strict" only when asked
             definition["strict"] = True
         return {"type": "function", "function": definition}
-
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
-        """One tool per function (at most 128, names unique)."""
-        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE, MAX_TOOLS)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``ChatCompletion``, a choice, a message or a list of calls.
@@ -114,28 +109,7 @@ class OpenAIProvider:
         if not all(isinstance(call, Mapping) and _is_call(call) for call in calls):
             raise expected(self.name, what, payload)
         make_id = IdMaker("call_", calls)
-        found = []
-        for call in calls:
-            if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-                custom = mapping(call.get("custom"))
-                found.append(
-                    ToolCall(
-                        make_id(call.get("id")),
-                        as_name(custom.get("name")),
-                        custom.get("input"),
-                        kind="custom",
-                    )
-                )
-            else:
-                function = mapping(call.get("function"))
-                found.append(
-                    ToolCall(
-                        make_id(call.get("id")),
-                        as_name(function.get("name")),
-                        function.get("arguments"),
-                    )
-                )
-        return found
+        return [_call(call, make_id(call.get("id"))) for call in calls]
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """One ``{"role": "tool", "tool_call_id", "content"}`` message per result.
@@ -159,6 +133,15 @@ class OpenAIProvider:
                 {"role": "tool", "tool_call_id": need_id(result, self.name), "content": content}
             )
         return messages
+
+
+def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
+    """One tool call: a function call, or a custom one with its raw input text."""
+    if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
+        custom = mapping(call.get("custom"))
+        return ToolCall(call_id, as_name(custom.get("name")), custom.get("input"), kind="custom")
+    function = mapping(call.get("function"))
+    return ToolCall(call_id, as_name(function.get("name")), function.get("arguments"))
 
 
 def _is_call(data: Mapping[str, Any]) -> bool:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._common import (
+    BuiltinProvider,
     IdMaker,
     content_parts,
-    each_tool,
     expected,
     image_data_url,
     need_id,
@@ -25,11 +25,12 @@ if TYPE_CHECKING:
 __all__ = ["OpenAIResponsesProvider"]
 
 
-class OpenAIResponsesProvider:
+class OpenAIResponsesProvider(BuiltinProvider):
     """The ``"openai-responses"`` provider: the Responses API."""
 
     name = "openai-responses"
     name_rule = NAME_RULE
+    max_tools = MAX_TOOLS
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", name, description, parameters, strict}`` (flat).
@@ -46,12 +47,6 @@ class OpenAIResponsesProvider:
         tool["parameters"] = openai_parameters(function, strict, self.name)
         tool["strict"] = strict
         return tool
-
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
-        """One tool per function (at most 128, names unique)."""
-        return each_tool(self.to_tool, functions, strict, self.name, NAME_RULE, MAX_TOOLS)
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls of a ``Response``, a list of output items, or one item.

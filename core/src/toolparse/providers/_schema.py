@@ -8,11 +8,11 @@ lives in its own module (``_strict``, ``_gemini_schema``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._schemas import MAX_DEPTH, merge_all_of, resolve_ref
-from ._common import Schema, object_root
+from ._common import Schema, add_notes, note, object_root
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ANY_VALUE",
     "JSON_OBJECT_NOTE",
+    "Converted",
     "loose_arrays",
     "modern_tuples",
     "parameters",
@@ -158,3 +159,26 @@ def tuple_note(kinds: list[str], rest: str | None, closed: bool) -> str:
     if not closed:
         text += f", then any number of {rest or 'values'}"
     return text
+
+
+class Converted:
+    """One schema while a format's walk converts it: its new keywords, and notes for the rest."""
+
+    __slots__ = ("notes", "nullable", "out", "path")
+
+    def __init__(self, path: tuple[str, ...], notes: Iterable[str] = ()) -> None:
+        self.path = path
+        self.out: Schema = {}
+        #: what the format cannot say, said in the description instead
+        self.notes = list(notes)
+        #: whether ``null`` is allowed too (Gemini says it with ``nullable``)
+        self.nullable = False
+
+    def note(self, key: str, value: Any) -> None:
+        """Describe one keyword instead of sending it."""
+        self.notes.append(note(key, value))
+
+    def done(self) -> Schema:
+        """The converted schema, its notes added to the description."""
+        add_notes(self.out, self.notes)
+        return self.out

@@ -20,17 +20,16 @@ disagree) raise ``ValueError`` saying what to change.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from .._schemas import free_form, merge_all_of
 from .._schemas import nullable as admits_null
-from ..nulls import null_restorer
-from ._common import Schema, add_notes, note, resolve_ref
-from ._limits import check_openai_limits
-from ._schema import ANY_VALUE, JSON_OBJECT_NOTE, tuple_note
+from ._common import Schema, note, resolve_ref
+from ._limits import check_openai_limits, recursion
+from ._schema import ANY_VALUE, JSON_OBJECT_NOTE, Converted, tuple_note
 
-__all__ = ["check_openai_limits", "null_restorer", "strict_schema"]
+__all__ = ["check_openai_limits", "strict_schema"]
 
 Target = Literal["openai", "anthropic"]
 
@@ -38,58 +37,26 @@ _OPENAI_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
 _ANTHROPIC_FORMATS = _OPENAI_FORMATS | {"uri"}
-
 # keywords kept as they are (after their values were made strict)
 _STRUCTURE = frozenset(
-    {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "enum",
-        "anyOf",
-        "description",
-        "title",
-        "$ref",
-        "$defs",
-        "definitions",
-    }
+    {"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf"}
+    | {"description", "title", "$ref", "$defs", "definitions"}
 )
 _KEEP: dict[Target, frozenset[str]] = {
     "openai": _STRUCTURE
-    | {
-        "pattern",
-        "format",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-    },
+    | {"pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum"}
+    | {"exclusiveMinimum", "minItems", "maxItems", "minLength", "maxLength"},
     "anthropic": _STRUCTURE | {"pattern", "format", "minItems", "const", "allOf", "default"},
 }
 # annotations with nothing to say to the model: dropped without a note
 _SILENT = frozenset(
-    {
-        "$schema",
-        "$id",
-        "$anchor",
-        "$comment",
-        "discriminator",
-        "readOnly",
-        "writeOnly",
-        "deprecated",
-        "contentEncoding",
-        "contentMediaType",
-    }
+    {"$schema", "$id", "$anchor", "$comment", "discriminator", "readOnly", "writeOnly"}
+    | {"deprecated", "contentEncoding", "contentMediaType"}
 )
 _PRIMITIVE = (str, int, float, bool, type(None))
 _MAX_SCHEMA_DEPTH = 100
+# a schema with none of these allows a value of any type
+_TYPED = frozenset({"type", "anyOf", "allOf", "enum", "const", "$ref"})
 
 
 def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
@@ -119,19 +86,29 @@ def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
     out = walker.node(root, ())
     if out.get("type") != "object":
         raise ValueError(f"the root of a strict schema must be an object, got {out.get('type')!r}")
-    if target == "anthropic":
-        walker.refuse_recursion(out)
+    why = recursion(out) if target == "anthropic" else None
+    if why is not None:
+        raise walker.fail((), why)  # Anthropic's strict mode decodes no recursive schemas
     return out
 
 
 class _Strict:
-    __slots__ = ("formats", "inlining", "keep", "root", "target")
+    """The strict form of every subschema of one root, for one target.
+
+    :meth:`node` is the one recursive transform: a reference or ``allOf`` is
+    resolved first, then each keyword goes through its rule (``_RULES``; a
+    keyword without one is kept when the target decodes against it, else
+    described), then an object is closed.
+    """
+
+    __slots__ = ("formats", "inlining", "keep", "root", "rules", "target")
 
     def __init__(self, root: Schema, target: Target) -> None:
         self.root = root
         self.target: Target = target
         self.keep = _KEEP[target]
         self.formats = _OPENAI_FORMATS if target == "openai" else _ANTHROPIC_FORMATS
+        self.rules = {**_RULES, **_TARGET_RULES[target]}
         self.inlining: list[str] = []
 
     def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
@@ -141,125 +118,137 @@ class _Strict:
             f"{change + ', or ' if change else ''}export this tool with strict=False"
         )
 
-    def node(self, schema: object, path: tuple[str, ...], extra: list[str] | None = None) -> Schema:
+    def node(self, schema: object, path: tuple[str, ...], notes: list[str] | None = None) -> Schema:
+        """``schema`` in strict form; ``notes`` go into its description."""
+        s = self.prepared(schema, path)
+        if "$ref" in s and not set(s) <= {"$ref", "$defs", "definitions"}:
+            # a reference with siblings (a field's description): its target under them,
+            # resolved here (not in a helper) so that a level of nesting costs few frames
+            ref = s.pop("$ref")
+            if ref in self.inlining:
+                s = {"$ref": ref}  # a cycle: the bare reference
+            else:
+                self.inlining.append(ref)
+                try:
+                    return self.node({**resolve_ref(self.root, ref), **s}, path, notes)
+                finally:
+                    self.inlining.pop()
+        if isinstance(s.get("allOf"), list):
+            return self.node(self.merged(s, path), path, notes)
+        if path and _is_object(s) and free_form(s):
+            return self.json_string(s, notes)
+        node = Converted(path, notes or ())
+        items = self.array_items(s, node)
+        if "oneOf" in s:
+            self.one_of(s, path)
+        for key, value in s.items():
+            self.rules.get(key, _Strict.other)(self, key, value, node)
+            if key == "type" and items is not None:
+                node.out["items"] = items
+        if _is_object(s):
+            self.object(s, node)
+        if not (_TYPED & node.out.keys()):
+            node.out["anyOf"] = [dict(v) for v in ANY_VALUE]  # any type: every schema needs one
+        return node.done()
+
+    def prepared(self, schema: object, path: tuple[str, ...]) -> Schema:
+        """``schema`` as a dict to convert (``true``: ``{}``); too deep, or ``false``, refused."""
         if len(path) > 2 * _MAX_SCHEMA_DEPTH:
             raise self.fail(path, f"nesting deeper than {_MAX_SCHEMA_DEPTH} levels")
         if schema is False:
             raise self.fail(path, "a schema that allows no value")
-        if not isinstance(schema, Mapping):
-            schema = {}
-        s = dict(schema)
-        if "$ref" in s and len(s) > 1 and not set(s) <= {"$ref", "$defs", "definitions"}:
-            # a reference with siblings (a field description): inline the
-            # target under them, so the description is not lost
-            ref = s.pop("$ref")
-            if ref in self.inlining:
-                s = {"$ref": ref}  # a cycle: keep the bare reference
-            else:
-                self.inlining.append(ref)
-                try:
-                    merged = {**resolve_ref(self.root, ref), **s}
-                    return self.node(merged, path, extra)
-                finally:
-                    self.inlining.pop()
-        if isinstance(s.get("allOf"), list):
-            # every part must hold: one schema (closing each part on its own
-            # would make the whole unsatisfiable)
-            try:
-                merged = merge_all_of(s, self.root)
-            except ValueError as exc:
-                raise self.fail(
-                    path, str(exc), "make the parts agree (or merge them by hand)"
-                ) from None
-            return self.node(merged, path, extra)
-        if self.is_object(s) and free_form(s) and path:
-            return self.json_string(s, path, extra)
-        notes: list[str] = list(extra or ())
-        out: Schema = {}
-        if isinstance(s.get("items"), list):  # draft-07 tuple form
-            s["prefixItems"] = s.pop("items")
-            if "additionalItems" in s:
-                s["items"] = s.pop("additionalItems")
-        if isinstance(s.get("prefixItems"), list):
-            tuple_items = self.positional(s, path, notes)
-        elif s.get("type") == "array" and "items" not in s:
-            # no items schema: any value (OpenAI refuses an array without one)
-            tuple_items = {"anyOf": [dict(v) for v in ANY_VALUE]}
-        else:
-            tuple_items = None
-        if "oneOf" in s:
-            if "anyOf" in s:
-                raise self.fail(path, "both anyOf and oneOf")
-            s["anyOf"] = s.pop("oneOf")
-        for key, value in s.items():
-            if key == "type" and tuple_items is not None:
-                out[key] = value
-                out["items"] = tuple_items
-                continue
-            if key == "$ref":
-                out[key] = value
-            elif key in ("$defs", "definitions"):
-                if isinstance(value, Mapping):
-                    out[key] = {k: self.node(v, (*path, key, k)) for k, v in value.items()}
-            elif key == "anyOf" or (key == "allOf" and key in self.keep):
-                out[key] = [self.node(v, (*path, key, str(i))) for i, v in enumerate(value)]
-            elif key == "items":
-                out[key] = self.items(value, path)
-            elif key in ("properties", "required", "additionalProperties", "patternProperties"):
-                continue  # handled with the object below
-            elif key == "const":
-                if self.target == "openai" and isinstance(value, _PRIMITIVE):
-                    out["enum"] = [value]
-                elif isinstance(value, _PRIMITIVE):
-                    out[key] = value
-                else:
-                    notes.append(note(key, value))
-            elif key == "enum":
-                if isinstance(value, list) and all(isinstance(v, _PRIMITIVE) for v in value):
-                    out[key] = list(value)
-                else:
-                    notes.append(note("one of", value))
-            elif key == "format":
-                if value in self.formats:
-                    out[key] = value
-                else:
-                    notes.append(note(key, value))
-            elif key == "minItems" and self.target == "anthropic":
-                if value in (0, 1):
-                    out[key] = value
-                else:
-                    notes.append(note(key, value))
-            elif key == "default" and key not in self.keep:
-                if value is not None:  # "default: null" tells the model nothing
-                    notes.append(note(key, value))
-            elif key in self.keep:
-                out[key] = value
-            elif key not in _SILENT:
-                notes.append(note(key, value))
-        if self.is_object(s):
-            self.object(s, out, path)
-        if not ({"type", "anyOf", "allOf", "enum", "const", "$ref"} & set(out)):
-            # a value of any type: every schema needs one, so the primitive ones
-            out["anyOf"] = [dict(v) for v in ANY_VALUE]
-        add_notes(out, notes)
-        return out
+        return dict(schema) if isinstance(schema, Mapping) else {}
 
-    def json_string(self, s: Schema, path: tuple[str, ...], extra: list[str] | None) -> Schema:
+    def one_of(self, s: Schema, path: tuple[str, ...]) -> None:
+        """``oneOf`` as ``anyOf`` (neither strict mode decodes ``oneOf``), moved last."""
+        if "anyOf" in s:
+            raise self.fail(path, "both anyOf and oneOf")
+        s["anyOf"] = s.pop("oneOf")
+
+    def merged(self, s: Schema, path: tuple[str, ...]) -> Schema:
+        """``allOf`` as one schema: each part closed on its own would make it unsatisfiable."""
+        try:
+            return merge_all_of(s, self.root)
+        except ValueError as exc:
+            raise self.fail(
+                path, str(exc), "make the parts agree (or merge them by hand)"
+            ) from None
+
+    def json_string(self, s: Schema, notes: list[str] | None) -> Schema:
         """A free-form object as a JSON-encoded string (decoded before the parser runs)."""
-        out: Schema = {"type": "string"}
+        node = Converted((), [*(notes or ()), JSON_OBJECT_NOTE])
+        node.out["type"] = "string"
         if "description" in s:
-            out["description"] = s["description"]
-        notes = [*(extra or ()), JSON_OBJECT_NOTE]
+            node.out["description"] = s["description"]
         values = s.get("additionalProperties")
         if isinstance(values, Mapping) and values:
-            notes.append(note("each value", values))
+            node.note("each value", values)
         for key in ("minProperties", "maxProperties", "propertyNames", "patternProperties"):
             if key in s:
-                notes.append(note(key, s[key]))
-        add_notes(out, notes)
-        return out
+                node.note(key, s[key])
+        return node.done()
 
-    def positional(self, s: Schema, path: tuple[str, ...], notes: list[str]) -> Schema:
+    # -- the keyword rules: each writes the keyword into node.out, or a note ------
+
+    def other(self, key: str, value: Any, node: Converted) -> None:
+        """Kept when the target decodes against it; else described (annotations dropped)."""
+        if key in self.keep:
+            node.out[key] = value
+        elif key not in _SILENT:
+            node.note(key, value)
+
+    def skip(self, key: str, value: Any, node: Converted) -> None:
+        """Written by :meth:`object`, with the other object keywords."""
+
+    def definitions(self, key: str, value: Any, node: Converted) -> None:
+        if isinstance(value, Mapping):
+            node.out[key] = {k: self.node(v, (*node.path, key, k)) for k, v in value.items()}
+
+    def branches(self, key: str, value: Any, node: Converted) -> None:
+        node.out[key] = [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)]
+
+    def items(self, key: str, value: Any, node: Converted) -> None:
+        if value is False:
+            raise self.fail(node.path, "an array that allows no items")
+        node.out[key] = self.node(value, (*node.path, "items"))
+
+    def const(self, key: str, value: Any, node: Converted) -> None:
+        if not isinstance(value, _PRIMITIVE):
+            node.note(key, value)
+        elif self.target == "openai":
+            node.out["enum"] = [value]
+        else:
+            node.out[key] = value
+
+    def enum(self, key: str, value: Any, node: Converted) -> None:
+        if isinstance(value, list) and all(isinstance(v, _PRIMITIVE) for v in value):
+            node.out[key] = list(value)
+        else:
+            node.note("one of", value)
+
+    def allowed(self, key: str, value: Any, node: Converted) -> None:
+        """Kept when the target decodes this value (a format, Anthropic's ``minItems``)."""
+        if value in (self.formats if key == "format" else (0, 1)):
+            node.out[key] = value
+        else:
+            node.note(key, value)
+
+    def default(self, key: str, value: Any, node: Converted) -> None:
+        """OpenAI decodes no ``default``: described (``null`` tells the model nothing)."""
+        if value is not None:
+            node.note(key, value)
+
+    # -- arrays and objects ---------------------------------------------------------
+
+    def array_items(self, s: Schema, node: Converted) -> Schema | None:
+        """The ``items`` a tuple or an array without an items schema gets, else ``None``."""
+        if isinstance(s.get("prefixItems"), list):
+            return self.positional(s, node)
+        if s.get("type") == "array" and "items" not in s:
+            return {"anyOf": [dict(v) for v in ANY_VALUE]}  # OpenAI refuses an array without
+        return None
+
+    def positional(self, s: Schema, node: Converted) -> Schema:
         """Positional items, which neither strict mode can say: their union, in words.
 
         Pops ``prefixItems``/``items`` from ``s`` (a closed tuple gets its
@@ -269,111 +258,96 @@ class _Strict:
         rest = s.pop("items", None)
         if isinstance(rest, Mapping) and not rest:
             rest = None
-        branches = [self.node(v, (*path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
+        branches = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
         most = s.get("maxItems")
         closed = rest is False or (isinstance(most, int) and most <= len(prefix))
-        kinds = [_kind(b) for b in branches]
         tail: list[Schema] = []
         if not closed:
             tail = (
-                [self.node(rest, (*path, "items"))]
+                [self.node(rest, (*node.path, "items"))]
                 if rest is not None
                 else [dict(v) for v in ANY_VALUE]
             )
         union = [b for i, b in enumerate(branches + tail) if b not in (branches + tail)[:i]]
         if closed:
             s["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
-        notes.append(
-            tuple_note(kinds, _kind(tail[0]) if tail and rest is not None else None, closed)
-        )
+        rest_kind = _kind(tail[0]) if tail and rest is not None else None
+        node.notes.append(tuple_note([_kind(b) for b in branches], rest_kind, closed))
         s.setdefault("type", "array")
         return union[0] if len(union) == 1 else {"anyOf": union}
 
-    @staticmethod
-    def is_object(s: Schema) -> bool:
-        kind = s.get("type")
-        return (
-            kind == "object"
-            or (isinstance(kind, list) and "object" in kind)
-            or (kind is None and ("properties" in s or "additionalProperties" in s))
-        )
+    def object(self, s: Schema, node: Converted) -> None:
+        """Closed: other keys allowed (``additionalProperties: true``) cannot be sent.
 
-    def items(self, value: object, path: tuple[str, ...]) -> Schema:
-        if value is False:
-            raise self.fail(path, "an array that allows no items")
-        return self.node(value, (*path, "items"))
-
-    def object(self, s: Schema, out: Schema, path: tuple[str, ...]) -> None:
+        For OpenAI every property is required: an optional one becomes
+        nullable, ``null`` meaning "not sent".
+        """
         open_map = s.get("additionalProperties")
         if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
-            if not path:
-                raise self.fail(
-                    path,
-                    "an open map (additionalProperties with a schema) as the arguments",
-                    "declare the arguments as named properties (a map can be one of them)",
-                )
-            raise self.fail(
-                path,
-                "an open map (additionalProperties with a schema) next to declared properties",
-                "declare every key as a property, or move the other keys into a map property",
-            )
-        # additionalProperties true (other keys allowed) is closed: they cannot be sent
+            raise self.open_map(node.path)
+        out = node.out
         out.setdefault("type", "object")
         props = s.get("properties") or {}
         required = [r for r in s.get("required") or () if r in props]
-        new_props: Schema = {}
+        converted: Schema = {}
         for name, prop in props.items():
-            nullable = self.target == "openai" and name not in required and not admits_null(prop)
-            notes: list[str] = []
-            if nullable and isinstance(prop, Mapping) and "default" in prop:
-                # null is how the model asks for the default (the core drops it)
-                if prop["default"] is not None:
-                    notes.append(note("null means the default", prop["default"]))
-                prop = {k: v for k, v in prop.items() if k != "default"}
-            child = self.node(prop, (*path, name), notes)
-            new_props[name] = _with_null(child) if nullable else child
-        out["properties"] = new_props
-        out["required"] = list(new_props) if self.target == "openai" else required
+            if self.target == "openai" and name not in required and not admits_null(prop):
+                prop, notes = _null_for_default(prop)
+                converted[name] = _with_null(self.node(prop, (*node.path, name), notes))
+            else:
+                converted[name] = self.node(prop, (*node.path, name))
+        out["properties"] = converted
+        out["required"] = list(out["properties"]) if self.target == "openai" else required
         out["additionalProperties"] = False
 
-    def refuse_recursion(self, schema: Schema) -> None:
-        """Anthropic's strict mode decodes no recursive schemas."""
-        defs = {
-            f"#/{key}/{name}": value
-            for key in ("$defs", "definitions")
-            for name, value in (schema.get(key) or {}).items()
-        }
+    def open_map(self, path: tuple[str, ...]) -> ValueError:
+        if not path:
+            return self.fail(
+                path,
+                "an open map (additionalProperties with a schema) as the arguments",
+                "declare the arguments as named properties (a map can be one of them)",
+            )
+        return self.fail(
+            path,
+            "an open map (additionalProperties with a schema) next to declared properties",
+            "declare every key as a property, or move the other keys into a map property",
+        )
 
-        def refs(node: object) -> list[str]:
-            found: list[str] = []
-            stack = [node]
-            while stack:
-                item = stack.pop()
-                if isinstance(item, Mapping):
-                    if isinstance(item.get("$ref"), str):
-                        found.append(item["$ref"])
-                    stack.extend(v for k, v in item.items() if k not in ("$defs", "definitions"))
-                elif isinstance(item, list):
-                    stack.extend(item)
-            return found
 
-        edges = {name: refs(value) for name, value in defs.items()}
-        if any(r == "#" for r in refs(schema)) or any("#" in targets for targets in edges.values()):
-            raise self.fail((), "a recursive schema")
-        state: dict[str, int] = {}
+_Rule = Callable[[_Strict, str, Any, Converted], None]
+_RULES: dict[str, _Rule] = {
+    "$defs": _Strict.definitions,
+    "definitions": _Strict.definitions,
+    "anyOf": _Strict.branches,
+    "items": _Strict.items,
+    "const": _Strict.const,
+    "enum": _Strict.enum,
+    "format": _Strict.allowed,
+    **dict.fromkeys(
+        ("properties", "required", "additionalProperties", "patternProperties"), _Strict.skip
+    ),
+}
+_TARGET_RULES: dict[Target, dict[str, _Rule]] = {
+    "openai": {"default": _Strict.default},
+    "anthropic": {"allOf": _Strict.branches, "minItems": _Strict.allowed},
+}
 
-        def visit(name: str) -> None:
-            state[name] = 1
-            for target in edges.get(name, ()):
-                if state.get(target) == 1:
-                    raise self.fail((), f"a recursive schema ({name} refers back to itself)")
-                if target not in state:
-                    visit(target)
-            state[name] = 2
 
-        for name in edges:
-            if name not in state:
-                visit(name)
+def _is_object(s: Schema) -> bool:
+    kind = s.get("type")
+    return (
+        kind == "object"
+        or (isinstance(kind, list) and "object" in kind)
+        or (kind is None and ("properties" in s or "additionalProperties" in s))
+    )
+
+
+def _null_for_default(prop: object) -> tuple[object, list[str]]:
+    """An optional property without its default: ``null`` asks for it (the core drops it)."""
+    if not (isinstance(prop, Mapping) and "default" in prop):
+        return prop, []
+    notes = [note("null means the default", prop["default"])] if prop["default"] is not None else []
+    return {k: v for k, v in prop.items() if k != "default"}, notes
 
 
 def _kind(schema: Schema) -> str:
