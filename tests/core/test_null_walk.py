@@ -435,3 +435,18 @@ def test_a_restorer_pickles(name: str) -> None:
     again = pickle.loads(pickle.dumps(restore))
     sent = {"address": {"city": "c", "zip": None}, "tree": {"name": None}, "meta": '{"k": 1}'}
     assert again(sent) == restore(sent)
+
+
+def test_a_reference_to_itself_inside_branches_defines_and_runs() -> None:
+    # a bare reference loop under anyOf/oneOf once looped forever at definition
+    schema = {
+        "properties": {
+            "g1": {
+                "anyOf": [{"$ref": "#/$defs/D0"}],
+                "oneOf": [{"oneOf": [{"properties": {"c1": {"type": "number"}}}]}],
+            }
+        },
+        "$defs": {"D0": {"$ref": "#/$defs/D0"}},
+    }
+    fn = tp.Function("t", lambda a: "ok", parameters_schema=schema)
+    assert fn.execute({"g1": {"c1": 1, "x": None}}) == tp.Ok("ok")
