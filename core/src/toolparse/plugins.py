@@ -85,8 +85,7 @@ class PluginManager(pluggy.PluginManager):
         self._adapters: tuple[Adapter, ...] | None = None
         self._providers: dict[str, Any] | None = None
         self._failed: list[PluginDistribution] = []
-        #: whether any plugin observes executions (read on the execution path)
-        self.observed = False
+        self.observed = False  #: whether any plugin observes executions
 
     def register(self, plugin: object, name: str | None = None) -> str | None:
         """Register a plugin (see ``pluggy.PluginManager.register``)."""
