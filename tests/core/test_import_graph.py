@@ -1,6 +1,8 @@
-"""The core's import graph has no cycle, read from the source with ``ast``.
+"""The import graph of the core and of every adapter has no cycle, read from the source with ``ast``.
 
-Two graphs of the modules of ``core/src/toolparse``:
+Two graphs of the modules of ``core/src/toolparse`` and of each installed
+adapter package (``toolparse_pydantic``, ...), which import the core but
+never each other:
 
 - module level: the imports that run when a module is imported (not those
   inside functions, nor those under ``if TYPE_CHECKING:``);
@@ -17,6 +19,8 @@ process.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,18 +28,35 @@ from pathlib import Path
 
 import toolparse
 
-ROOT = Path(toolparse.__file__).parent
 PACKAGE = "toolparse"
+#: the adapter packages installed here (each its own distribution)
+ADAPTERS = [
+    name
+    for name in (
+        "toolparse_pydantic",
+        "toolparse_marshmallow",
+        "toolparse_attrs",
+        "toolparse_jsonschema",
+    )
+    if importlib.util.find_spec(name) is not None
+]
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-MODULES = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+def _modules(package: str) -> dict[str, Path]:
+    root = Path(str(importlib.import_module(package).__file__)).parent
+    return {_module_name(root, p): p for p in sorted(root.rglob("*.py"))}
+
+
+MODULES = {
+    name: path for package in (PACKAGE, *ADAPTERS) for name, path in _modules(package).items()
+}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -215,9 +236,11 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
-def test_every_core_module_is_read() -> None:
+def test_every_core_and_adapter_module_is_read() -> None:
     assert {"toolparse", "toolparse.plugins", "toolparse.plain._adapter"} <= set(MODULES)
     assert "toolparse.testing" in MODULES
+    for adapter in ADAPTERS:
+        assert {adapter, f"{adapter}._adapter"} <= set(MODULES)
 
 
 def test_the_module_level_import_graph_has_no_cycle() -> None:
@@ -254,6 +277,9 @@ def test_the_graph_reader_finds_a_cycle() -> None:
     graph = _graph(lazy=False)
     assert "toolparse._defaults" in graph["toolparse.plugins"]
     assert "toolparse.plain._adapter" in _graph(lazy=True)["toolparse.plain"]
+    for adapter in ADAPTERS:  # an adapter's modules, and the core they import
+        assert {f"{adapter}._adapter", "toolparse"} <= graph[adapter]
+        assert "toolparse.adapter" in _graph(lazy=True)[f"{adapter}._adapter"]
 
 
 def test_each_default_manager_lookup_says_why_it_is_lazy() -> None:
@@ -299,8 +325,6 @@ def test_import_toolparse_loads_no_first_use_module() -> None:
 
 
 def test_the_first_use_names_are_the_modules_own() -> None:
-    import importlib
-
     lazy: dict[str, str] = toolparse._FIRST_USE  # type: ignore[attr-defined]
     assert set(lazy) <= set(toolparse.__all__)
     for name, module in lazy.items():

@@ -62,8 +62,7 @@ __all__ = [
 #: "... and N more" either way. Top-level missing and unknown names are always built.
 MAX_PROBLEMS = 1_000
 
-#: The ``unknown_arguments`` policies.
-UnknownArguments = Literal["report", "reject", "ignore"]
+UnknownArguments = Literal["report", "reject", "ignore"]  #: The ``unknown_arguments`` policies.
 
 #: Every ``unknown_arguments`` policy, in the order messages list them.
 POLICIES: tuple[UnknownArguments, ...] = ("report", "reject", "ignore")

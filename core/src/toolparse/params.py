@@ -112,29 +112,9 @@ class FunctionParam:
     ) -> None:
         enum_values = tuple(enum or ())
         props = tuple(object_properties or ())
-        errors: list[tuple[str, str]] = []
+        errors = _shape_errors(type, item_type, enum_values, props)
         if not isinstance(name, str) or not name.strip():
-            errors.append(("name", "can't be blank"))
-        if type not in TYPES:
-            errors.append(("type", f"must be one of {', '.join(TYPES)} (got {type!r})"))
-        if enum_values and type not in _ENUM_TYPES:
-            errors.append(("enum", f"not allowed for type {type!r}"))
-        if item_type is not None and type != "array":
-            errors.append(("item_type", f"not allowed for type {type!r}"))
-        elif item_type is not None and (item_type not in TYPES):
-            errors.append(("item_type", f"must be one of {', '.join(TYPES)} (got {item_type!r})"))
-        object_items = type == "array" and item_type == "object"
-        if type == "object" and not props:
-            errors.append(("object_properties", "is required for object type"))
-        elif object_items and not props:
-            errors.append(("object_properties", "required when array type of object is used"))
-        elif props and type != "object" and not object_items:
-            errors.append(("object_properties", f"not allowed for type {type!r}"))
-        for i, prop in enumerate(props):
-            if not isinstance(prop, FunctionParam):
-                errors.append(
-                    (f"object_properties[{i}]", f"expected a FunctionParam, got {prop!r:.60}")
-                )
+            errors.insert(0, ("name", "can't be blank"))
         if description is not None and not isinstance(description, str):
             errors.append(("description", "must be a string"))
         if not isinstance(required, bool):
@@ -233,3 +213,31 @@ def _frozen(value: object) -> object:
 def _rebuilt(name: str, type: str, options: dict[str, Any]) -> FunctionParam:
     """A FunctionParam again, from what its ``__reduce__`` kept."""
     return FunctionParam(name, type, **options)
+
+
+def _shape_errors(
+    type: str, item_type: str | None, enum: tuple[Any, ...], props: tuple[Any, ...]
+) -> list[tuple[str, str]]:
+    """What is wrong with a parameter's type and what depends on it (the Elixir rules)."""
+    errors: list[tuple[str, str]] = []
+    if type not in TYPES:
+        errors.append(("type", f"must be one of {', '.join(TYPES)} (got {type!r})"))
+    if enum and type not in _ENUM_TYPES:
+        errors.append(("enum", f"not allowed for type {type!r}"))
+    if item_type is not None and type != "array":
+        errors.append(("item_type", f"not allowed for type {type!r}"))
+    elif item_type is not None and (item_type not in TYPES):
+        errors.append(("item_type", f"must be one of {', '.join(TYPES)} (got {item_type!r})"))
+    object_items = type == "array" and item_type == "object"
+    if type == "object" and not props:
+        errors.append(("object_properties", "is required for object type"))
+    elif object_items and not props:
+        errors.append(("object_properties", "required when array type of object is used"))
+    elif props and type != "object" and not object_items:
+        errors.append(("object_properties", f"not allowed for type {type!r}"))
+    errors.extend(
+        (f"object_properties[{i}]", f"expected a FunctionParam, got {prop!r:.60}")
+        for i, prop in enumerate(props)
+        if not isinstance(prop, FunctionParam)
+    )
+    return errors

@@ -1,10 +1,9 @@
 """The plugin manager: loading plugins and collecting their adapters and providers.
 
-``plugin_manager()`` builds the default manager lazily on first use, with the
-core's own defaults registered like any plugin and then every installed
-distribution's ``toolparse`` entry points, loaded by pluggy (which records the
-distribution of each, for :meth:`PluginManager.plugin_distributions`). Two
-environment variables control loading:
+``plugin_manager()`` builds the default manager on first use: the core's own
+defaults, registered like any plugin, then every installed distribution's
+``toolparse`` entry points, loaded by pluggy. Two environment variables control
+loading:
 
 - ``TOOLPARSE_DISABLE_PLUGIN_AUTOLOAD``: set (to anything but ``""``/``0``) to
   load no entry points.
@@ -12,8 +11,7 @@ environment variables control loading:
   value loads none). It wins over the switch above.
 
 A plugin that fails to import is named in a :class:`PluginLoadWarning` and
-skipped; tools that do not need it work, and the definition error of a tool
-whose ``args_schema`` nothing else accepts names it again.
+skipped; a tool that needs it names it again in its definition error.
 """
 
 from __future__ import annotations
@@ -78,8 +76,7 @@ class PluginDistribution(NamedTuple):
 class PluginManager(pluggy.PluginManager):
     """A ``pluggy.PluginManager`` for toolparse, with its adapters and providers.
 
-    What the plugins register is collected on first use and collected again
-    after any :meth:`register` or :meth:`unregister`.
+    What the plugins register is collected on first use, and again after a change.
     """
 
     def __init__(self) -> None:
@@ -88,8 +85,7 @@ class PluginManager(pluggy.PluginManager):
         self._adapters: tuple[Adapter, ...] | None = None
         self._providers: dict[str, Any] | None = None
         self._failed: list[PluginDistribution] = []
-        #: whether any plugin observes executions (read on the execution path)
-        self.observed = False
+        self.observed = False  #: whether any plugin observes executions
 
     def register(self, plugin: object, name: str | None = None) -> str | None:
         """Register a plugin (see ``pluggy.PluginManager.register``)."""
@@ -153,11 +149,7 @@ class PluginManager(pluggy.PluginManager):
         return chosen
 
     def field_schema_for(self, adapter: str) -> Callable[[object, dict[str, Any]], dict[str, Any]]:
-        """The field-schema hook bound to this manager, as an adapter's compile step gets it.
-
-        ``hook(field, schema)`` returns ``schema`` itself when no plugin
-        implements ``toolparse_field_schema`` (the common case costs nothing).
-        """
+        """The field-schema hook bound to this manager, as an adapter's compile step gets it."""
         return _FieldHook(self, adapter)
 
     def serialize(self, value: object) -> str | None:
@@ -187,16 +179,13 @@ class PluginManager(pluggy.PluginManager):
     # -- loading ---------------------------------------------------------------
 
     def load_entry_points(self, names: Sequence[str] | None = None) -> int:
-        """Register the installed ``toolparse`` entry points; return how many.
+        """Register the installed ``toolparse`` entry points (pluggy loads them); return how many.
 
-        pluggy's own ``load_setuptools_entrypoints`` does the loading, so
-        ``list_plugin_distinfo()`` and :meth:`plugin_distributions` know the
-        distribution of each. With ``names``, only those, in that order; a
-        name no distribution provides is a warning. Without, all of them,
-        registered in name order so that which plugin is asked first does not
-        depend on how the distributions happen to be listed. An entry point
-        that fails to import is skipped with a :class:`PluginLoadWarning`
-        naming it (see :meth:`failed_plugins`).
+        With ``names``, only those, in that order (a name no distribution
+        provides is a warning); without, all of them, in name order, so which
+        plugin is asked first never depends on how distributions are listed.
+        One that fails to import is skipped with a :class:`PluginLoadWarning`
+        (see :meth:`failed_plugins`).
         """
         if names is None:
             before = len(self.list_plugin_distinfo())
@@ -254,15 +243,10 @@ class PluginManager(pluggy.PluginManager):
         self,
         dist: importlib.metadata.Distribution,
         ep: importlib.metadata.EntryPoint,
-        exc: BaseException,
+        exc: Exception,
     ) -> None:
-        failure = PluginDistribution(
-            ep.name,
-            _dist_name(dist),
-            str(dist.version),
-            ep.value,
-            f"{type(exc).__name__}: {exc}",
-        )
+        error = f"{type(exc).__name__}: {exc}"
+        failure = PluginDistribution(ep.name, _dist_name(dist), str(dist.version), ep.value, error)
         self._failed = [f for f in self._failed if f.name != ep.name]
         self._failed.append(failure)
         warnings.warn(
@@ -289,11 +273,7 @@ class PluginManager(pluggy.PluginManager):
         return list(self._failed)
 
     def plugin_distributions(self) -> list[PluginDistribution]:
-        """Every plugin loaded from an entry point, and every one that failed, by name.
-
-        What ``toolparse plugins`` lists: entry point, distribution, version,
-        and the import error of a plugin that failed.
-        """
+        """Every plugin loaded from an entry point, and every one that failed, by name (what ``toolparse plugins`` lists)."""
         found = [
             PluginDistribution(
                 self.get_name(plugin) or "",

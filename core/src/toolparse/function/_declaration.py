@@ -107,22 +107,21 @@ class Declaration:
     def __init__(
         self,
         schema: dict[str, Any],
-        parser: Callable[..., Any] | None = None,
-        accepted: tuple[str, ...] | None = None,
-        required: tuple[str, ...] | None = None,
+        compiled: Compiled | None = None,
         adapter: Adapter | None = None,
         key: tuple[Hashable, ...] | None = None,
-        nulls_after_reject: bool = False,
-        verdict: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self.schema = schema
-        self.parser = parser
-        self.accepted = accepted
-        self.required = required
         self.adapter = adapter
         self.key = key
-        self.nulls_after_reject = nulls_after_reject
-        self.verdict = verdict
+        self.parser = None if compiled is None else compiled.parser
+        self.accepted = None if compiled is None else compiled.accepted
+        self.required = None if compiled is None else compiled.required
+        # (what the adapter says of its parser counts only where there is one)
+        sure = compiled is not None and compiled.parser is not None
+        self.nulls_after_reject = sure and compiled.nulls_after_reject is True  # type: ignore[union-attr]
+        verdict = compiled.verdict if sure else None  # type: ignore[union-attr]
+        self.verdict = verdict if callable(verdict) else None
 
 
 def declare(
@@ -219,16 +218,7 @@ def _resolve(
     if not isinstance(compiled, Compiled) or not isinstance(compiled.schema, dict):
         errors.append(("args_schema", f"the {adapter.name} adapter returned no JSON Schema dict"))
         return None
-    return Declaration(
-        compiled.schema,
-        compiled.parser,
-        compiled.accepted,
-        compiled.required,
-        adapter,
-        _key_of(adapter, compiled.key, policy),
-        compiled.nulls_after_reject is True and compiled.parser is not None,
-        compiled.verdict if callable(compiled.verdict) and compiled.parser is not None else None,
-    )
+    return Declaration(compiled.schema, compiled, adapter, _key_of(adapter, compiled.key, policy))
 
 
 def _adapter_for(

@@ -140,7 +140,7 @@ class Function:
     _run: Callable[[Any, Any], Any]
     _parse: Callable[[Any, Any], Any]
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the keyword arguments API.md fixes
         self,
         name: str,
         function: Callable[..., Any],

@@ -170,7 +170,7 @@ class Plan:
 
         return Parameters(policy, params_checker(params, owner._accepted, policy.policy))
 
-    def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:
+    def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.
 
         Returns the outcome (``Ok``/``Error``/``Interrupt``; with
