@@ -252,18 +252,20 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _chunks(stream: IO[bytes], progress: _Progress | None) -> Iterator[tuple[int, list[bytes]]]:
-    """``(first line number, lines)`` batches of ``stream``."""
-    first, batch = 1, []
+def _batches(
+    stream: IO[bytes], progress: _Progress | None, *rest: Any
+) -> Iterator[tuple[Any, ...]]:
+    """``(first line number, lines, *rest)`` for each batch of ``stream``."""
+    first, lines = 1, []
     for line in stream:
-        batch.append(line)
-        if len(batch) == CHUNK:
-            yield first, batch
-            first, batch = first + CHUNK, []
+        lines.append(line)
+        if len(lines) == CHUNK:
+            yield first, lines, *rest
+            first, lines = first + CHUNK, []
             if progress is not None:
                 progress.update(first - 1)
-    if batch:
-        yield first, batch
+    if lines:
+        yield first, lines, *rest
 
 
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
@@ -273,9 +275,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
         progress = _Progress(label, stream) if sys.stderr.isatty() else None
         try:
-            batches = (
-                (n, lines, args.format, label, args.json) for n, lines in _chunks(stream, progress)
-            )
+            batches = _batches(stream, progress, args.format, label, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
                     _check_batch(loaded.tools, *b) for b in batches
@@ -284,9 +284,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
                 parts = _in_processes(loaded.target, args.jobs, batches)
             for part, text in parts:
                 summary.merge(part)
-                sys.stdout.write(
-                    text
-                )  # one write per batch: a write per line costs as much as the check
+                sys.stdout.write(text)  # per batch: a write per line costs as much as the check
         finally:
             if progress is not None:
                 progress.done()

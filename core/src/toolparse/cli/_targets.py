@@ -238,12 +238,11 @@ def _module_tools(module: types.ModuleType, where: str, *, lenient: bool = False
     else:
         defined = _defined_names(module)
         for name, value in vars(module).items():
-            if isinstance(value, Function) and (
-                # without the source, the body's module is the best witness of where a tool was made
-                name in defined
-                if defined is not None
-                else getattr(value.function, "__module__", module.__name__) == module.__name__
-            ):
+            if not isinstance(value, Function):
+                continue
+            # without the source, the body's module is the best witness of where a tool was made
+            made_here = getattr(value.function, "__module__", module.__name__) == module.__name__
+            if name in defined if defined is not None else made_here:
                 out.append(value)
     return list({id(fn): fn for fn in out}.values())
 

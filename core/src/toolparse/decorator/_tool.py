@@ -157,7 +157,8 @@ def tool(
     :param strict: ask providers for strict mode.
     :param display_text: text for a user interface.
     :param adapter: the name of the adapter that infers the schema from the
-        signature (default: ``"pydantic"`` when installed, else ``"plain"``).
+        signature (default: the built-in ``"plain"``, or ``"pydantic"`` for a
+        signature whose ``Annotated`` constraints are pydantic's).
     :param unknown_arguments: ``"report"``, ``"reject"`` or ``"ignore"``.
     :param options: provider options.
     :param limits: the size and depth limits for arguments.
