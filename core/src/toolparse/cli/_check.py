@@ -17,15 +17,16 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import providers as formats
 from ..checking import UNKNOWN_TOOL, UNREADABLE, CallCheck, check_calls
 from ..function import Function
 from ._errors import FAILED, OK, CommandError, say
 from ._targets import Loaded, load_tools
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["check"]
 
@@ -236,6 +237,10 @@ def _in_processes(
     target: str, jobs: int, batches: Iterator[tuple[Any, ...]]
 ) -> Iterator[tuple[Summary, str]]:
     """Each batch checked by one of ``jobs`` processes, in order; at most two per worker in flight."""
+    # multiprocessing costs a tenth of the command's start: imported with --jobs only
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(target,)) as pool:
             pending: deque[Future[tuple[Summary, str]]] = deque()

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import providers
-from ..calls import execute_tool_calls
 from ..errors import NoAdapterError
 from ..function import Function
 from ..params import FunctionParam
@@ -159,6 +158,8 @@ def _title(title: str) -> None:
 
 def demo(args: argparse.Namespace) -> int:
     """Run every scene, then show a tool as two providers see it."""
+    from ..calls import execute_tool_calls  # the tool-call loop, for this command only
+
     print(
         "toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs."
     )

@@ -18,7 +18,6 @@ from typing import Any
 
 from ..errors import FunctionDefinitionError
 from ..function import Function
-from ..toolset import Toolset
 from ._errors import FAILED, CommandError
 
 __all__ = ["Loaded", "load_tools"]
@@ -185,6 +184,8 @@ def _run_statements(spec: Any, source: str, loaded: Loaded) -> types.ModuleType:
 
 def _functions_in(value: Any) -> list[Function] | None:
     """``value`` as Functions, when it is a Function, a Toolset or a list of Functions."""
+    from ..toolset import Toolset  # with the first value looked at: a module target may need none
+
     if isinstance(value, Function):
         return [value]
     if isinstance(value, Toolset):
@@ -290,11 +291,7 @@ def _inventory(value: Any, where: str) -> str:
         tools = set()
     mine = [k for k, v in public.items() if id(v) in tools]
     imported = [k for k, v in public.items() if isinstance(v, Function) and id(v) not in tools]
-    groups = [
-        k
-        for k, v in public.items()
-        if isinstance(v, Toolset) or (isinstance(v, (list, tuple)) and _functions_in(v))
-    ]
+    groups = [k for k, v in public.items() if not isinstance(v, Function) and _functions_in(v)]
     functions = [
         k
         for k, v in public.items()
