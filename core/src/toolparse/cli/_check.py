@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import time
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
@@ -147,25 +147,19 @@ class Summary:
 
     def __init__(self, tools: Iterable[str]) -> None:
         self.records = 0
-        self.rows = {name: _Row() for name in tools}
-
-    def _row(self, key: str) -> _Row:
-        row = self.rows.get(key)
-        if row is None:
-            row = self.rows[key] = _Row()
-        return row
+        self.rows: defaultdict[str, _Row] = defaultdict(_Row, {name: _Row() for name in tools})
 
     def add(self, result: CallCheck, source: str) -> None:
         """Count one result; ``source`` names the file it came from."""
         if result.tool is not None:
-            row, reasons = self._row(result.tool), result.reasons
+            row, reasons = self.rows[result.tool], result.reasons
         elif UNREADABLE in result.reasons:
             # the message names the line's content; the kind of problem is what counts
             kind = (result.message or "").split(" (")[0].split(":")[0]
-            row = self._row("(unreadable records)")
+            row = self.rows["(unreadable records)"]
             reasons = (f"{UNREADABLE}: {kind}" if kind else UNREADABLE,)
         else:
-            row, reasons = self._row("(unknown tools)"), (f"{result.name}: {UNKNOWN_TOOL}",)
+            row, reasons = self.rows["(unknown tools)"], (f"{result.name}: {UNKNOWN_TOOL}",)
         row.calls += 1
         if result.accepted:
             row.accepted += 1
@@ -177,7 +171,7 @@ class Summary:
         """Add the counts of ``other`` (a later part of the same input) to these."""
         self.records += other.records
         for key, theirs in other.rows.items():
-            row = self._row(key)
+            row = self.rows[key]
             row.calls += theirs.calls
             row.accepted += theirs.accepted
             for reason, count in theirs.reasons.items():
