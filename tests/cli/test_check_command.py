@@ -97,22 +97,26 @@ def test_any_file_is_checked_and_never_crashes(
     assert run.out.splitlines()[-1].endswith(" rejected")
 
 
-def test_the_summary_keeps_a_bounded_number_of_reasons() -> None:
+def test_the_summary_keeps_a_bounded_number_of_reasons(cli: Cli, project: pathlib.Path) -> None:
     # a parser's free text can make every reason unique: memory must stay flat all the same
-    from toolparse.checking import CallCheck
-    from toolparse.cli._summary import Summary
-
-    whole, merged = Summary(["t"]), Summary(["t"])
-    for part in range(3):
-        piece = Summary(["t"])
-        for i in range(600):
-            result = CallCheck(part * 600 + i, 0, None, "t", "t", False, (f"reason {part}-{i}",))
-            whole.add(result, "f")
-            piece.add(result, "f")
-        merged.merge(piece)
-    for summary in (whole, merged):
-        row = summary.rows["t"]
-        assert len(row.reasons) == 1001
-        assert row.reasons["(other reasons)"] == 1800 - 1000
-        assert row.first["reason 0-0"] == ("f", 0)
-    assert whole.lines() == merged.lines()
+    (project / "cli_unique.py").write_text(
+        "import toolparse as tp\n"
+        "def unique_reason(arguments):\n"
+        "    return tp.error(f'reason {arguments[\"n\"]}')\n"
+        "unique = tp.Function('unique', lambda a: 'x', parse_args=unique_reason)\n"
+    )
+    # 3,000 lines: the first batch of lines is counted call by call, the second merged into it
+    calls = _lines(
+        project / "f.jsonl", *({"name": "unique", "arguments": {"n": n}} for n in range(3000))
+    )
+    run = cli("check", "cli_unique", calls)
+    assert run.status == 1
+    reasons = run.out.splitlines()[2:6]
+    assert [line.split("  (first")[0].split() for line in reasons] == [
+        ["2,000", "(other", "reasons)"],  # 1,000 distinct reasons kept, the rest counted together
+        ["1", "reason", "0"],
+        ["1", "reason", "1"],
+        ["...", "and", "998", "more", "reasons"],
+    ]
+    assert "(first at f.jsonl:1001)" in reasons[0]
+    assert cli("check", "cli_unique", calls, "--jobs", "2").out == run.out

@@ -2,8 +2,10 @@
 
 Without call files every tool is defined and exported for the providers; every
 broken definition and every refusal is reported (not only the first). With call
-files each line is parsed against the tools without running them, streamed so
-that memory stays flat, and summed up per tool.
+files each line is parsed against the tools without running them, streamed in
+batches so that memory stays flat, and summed up per tool; ``--jobs N`` checks
+the batches in N worker processes and takes their results back in file order,
+so the output is the same as with one process.
 """
 
 from __future__ import annotations
@@ -13,20 +15,26 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
-from typing import IO, Any
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
+from .. import providers as formats
+from ..checking import UNKNOWN_TOOL, UNREADABLE, CallCheck, check_calls
 from ..function import Function
-from ._batch import check_batch
 from ._errors import FAILED, OK, CommandError, say
-from ._summary import Summary
 from ._targets import Loaded, load_tools
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["check"]
 
-#: lines per batch handed to a worker process (large enough to amortise the
-#: pickling, small enough that memory stays flat)
+#: lines per batch (large enough to amortise sending it to a worker, small enough that memory stays flat)
 CHUNK = 2000
+#: distinct reasons kept per tool: reasons are short and countable by design, but a
+#: parser's free text could make each one unique, and memory must stay flat
+_MAX_REASONS = 1000
 
 
 def check(args: argparse.Namespace) -> int:
@@ -39,27 +47,22 @@ def check(args: argparse.Namespace) -> int:
     loaded = load_tools(args.target, tolerant=True)
     if not args.calls:
         return _definitions(loaded, args)
-    status = _definition_problems(loaded, args)
-    return max(status, _calls(loaded, args))
+    # before the calls, what is wrong with the definitions goes to stderr
+    lines = [f"broken tool definition (line {n}): {m}" for n, m in loaded.broken]
+    lines += [f"statement failed (line {n}): {m}" for n, m in loaded.failed]
+    if args.provider:  # refusals matter here only for the provider asked about
+        for name, problems in _refusals(loaded.tools, [args.provider], args.strict).items():
+            lines += [f"refused {name or 'the tools together'}: {p}" for p in problems]
+    for line in lines:
+        say(line)
+    return max(FAILED if lines else OK, _calls(loaded, args))
 
 
 # -- definitions -------------------------------------------------------------------
 
 
-def _provider_names(args: argparse.Namespace) -> list[str]:
-    if args.provider:
-        return [args.provider]
-    # the default manager, looked up only when no provider was named
-    from ..plugins import plugin_manager
-    from ..providers import registered
-
-    return sorted(registered(plugin_manager()))
-
-
 def _refusals(tools: list[Function], providers: list[str], strict: bool) -> dict[str, list[str]]:
     """Per tool name (``""``: the tools together), what each provider refuses."""
-    from .. import providers as formats
-
     found: dict[str, list[str]] = {}
     for fn in tools:
         for provider in providers:
@@ -77,12 +80,15 @@ def _refusals(tools: list[Function], providers: list[str], strict: bool) -> dict
 
 
 def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
-    refused = _refusals(loaded.tools, _provider_names(args), args.strict)
-    out: list[dict[str, Any]] = []
-    for line, message in loaded.broken:
-        out.append({"line": line, "ok": False, "broken": message})
-    for line, message in loaded.failed:
-        out.append({"line": line, "ok": False, "failed": message})
+    if args.provider:
+        providers = [args.provider]
+    else:
+        from ..plugins import plugin_manager  # the default manager: every provider it knows
+
+        providers = sorted(formats.registered(plugin_manager()))
+    refused = _refusals(loaded.tools, providers, args.strict)
+    out: list[dict[str, Any]] = [{"line": n, "ok": False, "broken": m} for n, m in loaded.broken]
+    out += [{"line": n, "ok": False, "failed": m} for n, m in loaded.failed]
     for fn in loaded.tools:
         entry: dict[str, Any] = {
             "tool": fn.name,
@@ -97,14 +103,12 @@ def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
     if "" in refused:
         out.append({"ok": False, "refused": refused[""]})
     bad = sum(not e["ok"] for e in out)
-    if args.json:
-        for entry in out:
-            print(json.dumps(entry))
-    else:
-        for entry in out:
-            print(_definition_line(entry))
-        what = "tool" if len(loaded.tools) == 1 else "tools"
-        print(f"{len(loaded.tools)} {what} checked: {bad} problem(s)")
+    for entry in out:
+        print(json.dumps(entry) if args.json else _definition_line(entry))
+    if not args.json:
+        print(
+            f"{len(loaded.tools)} tool{'' if len(loaded.tools) == 1 else 's'} checked: {bad} problem(s)"
+        )
     return FAILED if bad else OK
 
 
@@ -113,79 +117,181 @@ def _definition_line(entry: dict[str, Any]) -> str:
         return f"broken   line {entry['line']}: {entry['broken']}"
     if "failed" in entry:
         return f"failed   line {entry['line']}: {entry['failed']}"
-    if "tool" not in entry:
-        return "refused  the tools together: " + "; ".join(entry["refused"])
     if not entry["ok"]:
-        return f"refused  {entry['tool']}: " + "; ".join(entry["refused"])
+        return f"refused  {entry.get('tool', 'the tools together')}: " + "; ".join(entry["refused"])
     names = ", ".join(entry["parameters"]) or "(any)"
-    return (
-        f"ok       {entry['tool']}: adapter {entry['adapter'] or 'none'}; parameters {names}; "
-        f"schema {entry['schema_bytes']} bytes"
-    )
-
-
-def _definition_problems(loaded: Loaded, args: argparse.Namespace) -> int:
-    """Before checking calls: say on stderr what is wrong with the definitions."""
-    lines = [f"broken tool definition (line {n}): {m}" for n, m in loaded.broken]
-    lines += [f"statement failed (line {n}): {m}" for n, m in loaded.failed]
-    if args.provider:  # refusals matter here only for the provider asked about
-        for name, problems in _refusals(loaded.tools, [args.provider], args.strict).items():
-            lines += [f"refused {name or 'the tools together'}: {p}" for p in problems]
-    for line in lines:
-        say(line)
-    return FAILED if lines else OK
+    adapter = entry["adapter"] or "none"
+    return f"ok       {entry['tool']}: adapter {adapter}; parameters {names}; schema {entry['schema_bytes']} bytes"
 
 
 # -- calls -----------------------------------------------------------------------
 
 
-def _chunks(stream: IO[bytes], progress: _Progress | None) -> Iterator[tuple[int, list[bytes]]]:
-    """``(first line number, lines)`` batches of ``stream``."""
-    first, batch = 1, []
+class _Row:
+    __slots__ = ("accepted", "calls", "first", "reasons")
+
+    def __init__(self) -> None:
+        self.calls = self.accepted = 0
+        self.reasons: Counter[str] = Counter()
+        self.first: dict[str, tuple[str, int]] = {}  # reason -> (file, record) first seen in
+
+    def note(self, reason: str, count: int, where: tuple[str, int]) -> None:
+        if reason not in self.reasons and len(self.reasons) >= _MAX_REASONS:
+            reason = "(other reasons)"
+        self.reasons[reason] += count
+        self.first.setdefault(reason, where)
+
+
+class Summary:
+    """Counts per tool (rows in the order given), built one result at a time (results are not kept)."""
+
+    def __init__(self, tools: Iterable[str]) -> None:
+        self.records = 0
+        self.rows: defaultdict[str, _Row] = defaultdict(_Row, {name: _Row() for name in tools})
+
+    def add(self, result: CallCheck, source: str) -> None:
+        """Count one result; ``source`` names the file it came from."""
+        if result.tool is not None:
+            row, reasons = self.rows[result.tool], result.reasons
+        elif UNREADABLE in result.reasons:
+            # the message names the line's content; the kind of problem is what counts
+            kind = (result.message or "").split(" (")[0].split(":")[0]
+            row = self.rows["(unreadable records)"]
+            reasons = (f"{UNREADABLE}: {kind}" if kind else UNREADABLE,)
+        else:
+            row, reasons = self.rows["(unknown tools)"], (f"{result.name}: {UNKNOWN_TOOL}",)
+        row.calls += 1
+        if result.accepted:
+            row.accepted += 1
+            return
+        for reason in reasons:
+            row.note(reason, 1, (source, result.record))
+
+    def merge(self, other: Summary) -> None:
+        """Add the counts of ``other`` (a later part of the same input) to these."""
+        self.records += other.records
+        for key, theirs in other.rows.items():
+            row = self.rows[key]
+            row.calls += theirs.calls
+            row.accepted += theirs.accepted
+            for reason, count in theirs.reasons.items():
+                row.note(reason, count, theirs.first[reason])
+
+    def text(self, top: int = 3) -> str:
+        """One row per tool, its ``top`` commonest reasons under it, and the totals."""
+        width = max([len(n) for n in self.rows] + [4])
+        out = [f"{'tool':<{width}}  {'calls':>9}  {'accepted':>9}  {'rejected':>9}"]
+        for name, row in self.rows.items():
+            rejected = row.calls - row.accepted
+            out.append(f"{name:<{width}}  {row.calls:>9,}  {row.accepted:>9,}  {rejected:>9,}")
+            for reason, count in row.reasons.most_common(top):
+                where = ":".join(map(str, row.first[reason]))
+                out.append(f"    {count:>9,}  {reason}  (first at {where})")
+            if len(row.reasons) > top:
+                out.append(f"    ... and {len(row.reasons) - top} more reasons")
+        calls = sum(r.calls for r in self.rows.values())
+        accepted = sum(r.accepted for r in self.rows.values())
+        out.append(
+            f"{calls:,} calls in {self.records:,} records: {accepted:,} accepted, {calls - accepted:,} rejected"
+        )
+        return "\n".join(out)
+
+
+def _check_batch(
+    tools: list[Function], first: int, lines: list[bytes], fmt: str, label: str, as_json: bool
+) -> tuple[Summary, str]:
+    """One batch of lines checked: its summary, and its ``--json`` text (``""`` without ``--json``).
+
+    Both are made where the batch is checked, so that a worker process sends
+    back a few counts and one string, not a result object per call.
+    """
+    summary = Summary(fn.name for fn in tools)
+    summary.records = len(lines)
+    out = []
+    for result in check_calls(tools, lines, format=fmt, start=first):
+        summary.add(result, label)
+        if as_json:
+            out.append(json.dumps({"file": label, **result.as_dict()}) + "\n")
+    return summary, "".join(out)
+
+
+#: the tools of a ``--jobs`` worker process (loaded once, by the pool's initializer)
+_worker_tools: list[Function] = []
+
+
+def _start_worker(target: str) -> None:
+    _worker_tools[:] = load_tools(target, tolerant=True).tools
+
+
+def _check_in_worker(*batch: Any) -> tuple[Summary, str]:
+    return _check_batch(_worker_tools, *batch)
+
+
+def _in_processes(
+    target: str, jobs: int, batches: Iterator[tuple[Any, ...]]
+) -> Iterator[tuple[Summary, str]]:
+    """Each batch checked by one of ``jobs`` processes, in order; at most two per worker in flight."""
+    # multiprocessing costs a tenth of the command's start: imported with --jobs only
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(target,)) as pool:
+            pending: deque[Future[tuple[Summary, str]]] = deque()
+            for batch in batches:
+                pending.append(pool.submit(_check_in_worker, *batch))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+    except BrokenProcessPool:
+        message = (
+            "a --jobs worker process stopped before it finished; run without --jobs to see why"
+        )
+        raise CommandError(message, FAILED) from None
+
+
+def _batches(
+    stream: IO[bytes], progress: _Progress | None, *rest: Any
+) -> Iterator[tuple[Any, ...]]:
+    """``(first line number, lines, *rest)`` for each batch of ``stream``."""
+    first, lines = 1, []
     for line in stream:
-        batch.append(line)
-        if len(batch) == CHUNK:
-            yield first, batch
-            first += CHUNK
-            batch = []
+        lines.append(line)
+        if len(lines) == CHUNK:
+            yield first, lines, *rest
+            first, lines = first + CHUNK, []
             if progress is not None:
                 progress.update(first - 1)
-    if batch:
-        yield first, batch
+    if lines:
+        yield first, lines, *rest
 
 
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
-    names = [fn.name for fn in loaded.tools]
-    summary = Summary(names)
+    summary = Summary(fn.name for fn in loaded.tools)
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
         progress = _Progress(label, stream) if sys.stderr.isatty() else None
         try:
-            chunks = _chunks(stream, progress)
+            batches = _batches(stream, progress, args.format, label, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
-                    check_batch(loaded.tools, names, first, lines, args.format, label, args.json)
-                    for first, lines in chunks
+                    _check_batch(loaded.tools, *b) for b in batches
                 )
             else:
-                from ._jobs import checked_in_processes
-
-                parts = checked_in_processes(
-                    loaded.target, names, chunks, args.jobs, args.format, label, args.json
-                )
+                parts = _in_processes(loaded.target, args.jobs, batches)
             for part, text in parts:
                 summary.merge(part)
-                if text:  # one write per batch: a write per line costs as much as the check
-                    sys.stdout.write(text)
+                sys.stdout.write(text)  # per batch: a write per line costs as much as the check
         finally:
             if progress is not None:
                 progress.done()
             if path != "-":
                 stream.close()
     if not args.json:
-        print("\n".join(summary.lines()))
-    return FAILED if summary.rejected else OK
+        print(summary.text())
+    return FAILED if any(r.calls != r.accepted for r in summary.rows.values()) else OK
 
 
 class _Progress:
@@ -201,16 +307,14 @@ class _Progress:
         self.last = 0.0
 
     def update(self, lines: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.2:
+        if time.monotonic() - self.last < 0.2:
             return
-        self.last = now
+        self.last = time.monotonic()
         share = ""
-        if self.size:
-            try:
-                share = f" ({100 * self.stream.tell() / self.size:.0f}%)"
-            except (OSError, ValueError):
-                pass
+        try:
+            share = f" ({100 * self.stream.tell() / self.size:.0f}%)" if self.size else ""
+        except (OSError, ValueError):
+            pass
         sys.stderr.write(f"\rchecking {self.label}: {lines:,} lines{share}")
         sys.stderr.flush()
 

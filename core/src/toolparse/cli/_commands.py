@@ -1,4 +1,4 @@
-"""The subcommands ``schema``, ``call``, ``plugins``, ``mcp`` and ``demo``."""
+"""The subcommands ``schema``, ``call``, ``plugins`` and ``mcp``."""
 
 from __future__ import annotations
 
@@ -7,22 +7,22 @@ import json
 import sys
 from typing import Any
 
+from .. import providers
+from ..contract import Error, Interrupt
 from ..function import Function
-from ._errors import FAILED, OK, USAGE, CommandError
+from ..results import ToolCall, ToolResult
+from ._errors import FAILED, OK, CommandError
 from ._targets import load_tools
 
-__all__ = ["call", "demo", "mcp", "plugins", "schema"]
+__all__ = ["call", "mcp", "plugins", "schema"]
 
 
 def _dump(value: Any, compact: bool) -> str:
-    if compact:
-        return json.dumps(value, separators=(",", ":"), default=repr)
-    return json.dumps(value, indent=2, default=repr)
+    layout: dict[str, Any] = {"separators": (",", ":")} if compact else {"indent": 2}
+    return json.dumps(value, default=repr, **layout)
 
 
 def _export(fn: Function, provider: str, strict: bool) -> dict[str, Any]:
-    from .. import providers
-
     try:
         return providers.to_tool(fn, provider, strict=True if strict else None)
     except ValueError as exc:
@@ -47,9 +47,6 @@ def schema(args: argparse.Namespace) -> int:
         ]
     print(_dump(out, args.json))
     return OK
-
-
-# -- call ------------------------------------------------------------------------
 
 
 def _read(text: str, what: str) -> str:
@@ -78,11 +75,8 @@ def _arguments(given: list[str]) -> dict[str, Any]:
     """The arguments from JSON text, ``@file``, ``-`` (stdin) or ``key=value`` pairs."""
     if not given:
         return {}
-    first = given[0]
-    if len(given) == 1 and (
-        first in ("-",) or first.startswith(("@", "{", "[")) or "=" not in first
-    ):
-        return _object(_read(first, "the arguments"), "the arguments")
+    if len(given) == 1 and (given[0].startswith(("@", "{", "[")) or "=" not in given[0]):
+        return _object(_read(given[0], "the arguments"), "the arguments")  # also "-": stdin
     out: dict[str, Any] = {}
     for pair in given:
         key, sep, value = pair.partition("=")
@@ -103,9 +97,6 @@ def _arguments(given: list[str]) -> dict[str, Any]:
 
 def call(args: argparse.Namespace) -> int:
     """Execute one tool with arguments; print the outcome."""
-    from ..contract import Error, Interrupt
-    from ..results import ToolCall, ToolResult
-
     tools = load_tools(args.target).tools
     if len(tools) != 1:
         names = ", ".join(fn.name for fn in tools)
@@ -119,26 +110,16 @@ def call(args: argparse.Namespace) -> int:
     kind = type(outcome).__name__
     if type(outcome) is Interrupt:
         text = str(outcome.display)
-        payload: dict[str, Any] = {
-            "outcome": kind,
-            "display": outcome.display,
-            "data": outcome.data,
-        }
+        payload: dict[str, Any] = {"outcome": kind, "display": outcome.display}
+        payload["data"] = outcome.data
     else:
         result = ToolResult.from_outcome(ToolCall("cli", fn.name, arguments), fn, outcome)
         text = result.text
         payload = {"outcome": kind, "text": text, "is_error": result.is_error}
         if result.processed_content is not None:
             payload["processed_content"] = result.processed_content
-    if args.json:
-        print(_dump(payload, True))
-    else:
-        print(kind)
-        print(text)
+    print(_dump(payload, True) if args.json else f"{kind}\n{text}")
     return FAILED if type(outcome) is Error else OK
-
-
-# -- plugins ---------------------------------------------------------------------
 
 
 def plugins(args: argparse.Namespace) -> int:
@@ -152,63 +133,35 @@ def plugins(args: argparse.Namespace) -> int:
     pm = plugin_manager()
     providers = sorted(registered(pm))  # the built-in ones register on first use: list them too
     installed = {info.name: info for info in pm.plugin_distributions()}
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[str, str, str, str, str | None]] = []
     for name, plugin in pm.list_name_plugin():
         info = installed.pop(name, None)
+        if info is not None:
+            rows.append((name, info.distribution, info.version, info.entry_point, None))
+            continue
+        # registered in code (the core's defaults, or at run time)
         module = getattr(plugin, "__name__", type(plugin).__name__)
-        if info is None:  # registered in code (the core's defaults, or at run time)
-            dist, version = (
-                ("toolparse", toolparse.__version__)
-                if module.startswith("toolparse.")
-                else ("", "")
-            )
-            rows.append(
-                {
-                    "name": name,
-                    "distribution": dist,
-                    "version": version,
-                    "module": module,
-                    "error": None,
-                }
-            )
-        else:
-            rows.append(
-                {
-                    "name": name,
-                    "distribution": info.distribution,
-                    "version": info.version,
-                    "module": info.entry_point,
-                    "error": None,
-                }
-            )
-    for info in installed.values():  # installed, but failed to import
-        rows.append(
-            {
-                "name": info.name,
-                "distribution": info.distribution,
-                "version": info.version,
-                "module": info.entry_point,
-                "error": info.error,
-            }
-        )
+        own = module.startswith("toolparse.")
+        version = toolparse.__version__ if own else ""
+        rows.append((name, "toolparse" if own else "", version, module, None))
+    # installed, but failed to import
+    rows += [
+        (i.name, i.distribution, i.version, i.entry_point, i.error) for i in installed.values()
+    ]
     adapters = [a.name for a in pm.adapters()]
     if args.json:
-        print(_dump({"plugins": rows, "adapters": adapters, "providers": providers}, True))
+        keys = ("name", "distribution", "version", "module", "error")
+        plugins = [dict(zip(keys, row, strict=True)) for row in rows]
+        print(_dump({"plugins": plugins, "adapters": adapters, "providers": providers}, True))
         return OK
-    width = max((len(r["name"]) for r in rows), default=0)
-    for r in rows:
-        where = f"failed to load: {r['error']}" if r["error"] else r["module"]
-        print(
-            f"{r['name']:<{width}}  {r['distribution']} {r['version']}  ({where})".replace(
-                "   (", "  ("
-            )
-        )
+    width = max((len(row[0]) for row in rows), default=0)
+    for name, distribution, version, module, error in rows:
+        where = f"failed to load: {error}" if error else module
+        line = f"{name:<{width}}  {distribution} {version}  ({where})"
+        print(line.replace("   (", "  ("))
     print("adapters (asked in this order):", ", ".join(adapters))
     print("providers:", ", ".join(providers))
     return OK
-
-
-# -- mcp and demo ------------------------------------------------------------------
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -227,9 +180,7 @@ def mcp(args: argparse.Namespace) -> int:
     try:
         import toolparse.mcp as server
     except ImportError:
-        raise CommandError(
-            'serving MCP needs the SDK: pip install "toolparse[mcp]"', USAGE
-        ) from None
+        raise CommandError('serving MCP needs the SDK: pip install "toolparse[mcp]"') from None
     host, port = address or ("127.0.0.1", 8000)
     server.serve(
         tools,
@@ -239,12 +190,4 @@ def mcp(args: argparse.Namespace) -> int:
         port=port,
         stateless=args.stateless,
     )
-    return OK
-
-
-def demo(args: argparse.Namespace) -> int:
-    """A short tour, with a scripted model making real mistakes."""
-    from ._demo import main
-
-    main()
     return OK

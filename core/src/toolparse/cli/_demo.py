@@ -7,72 +7,42 @@ toolparse's reply. Scenes whose library is not installed are skipped.
 
 from __future__ import annotations
 
+import argparse
+import itertools
 import json
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from ..calls import execute_tool_calls
+from .. import providers
+from ..errors import NoAdapterError
 from ..function import Function
+from ..params import FunctionParam
 from ..results import ToolCall
 
-_WIDTH = 96
+__all__ = ["demo"]
+
+#: a scene: its tool, and the model's turns, each the ``(tool name, arguments)`` of its calls
+Scene = tuple[Function, list[list[tuple[str, Any]]]]
 
 
-def _say(text: str = "") -> None:
-    print(text)
-
-
-def _box(title: str) -> None:
-    _say()
-    _say(f"== {title} " + "=" * max(0, _WIDTH - len(title) - 4))
-
-
-def _replay(tools: list[Function], turns: list[list[ToolCall]]) -> None:
-    for turn in turns:
-        results = execute_tool_calls(tools, turn)
-        for call, result in zip(turn, results, strict=True):
-            args = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-            _say(f"\nmodel calls  {call.name}({args})")
-            label = "toolparse replies (error)" if result.is_error else "tool replies"
-            _say(f"{label}:")
-            _say(textwrap.indent(result.text, "    "))
-
-
-def _plain_scene() -> None:
-    from ..params import FunctionParam
-
-    _box("Declared parameters, no library: the required-key check and 'did you mean'")
-
+def _plain() -> Scene:
     def read_file(arguments: dict[str, Any]) -> str:
-        limit = arguments.get("limit", 100)
-        return f"(first {limit} lines of {arguments['path']})"
+        return f"(first {arguments.get('limit', 100)} lines of {arguments['path']})"
 
-    tool = Function(
-        "read_file",
-        read_file,
-        description="Read a text file.",
-        parameters=[
-            FunctionParam("path", "string", required=True),
-            FunctionParam("limit", "integer"),
-        ],
-    )
-    _replay(
-        [tool],
-        [
-            [ToolCall("c1", "read_file", '{"file_path": "notes.md"}')],
-            [ToolCall("c2", "read_file", '{"path": "notes.md", "lmit": 20}')],
-            [ToolCall("c3", "read_file", '{"path": "notes.md", "limit": 20}')],
-        ],
-    )
+    params = [FunctionParam("path", "string", required=True), FunctionParam("limit", "integer")]
+    tool = Function("read_file", read_file, description="Read a text file.", parameters=params)
+    return tool, [
+        [("read_file", '{"file_path": "notes.md"}')],
+        [("read_file", '{"path": "notes.md", "lmit": 20}')],
+        [("read_file", '{"path": "notes.md", "limit": 20}')],
+    ]
 
 
-def _pydantic_scene() -> None:
+def _pydantic() -> Scene:
     from datetime import date
 
     from pydantic import BaseModel, Field
-
-    _box("A pydantic model as args_schema: every problem in one reply")
 
     class LineItem(BaseModel):
         sku: str
@@ -89,42 +59,16 @@ def _pydantic_scene() -> None:
     def create_invoice(invoice: Invoice) -> str:
         return f"Invoice for {invoice.vendor_name}: {invoice.total_amount:.2f}, due {invoice.due}, {len(invoice.line_items)} line(s)."
 
-    tool = Function("create_invoice", create_invoice, args_schema=Invoice)
-    _replay(
-        [tool],
-        [
-            [
-                ToolCall(
-                    "c1",
-                    "create_invoice",
-                    {
-                        "vendor": "ACME",
-                        "total_amount": "twelve",
-                        "due": "2026-13-01",
-                        "line_items": [{"sku": "A1", "quantity": 0}],
-                    },
-                )
-            ],
-            [
-                ToolCall(
-                    "c2",
-                    "create_invoice",
-                    {
-                        "vendor_name": "ACME",
-                        "total_amount": "12.50",
-                        "due": "2026-12-01",
-                        "line_items": [{"sku": "A1", "quantity": 2}],
-                    },
-                )
-            ],
-        ],
-    )
+    wrong = {"vendor": "ACME", "total_amount": "twelve", "due": "2026-13-01"}
+    right = {"vendor_name": "ACME", "total_amount": "12.50", "due": "2026-12-01"}
+    return Function("create_invoice", create_invoice, args_schema=Invoice), [
+        [("create_invoice", {**wrong, "line_items": [{"sku": "A1", "quantity": 0}]})],
+        [("create_invoice", {**right, "line_items": [{"sku": "A1", "quantity": 2}]})],
+    ]
 
 
-def _marshmallow_scene() -> None:
+def _marshmallow() -> Scene:
     from marshmallow import Schema, fields, validate
-
-    _box("A marshmallow schema, untouched: its data_key and validators drive the schema")
 
     class BookingSchema(Schema):
         guest_name = fields.String(required=True, data_key="guestName")
@@ -133,24 +77,17 @@ def _marshmallow_scene() -> None:
             load_default="standard", validate=validate.OneOf(["standard", "suite"])
         )
 
-    tool = Function(
-        "book_room",
-        lambda b: f"Booked {b['nights']} night(s) in a {b['room']} room for {b['guest_name']}.",
-        args_schema=BookingSchema,
-    )
-    _replay(
-        [tool],
-        [
-            [ToolCall("c1", "book_room", {"guest_name": "Ada", "nights": 0, "room": "penthouse"})],
-            [ToolCall("c2", "book_room", {"guestName": "Ada", "nights": 2, "room": "suite"})],
-        ],
-    )
+    def book_room(b: dict[str, Any]) -> str:
+        return f"Booked {b['nights']} night(s) in a {b['room']} room for {b['guest_name']}."
+
+    return Function("book_room", book_room, args_schema=BookingSchema), [
+        [("book_room", {"guest_name": "Ada", "nights": 0, "room": "penthouse"})],
+        [("book_room", {"guestName": "Ada", "nights": 2, "room": "suite"})],
+    ]
 
 
-def _attrs_scene() -> None:
+def _attrs() -> Scene:
     import attrs
-
-    _box("An attrs class, structured by cattrs: strict types, validators as keywords")
 
     @attrs.define
     class Transfer:
@@ -161,19 +98,15 @@ def _attrs_scene() -> None:
     tool = Function(
         "transfer", lambda t: f"Sent {t.amount} to {t.to_account}.", args_schema=Transfer
     )
-    _replay(
-        [tool],
-        [
-            [ToolCall("c1", "transfer", {"amount": "100", "to_account": "nl123"})],
-            [ToolCall("c2", "transfer", {"amount": 100, "to_account": "NL123456"})],
-        ],
-    )
+    return tool, [
+        [("transfer", {"amount": "100", "to_account": "nl123"})],
+        [("transfer", {"amount": 100, "to_account": "NL123456"})],
+    ]
 
 
-def _jsonschema_scene() -> None:
+def _jsonschema() -> Scene:
     import toolparse_jsonschema  # noqa: F401 - the adapter must be installed
 
-    _box("A raw JSON Schema (as an MCP server sends it), fully validated")
     schema = {
         "type": "object",
         "properties": {
@@ -186,85 +119,78 @@ def _jsonschema_scene() -> None:
     tool = Function(
         "search_docs", lambda a: f"Found 3 documents about {a['query']!r}.", args_schema=schema
     )
-    _replay(
-        [tool],
-        [
-            [
-                ToolCall(
-                    "c1", "search_docs", {"query": "", "max_results": 500, "since": "last week"}
-                )
-            ],
-            [ToolCall("c2", "search_docs", {"query": "refund policy", "max_results": 5})],
-        ],
-    )
+    return tool, [
+        [("search_docs", {"query": "", "max_results": 500, "since": "last week"})],
+        [("search_docs", {"query": "refund policy", "max_results": 5})],
+    ]
 
 
-def _broken_calls_scene() -> None:
-    _box("Broken calls: unknown tool, invalid JSON, not an object, a tool that raises")
-
+def _broken_calls() -> Scene:
     def divide(arguments: dict[str, Any]) -> str:
         return str(arguments["a"] / arguments["b"])
 
-    tool = Function("divide", divide)
-    _replay(
-        [tool],
-        [
-            [
-                ToolCall("c1", "divde", '{"a": 1, "b": 2}'),
-                ToolCall("c2", "divide", '{"a": 1, "b": }'),
-                ToolCall("c3", "divide", "[1, 2]"),
-                ToolCall("c4", "divide", '{"a": 1, "b": 0}'),
-            ]
-        ],
-    )
+    turn = [("divde", '{"a": 1, "b": 2}'), ("divide", '{"a": 1, "b": }'), ("divide", "[1, 2]")]
+    return Function("divide", divide), [[*turn, ("divide", '{"a": 1, "b": 0}')]]
 
 
-def _export_scene() -> None:
-    _box("The same tools, exported for a provider")
-    from ..params import FunctionParam
-
-    tool = Function(
-        "get_weather",
-        lambda a: "21C",
-        description="Current weather for a city.",
-        parameters=[
-            FunctionParam("city", "string", required=True),
-            FunctionParam("units", "string", enum=["c", "f"]),
-        ],
-    )
-    try:
-        from .. import providers
-
-        for name in ("openai", "anthropic"):
-            _say(f"\n{name}:")
-            _say(textwrap.indent(json.dumps(providers.to_tool(tool, name), indent=2), "    "))
-    except (ImportError, AttributeError, ValueError) as exc:
-        _say(f"(provider export unavailable: {exc})")
-
-
-_SCENES: list[tuple[Callable[[], None], str]] = [
-    (_plain_scene, ""),
-    (_pydantic_scene, "pydantic"),
-    (_marshmallow_scene, "marshmallow"),
-    (_attrs_scene, "attrs"),
-    (_jsonschema_scene, "jsonschema"),
-    (_broken_calls_scene, ""),
-    (_export_scene, ""),
+#: (title, the extra its library comes with, the scene)
+_SCENES: list[tuple[str, str, Callable[[], Scene]]] = [
+    ("Declared parameters, no library: the required-key check and 'did you mean'", "", _plain),
+    ("A pydantic model as args_schema: every problem in one reply", "pydantic", _pydantic),
+    (
+        "A marshmallow schema, untouched: its data_key and validators drive the schema",
+        "marshmallow",
+        _marshmallow,
+    ),
+    ("An attrs class, structured by cattrs: strict types, validators as keywords", "attrs", _attrs),
+    ("A raw JSON Schema (as an MCP server sends it), fully validated", "jsonschema", _jsonschema),
+    (
+        "Broken calls: unknown tool, invalid JSON, not an object, a tool that raises",
+        "",
+        _broken_calls,
+    ),
 ]
 
 
-def main() -> None:
-    """Run every scene."""
-    _say(
+def _title(title: str) -> None:
+    print(f"\n== {title} " + "=" * max(0, 96 - len(title) - 4))
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Run every scene, then show a tool as two providers see it."""
+    from ..calls import execute_tool_calls  # the tool-call loop, for this command only
+
+    print(
         "toolparse demo: a scripted model calls tools; toolparse parses every call before the tool runs."
     )
-    from ..errors import NoAdapterError
-
-    for scene, extra in _SCENES:
+    ids = itertools.count(1)
+    for title, extra, scene in _SCENES:
         try:
-            scene()
+            tool, turns = scene()
         except (ImportError, NoAdapterError):
-            # the library may be installed (attrs comes with other packages)
-            # without its adapter: both mean the same extra is missing
-            _say(f'\n(skipped: install it with pip install "toolparse[{extra}]")')
-    _say()
+            # the library may be installed (attrs comes with other packages) without
+            # its adapter: both mean the same extra is missing
+            print(f'\n(skipped: install it with pip install "toolparse[{extra}]")')
+            continue
+        _title(title)
+        for turn in turns:
+            calls = [ToolCall(f"c{next(ids)}", name, arguments) for name, arguments in turn]
+            for call, result in zip(calls, execute_tool_calls([tool], calls), strict=True):
+                sent = call.arguments
+                sent = sent if isinstance(sent, str) else json.dumps(sent)
+                print(f"\nmodel calls  {call.name}({sent})")
+                print("toolparse replies (error):" if result.is_error else "tool replies:")
+                print(textwrap.indent(result.text, "    "))
+    _title("The same tools, exported for a provider")
+    params = [
+        FunctionParam("city", "string", required=True),
+        FunctionParam("units", "string", enum=["c", "f"]),
+    ]
+    tool = Function(
+        "get_weather", lambda a: "21C", description="Current weather for a city.", parameters=params
+    )
+    for name in ("openai", "anthropic"):
+        print(f"\n{name}:")
+        print(textwrap.indent(json.dumps(providers.to_tool(tool, name), indent=2), "    "))
+    print()
+    return 0

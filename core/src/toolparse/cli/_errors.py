@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["BROKEN", "FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "say"]
+__all__ = ["FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "say"]
 
-#: exit statuses: all went well; a call was rejected, a tool failed or a
-#: definition is broken; the command line or its target is wrong
-OK, FAILED, USAGE = 0, 1, 2
-BROKEN = FAILED
-#: toolparse itself failed (a bug: ``--debug`` shows where)
-INTERNAL = 3
+#: exit statuses: all went well; a call was rejected, a tool failed or a definition is
+#: broken; the command line or its target is wrong; toolparse itself failed (a bug)
+OK, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
 
 
 def say(message: str) -> None:

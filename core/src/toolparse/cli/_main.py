@@ -1,18 +1,8 @@
-"""The ``toolparse`` command (also ``python -m toolparse``).
+"""The ``toolparse`` command (also ``python -m toolparse``): its parser, and one line per error.
 
-::
-
-    toolparse plugins [--json]                       # plugins (distribution, version), adapters, providers
-    toolparse schema TARGET [-p P] [--strict] [--json]   # the JSON Schema, or the provider's shape
-    toolparse call TARGET [ARGS ...] [--context JSON] [--json]   # execute a tool, print the outcome
-    toolparse check TARGET [CALLS.jsonl ...] [-p P] [--strict] [--json] [--jobs N] [--format F]
-    toolparse demo                                   # a short tour, with a scripted model
-    toolparse mcp TARGET [--http HOST:PORT] [--stateless] [--name NAME]
-
-A TARGET is ``module``, ``module:NAME`` or ``path/to/file.py[:NAME]``. Exit
-status: 0 all went well; 1 a call was rejected, a tool failed or a definition
-is broken; 2 the command line or the target is wrong; 3 toolparse itself
-failed (``--debug`` shows the traceback).
+Every subcommand names its tools with one TARGET syntax; the exit statuses are
+those of ``_errors``: 0 all went well, 1 a call was rejected, a tool failed or
+a definition is broken, 2 the command line or the target is wrong, 3 a bug.
 """
 
 from __future__ import annotations
@@ -21,10 +11,14 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from ..checking import FORMATS
 from ..errors import FunctionDefinitionError
+from ._check import check
+from ._commands import call, mcp, plugins, schema
+from ._demo import demo
 from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]
@@ -41,10 +35,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _providers() -> list[str]:
-    # the choices of -p/--provider: the built-in ones and any a plugin registers
+    """The choices of -p/--provider: the built-in ones and any a plugin registers."""
     try:
-        # the default manager, looked up when the parser is built
-        from ..plugins import plugin_manager
+        from ..plugins import plugin_manager  # the default manager, when the parser is built
         from ..providers import registered
 
         return sorted(registered(plugin_manager()))
@@ -55,62 +48,50 @@ def _providers() -> list[str]:
 def _parser() -> _Parser:
     import toolparse
 
-    from ..checking import FORMATS
-
     parser = _Parser(prog="toolparse", description="LLM tools: schemas, calls and checks.")
     parser.add_argument("--version", action="version", version=f"toolparse {toolparse.__version__}")
-    debug = {"action": "store_true", "help": "show the traceback of any error"}
-    parser.add_argument("--debug", **debug)  # type: ignore[arg-type]
+    debug: dict[str, Any] = {"action": "store_true", "help": "show the traceback of any error"}
+    parser.add_argument("--debug", **debug)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     providers = _providers()
     common = _Parser(add_help=False)
-    common.add_argument("--debug", default=argparse.SUPPRESS, **debug)  # type: ignore[arg-type]
+    common.add_argument("--debug", default=argparse.SUPPRESS, **debug)
 
-    def add(name: str, help: str, run: Any) -> _Parser:
+    def add(name: str, help: str, run: Callable[[argparse.Namespace], int]) -> _Parser:
         p: _Parser = sub.add_parser(name, help=help, description=help, parents=[common])
         p.set_defaults(run=run)
         return p
 
-    from . import _check, _commands
-
-    p = add("plugins", "list plugins (with versions), adapters and providers", _commands.plugins)
-    p.add_argument("--json", action="store_true", help="one JSON object")
-
-    p = add(
-        "schema", "print the tools' JSON Schema, or their shape for a provider", _commands.schema
+    add("plugins", "list plugins (with versions), adapters and providers", plugins).add_argument(
+        "--json", action="store_true", help="one JSON object"
     )
+    p = add("schema", "print the tools' JSON Schema, or their shape for a provider", schema)
     p.add_argument("target", help=_TARGET_HELP)
     p.add_argument("-p", "--provider", choices=providers, help="the provider's tool shape")
     p.add_argument("--strict", action="store_true", help="the provider's strict mode (with -p)")
     p.add_argument("--json", action="store_true", help="compact JSON, always a list of tools")
 
-    p = add("call", "execute a tool with arguments and print the outcome", _commands.call)
+    p = add("call", "execute a tool with arguments and print the outcome", call)
     p.add_argument("target", help=_TARGET_HELP)
-    p.add_argument(
-        "arguments",
-        nargs="*",
-        help="a JSON object, @file, - (stdin), or key=value / key:=JSON pairs",
-    )
+    arguments_help = "a JSON object, @file, - (stdin), or key=value / key:=JSON pairs"
+    p.add_argument("arguments", nargs="*", help=arguments_help)
     p.add_argument("--context", help="the context, as a JSON object or @file")
     p.add_argument("--json", action="store_true", help="the outcome as one JSON object")
 
-    p = add("check", "check tool definitions, or recorded calls against them", _check.check)
+    p = add("check", "check tool definitions, or recorded calls against them", check)
     p.add_argument("target", help=_TARGET_HELP)
     p.add_argument("calls", nargs="*", help="JSON Lines files of recorded calls (- for stdin)")
     p.add_argument("-p", "--provider", choices=providers, help="check the export for this provider")
     p.add_argument("--strict", action="store_true", help="check the strict export")
     p.add_argument("--json", action="store_true", help="one JSON result per line")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="check calls in N processes")
-    p.add_argument(
-        "--format",
-        choices=("auto", *FORMATS, *(p for p in providers if p not in FORMATS)),
-        default="auto",
-        help="the shape of each recorded line (default: detected per line)",
-    )
+    shapes = ("auto", *FORMATS, *(name for name in providers if name not in FORMATS))
+    shape_help = "the shape of each recorded line (default: detected per line)"
+    p.add_argument("--format", choices=shapes, default="auto", help=shape_help)
 
-    add("demo", "a short tour with a scripted model", _commands.demo)
+    add("demo", "a short tour with a scripted model", demo)
 
-    p = add("mcp", "serve tools to MCP clients (stdio, or HTTP with --http)", _mcp)
+    p = add("mcp", "serve tools to MCP clients (stdio, or HTTP with --http)", mcp)
     p.add_argument("target", help=_TARGET_HELP)
     p.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at this address")
     p.add_argument("--stateless", action="store_true", help="HTTP without sessions")
@@ -118,21 +99,17 @@ def _parser() -> _Parser:
     return parser
 
 
-def _mcp(args: argparse.Namespace) -> int:
-    from ._commands import mcp
-
-    return mcp(args)
-
-
-def _broken_pipe() -> int:
-    # the reader went away (`toolparse demo | head -1`): stop quietly, and keep
-    # Python from complaining again when it flushes stdout at exit
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    return OK
+def _run(given: list[str]) -> int:
+    parser = _parser()
+    args, extra = parser.parse_known_args(given)
+    # positionals after an option (`check T --jobs 2 a.jsonl b.jsonl`): argparse leaves
+    # them over; they belong to the command's list of files or arguments
+    more: list[str] | None = getattr(args, "calls", getattr(args, "arguments", None))
+    if more is not None and not any(e.startswith("-") and e != "-" for e in extra):
+        more.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return int(args.run(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,38 +117,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in given or os.environ.get("TOOLPARSE_DEBUG", "") not in ("", "0")
     try:
-        parser = _parser()
-        args, extra = parser.parse_known_args(given)
-        # positionals after an option (`check T --jobs 2 a.jsonl b.jsonl`): argparse
-        # leaves them over; they belong to the command's list of files or arguments
-        more = getattr(args, "calls", getattr(args, "arguments", None))
-        if more is None or any(e.startswith("-") and e != "-" for e in extra):
-            if extra:
-                parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        else:
-            more.extend(extra)
-        return int(args.run(args))
-    except CommandError as exc:
-        if debug:
-            traceback.print_exc()
-        say(exc.message)
-        return exc.status
-    except FunctionDefinitionError as exc:
-        if debug:
-            traceback.print_exc()
-        say(f"broken tool definition: {exc}")
-        return FAILED
+        return _run(given)
     except BrokenPipeError:
-        return _broken_pipe()
+        # the reader went away (`toolparse demo | head -1`): stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return OK
     except KeyboardInterrupt:
         say("interrupted")
         return 130
     except SystemExit as exc:  # --help and --version
-        code = exc.code
-        return code if isinstance(code, int) else (OK if code is None else USAGE)
+        return exc.code if isinstance(exc.code, int) else (OK if exc.code is None else USAGE)
     except Exception as exc:
         if debug:
             traceback.print_exc()
+        if isinstance(exc, CommandError):
+            say(exc.message)
+            return exc.status
+        if isinstance(exc, FunctionDefinitionError):
+            say(f"broken tool definition: {exc}")
+            return FAILED
         line = str(exc).splitlines()[0] if str(exc) else ""
         say(
             f"unexpected error: {type(exc).__name__}: {line} "

@@ -8,18 +8,17 @@ lists when it has one, else the Functions defined in it (not imported ones).
 from __future__ import annotations
 
 import ast
-import importlib
 import importlib.util
 import os
 import sys
+import traceback
 import types
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from ..errors import FunctionDefinitionError
 from ..function import Function
-from ._errors import BROKEN, CommandError
+from ._errors import FAILED, CommandError
 
 __all__ = ["Loaded", "load_tools"]
 
@@ -43,59 +42,47 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
     top-level statement at a time, so that every broken definition is found
     (not only the first) and the good ones are still returned.
     """
-    source, name = _split(target)
+    source, sep, name = target.rpartition(":")
+    if not sep or "/" in name or "\\" in name:
+        source, name = target, ""  # no NAME (or a Windows drive letter)
+    if not source or (sep and not name and source == target[:-1]):
+        message = f"{target!r} is not a target; write module, module:NAME or path/to/file.py[:NAME]"
+        raise CommandError(message)
     loaded = Loaded(target, [])
-    module = _import(source, loaded if tolerant else None)
-    if name is None:
+    value: Any = _import(source, loaded if tolerant else None)
+    if not name:
         # a name __all__ lists may be missing because its definition broke: said already
-        loaded.tools = _module_tools(module, source, lenient=bool(loaded.broken or loaded.failed))
+        loaded.tools = _module_tools(value, source, lenient=bool(loaded.broken or loaded.failed))
         if not loaded.tools and not (loaded.broken or loaded.failed):
-            raise CommandError(f"{source} has no tools; {_inventory(module, source)}")
+            raise CommandError(f"{source} has no tools; {_inventory(value, source)}")
         return loaded
-    value: Any = module
-    for i, part in enumerate(name.split(".")):
+    parts = name.split(".")
+    for i, part in enumerate(parts):
         if not hasattr(value, part):
-            owner = ":".join((source, ".".join(name.split(".")[:i]))) if i else source
             if loaded.broken and i == 0:
-                loaded.tools = []
                 return loaded  # the definition of NAME itself is what broke
+            owner = f"{source}:{'.'.join(parts[:i])}" if i else source
             raise CommandError(f"{owner} has no attribute {part!r}; {_inventory(value, owner)}")
         value = getattr(value, part)
     loaded.tools = _as_tools(value, f"{source}:{name}")
     return loaded
 
 
-# -- the target's parts ------------------------------------------------------------
-
-
-def _split(target: str) -> tuple[str, str | None]:
-    source, sep, name = target.rpartition(":")
-    if not sep or "/" in name or "\\" in name:
-        source, name = target, ""  # no NAME (or a Windows drive letter)
-    if not source or (sep and not name and source == target[:-1]):
-        raise CommandError(
-            f"{target!r} is not a target; write module, module:NAME or path/to/file.py[:NAME]"
-        )
-    return source, name or None
-
-
-def _is_path(source: str) -> bool:
-    return source.endswith(".py") or "/" in source or "\\" in source
+# -- importing the target ---------------------------------------------------------
 
 
 def _import(source: str, loaded: Loaded | None) -> types.ModuleType:
-    if _is_path(source):
+    if source.endswith(".py") or "/" in source or "\\" in source:
         spec = _file_spec(source)
     else:
-        here = os.getcwd()
-        if here not in sys.path:
-            sys.path.insert(0, here)  # as `python -m` would: the current directory first
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # as `python -m` would: the current directory first
         try:
             spec = importlib.util.find_spec(source)
         except ModuleNotFoundError as exc:
             raise CommandError(_not_found(source, exc.name)) from None
         except Exception as exc:  # a parent package that raises at import
-            raise CommandError(f"importing {source} failed: {_brief(exc, None)}") from None
+            raise CommandError(_failed(source, exc, None)) from None
         if spec is None:
             raise CommandError(_not_found(source, source))
         if source in sys.modules:
@@ -103,29 +90,26 @@ def _import(source: str, loaded: Loaded | None) -> types.ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     try:
-        if spec.loader is None:  # a namespace package: nothing to run
-            return module
-        spec.loader.exec_module(module)
-    except FunctionDefinitionError as exc:
-        if loaded is None:
-            sys.modules.pop(spec.name, None)
-            line = _line(exc, spec.origin)
-            at = f" (line {line})" if line else ""
-            raise CommandError(f"broken tool definition in {source}{at}: {exc}", BROKEN) from None
-        return _run_statements(spec, source, loaded)
-    except SyntaxError as exc:
-        sys.modules.pop(spec.name, None)
+        if spec.loader is not None:  # else a namespace package: nothing to run
+            spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:
+        sys.modules.pop(spec.name, None)  # a failed import leaves nothing importable
+        if not isinstance(exc, FunctionDefinitionError):
+            raise CommandError(_failed(source, exc, spec.origin)) from None
+        if loaded is not None:
+            return _run_statements(spec, source, loaded)
+        message = f"broken tool definition in {source}{_at(exc, spec.origin)}: {exc}"
+        raise CommandError(message, FAILED) from None
+    return module
+
+
+def _failed(source: str, exc: BaseException, filename: str | None) -> str:
+    if isinstance(exc, SyntaxError):
         where = (
             f" ({os.path.basename(exc.filename or '')}, line {exc.lineno})" if exc.lineno else ""
         )
-        raise CommandError(f"cannot import {source}: SyntaxError: {exc.msg}{where}") from None
-    except ModuleNotFoundError as exc:
-        sys.modules.pop(spec.name, None)
-        raise CommandError(f"importing {source} failed: {_brief(exc, spec.origin)}") from None
-    except (Exception, SystemExit) as exc:
-        sys.modules.pop(spec.name, None)
-        raise CommandError(f"importing {source} failed: {_brief(exc, spec.origin)}") from None
-    return module
+        return f"cannot import {source}: SyntaxError: {exc.msg}{where}"
+    return f"importing {source} failed: {_brief(exc)}{_at(exc, filename)}"
 
 
 def _file_spec(source: str) -> Any:
@@ -156,26 +140,27 @@ def _not_found(source: str, missing: str | None) -> str:
     )
 
 
-def _brief(exc: BaseException, filename: str | None) -> str:
-    line = _line(exc, filename)
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    where = f" (line {line})" if line else ""
-    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
+def _brief(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
-def _line(exc: BaseException, filename: str | None) -> int | None:
-    """The line of ``filename`` (the target's own file) where ``exc`` went through."""
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if filename is None or tb.tb_frame.f_code.co_filename == filename:
-            found = tb.tb_lineno
-        tb = tb.tb_next
-    return found
+def _at(exc: BaseException, filename: str | None) -> str:
+    """`` (line N)``, the last line of ``filename`` (of any file without it) that ``exc`` went through."""
+    lines = [
+        line
+        for frame, line in traceback.walk_tb(exc.__traceback__)
+        if filename is None or frame.f_code.co_filename == filename
+    ]
+    return f" (line {lines[-1]})" if lines else ""
 
 
 def _run_statements(spec: Any, source: str, loaded: Loaded) -> types.ModuleType:
-    """Run the module one top-level statement at a time, noting each that fails."""
+    """Run the module one top-level statement at a time, noting each that fails.
+
+    The command's one ``compile``/``exec``: the user's own module, run as
+    ``import`` would run it, one statement at a time.
+    """
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     text = spec.loader.get_source(spec.name) if spec.loader is not None else None
@@ -189,32 +174,29 @@ def _run_statements(spec: Any, source: str, loaded: Loaded) -> types.ModuleType:
         except FunctionDefinitionError as exc:
             loaded.broken.append((node.lineno, str(exc)))
         except (Exception, SystemExit) as exc:
-            loaded.failed.append((node.lineno, _brief(exc, None).split(" (line")[0]))
-    # as after any failed import, the half-made module is not left importable
-    sys.modules.pop(spec.name, None)
+            loaded.failed.append((node.lineno, _brief(exc)))
+    sys.modules.pop(spec.name, None)  # as after any failed import: the half-made module goes
     return module
 
 
 # -- what a value or a module holds --------------------------------------------------
 
 
-def _toolset_type() -> type | None:
-    import toolparse
-
-    found = getattr(toolparse, "Toolset", None)
-    return found if isinstance(found, type) else None
-
-
 def _functions_in(value: Any) -> list[Function] | None:
     """``value`` as Functions, when it is a Function, a Toolset or a list of Functions."""
+    from ..toolset import Toolset  # with the first value looked at: a module target may need none
+
     if isinstance(value, Function):
         return [value]
-    toolset = _toolset_type()
-    if toolset is not None and isinstance(value, toolset):
-        return list(cast("Iterable[Function]", value))  # a Toolset iterates over its Functions
+    if isinstance(value, Toolset):
+        return list(value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Function) for v in value):
         return list(value)
     return None
+
+
+def _kind(value: Any) -> str:
+    return f"the class {value.__name__}" if isinstance(value, type) else f"a {type(value).__name__}"
 
 
 def _as_tools(value: Any, where: str) -> list[Function]:
@@ -230,30 +212,19 @@ def _as_tools(value: Any, where: str) -> list[Function]:
         if not value:
             raise CommandError(f"{where} is an empty list: no tools")
         i, bad = next((i, v) for i, v in enumerate(value) if not isinstance(v, Function))
-        raise CommandError(
-            f"{where} is a list, but item {i} is {_kind(bad)}, not a Function; "
-            "a list target holds Functions only"
-        )
+        message = f"{where} is a list, but item {i} is {_kind(bad)}, not a Function; a list target holds Functions only"
+        raise CommandError(message)
     if callable(value) and not isinstance(value, type):
         from ..decorator import tool
 
         try:
-            made = tool(value)
+            return [tool(value)]
         except FunctionDefinitionError:
             raise
         except (TypeError, ValueError) as exc:
             raise CommandError(f"{where} cannot be made a tool: {exc}") from None
-        return [made]
-    raise CommandError(
-        f"{where} is {_kind(value)}, not a tool "
-        "(a Function, a Toolset, a list of Functions or a function)"
-    )
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, type):
-        return f"the class {value.__name__}"
-    return f"a {type(value).__name__}"
+    message = f"{where} is {_kind(value)}, not a tool (a Function, a Toolset, a list of Functions or a function)"
+    raise CommandError(message)
 
 
 def _module_tools(module: types.ModuleType, where: str, *, lenient: bool = False) -> list[Function]:
@@ -261,25 +232,20 @@ def _module_tools(module: types.ModuleType, where: str, *, lenient: bool = False
     out: list[Function] = []
     if exported is not None:
         for name in exported:
-            if not hasattr(module, name):
-                if lenient:
-                    continue
+            if hasattr(module, name):
+                out.extend(_functions_in(getattr(module, name)) or ())
+            elif not lenient:
                 raise CommandError(f"{where} lists {name!r} in __all__ but has no such attribute")
-            out.extend(_functions_in(getattr(module, name)) or ())
     else:
         defined = _defined_names(module)
         for name, value in vars(module).items():
-            if isinstance(value, Function) and (
-                name in defined if defined is not None else _made_here(value, module)
-            ):
+            if not isinstance(value, Function):
+                continue
+            # without the source, the body's module is the best witness of where a tool was made
+            made_here = getattr(value.function, "__module__", module.__name__) == module.__name__
+            if name in defined if defined is not None else made_here:
                 out.append(value)
-    unique: dict[int, Function] = {id(fn): fn for fn in out}
-    return list(unique.values())
-
-
-def _made_here(fn: Function, module: types.ModuleType) -> bool:
-    # without the source, the body's module is the best witness of where a tool was made
-    return getattr(fn.function, "__module__", module.__name__) == module.__name__
+    return list({id(fn): fn for fn in out}.values())
 
 
 def _defined_names(module: types.ModuleType) -> set[str] | None:
@@ -298,15 +264,20 @@ def _defined_names(module: types.ModuleType) -> set[str] | None:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        else:
-            for child in ast.walk(node):
-                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
-                    names.add(child.id)
+        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(
+                child.id
+                for child in ast.walk(node)
+                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store)
+            )
             for attr in ("body", "orelse", "finalbody", "handlers"):
                 pending.extend(s for s in getattr(node, attr, ()) if isinstance(s, ast.stmt))
     return names
+
+
+def _names(names: list[str], limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def _inventory(value: Any, where: str) -> str:
@@ -320,10 +291,7 @@ def _inventory(value: Any, where: str) -> str:
         tools = set()
     mine = [k for k, v in public.items() if id(v) in tools]
     imported = [k for k, v in public.items() if isinstance(v, Function) and id(v) not in tools]
-    groups = [k for k, v in public.items() if isinstance(v, (list, tuple)) and _functions_in(v)]
-    toolset = _toolset_type()
-    if toolset is not None:
-        groups += [k for k, v in public.items() if isinstance(v, toolset)]
+    groups = [k for k, v in public.items() if not isinstance(v, Function) and _functions_in(v)]
     functions = [
         k
         for k, v in public.items()
@@ -336,19 +304,12 @@ def _inventory(value: Any, where: str) -> str:
         parts.append(f"it has lists of tools: {_names(groups)} (name one as {where}:NAME)")
     if imported:
         parts.append(
-            f"it imports the tools {_names(imported)} (a module's tools are those defined in it "
-            "or listed in its __all__)"
+            f"it imports the tools {_names(imported)} (a module's tools are those defined in it or listed in its __all__)"
         )
     if functions:
         parts.append(
             f"it has the functions {_names(functions)} (name one as {where}:NAME to make it a tool)"
         )
     if not parts:
-        names = sorted(public)
-        return f"it has {_names(names)}" if names else "it is empty"
+        return f"it has {_names(sorted(public))}" if public else "it is empty"
     return "; ".join(parts)
-
-
-def _names(names: list[str], limit: int = 8) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")

@@ -1,4 +1,4 @@
-"""Reading a tool function's docstring: its description and its parameters'.
+"""Reading a tool function's docstring (``parse_docstring=True``): its description and its parameters'.
 
 Google style is read with langchain_core's rules for what makes a docstring
 invalid; NumPy and reST styles are read too. The parsing itself is done by the
@@ -12,106 +12,50 @@ from typing import Any
 
 from ..errors import FunctionDefinitionError
 
-__all__ = ["INSTALL_HINT", "Docstring", "parse_docstring"]
+__all__ = ["parse_docstring"]
 
-INSTALL_HINT = 'pip install "toolparse[docstring]"'
-
-# The headers that open a Google-style parameter section. langchain_core knows
-# only "Args:"; the others are the synonyms the Google style guide and
-# docstring-parser accept, so a docstring langchain_core accepts is accepted too.
+# langchain_core knows only "Args:"; the others are the synonyms the Google style
+# guide and docstring-parser accept, so a docstring langchain_core accepts is accepted too
 _ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:", "Params:")
 
 
-class Docstring:
-    """What a docstring says about a tool.
-
-    :param description: the summary and extended description, paragraphs
-        joined by a space as langchain_core does (``""`` when there is none).
-    :param params: per-parameter descriptions, by parameter name.
-    """
-
-    __slots__ = ("description", "params")
-
-    def __init__(self, description: str, params: dict[str, str]) -> None:
-        self.description = description
-        self.params = params
-
-    def __repr__(self) -> str:
-        return f"Docstring({self.description!r}, {self.params!r})"
-
-
-def _library() -> Any:
+def _library(subject: str) -> Any:
     try:
         import docstring_parser
     except ImportError:
-        raise FunctionDefinitionError(
-            [
-                (
-                    "parse_docstring",
-                    f"reading docstrings needs the docstring-parser package; "
-                    f"install it with {INSTALL_HINT}",
-                )
-            ]
-        ) from None
+        message = 'reading docstrings needs the docstring-parser package; install it with pip install "toolparse[docstring]"'
+        raise FunctionDefinitionError([("parse_docstring", message)], subject=subject) from None
     return docstring_parser
 
 
-def _invalid(reason: str) -> FunctionDefinitionError:
-    return FunctionDefinitionError(
-        [
-            (
-                "docstring",
-                f"Found invalid Google-Style docstring: {reason} "
-                "(pass error_on_invalid_docstring=False to read it anyway)",
-            )
-        ]
-    )
+def _invalid(reason: str, subject: str) -> FunctionDefinitionError:
+    message = f"Found invalid Google-Style docstring: {reason} (pass error_on_invalid_docstring=False to read it anyway)"
+    return FunctionDefinitionError([("docstring", message)], subject=subject)
 
 
-def _one_line(text: str | None) -> str:
-    """Continuation lines joined by a space, as langchain_core joins them."""
-    return " ".join(line.strip() for line in (text or "").splitlines() if line.strip())
-
-
-def _check_google(doc: str, documentable: Sequence[str]) -> None:
-    """langchain_core's structural rule for Google style, word for word.
-
-    A function with (annotated) parameters needs a docstring made of a summary
-    block and, after a blank line, a block that starts with ``Args:``.
-    """
-    if not documentable:
-        return
-    blocks = doc.split("\n\n")
-    if len(blocks) < 2 or not any(b.startswith(_ARGS_HEADERS) for b in blocks[1:]):
-        names = ", ".join(documentable)
-        raise _invalid(
-            f'expected a summary, a blank line, then an "Args:" section describing {names}'
-        )
+def _paragraphs(text: str) -> str:
+    """Paragraphs joined by a space (langchain_core's description layout)."""
+    return " ".join(block.strip() for block in text.split("\n\n") if block.strip())
 
 
 def parse_docstring(
-    doc: str | None,
-    *,
-    params: Sequence[str],
-    documentable: Sequence[str],
-    strict: bool,
-) -> Docstring:
-    """Parse a cleaned docstring (``inspect.getdoc``) for ``@tool(parse_docstring=True)``.
+    doc: str | None, params: Sequence[str], documentable: Sequence[str], strict: bool, subject: str
+) -> tuple[str, dict[str, str]]:
+    """A cleaned docstring's description (``""`` when none) and its parameters' descriptions.
 
     :param params: every parameter name of the function.
     :param documentable: the parameters langchain_core requires an ``Args:``
         section for (those with a type annotation, the context left out).
-    :param strict: ``error_on_invalid_docstring``: raise
-        :class:`~toolparse.FunctionDefinitionError` (a ``ValueError``) for a
-        missing docstring, a Google-style docstring without its ``Args:``
-        section after a blank line, or arguments documented that the function
-        does not take. Otherwise read what can be read.
+    :param strict: ``error_on_invalid_docstring``: raise for a missing
+        docstring, a Google-style docstring without its ``Args:`` section after
+        a blank line, or arguments documented that the function does not take.
+        Otherwise read what can be read.
     """
-    library = _library()
+    library = _library(subject)
     if not doc:
         if strict:
-            raise _invalid("the function has no docstring")
-        return Docstring("", {})
+            raise _invalid("the function has no docstring", subject)
+        return "", {}
     style = library.DocstringStyle
     try:
         parsed = library.parse(doc)
@@ -123,35 +67,39 @@ def parse_docstring(
         or not parsed.params
     ):
         # Google style (the default, as in langchain_core): its rules apply
-        if strict:
-            _check_google(doc, documentable)
+        blocks = doc.split("\n\n")
+        if strict and documentable and not any(b.startswith(_ARGS_HEADERS) for b in blocks[1:]):
+            names = ", ".join(documentable)
+            raise _invalid(
+                f'expected a summary, a blank line, then an "Args:" section describing {names}',
+                subject,
+            )
         try:
             parsed = library.parse(doc, style=style.GOOGLE)
         except library.ParseError as exc:
             if strict:
-                raise _invalid(str(exc)) from None
-            return Docstring(_paragraphs(doc), {})
+                raise _invalid(str(exc), subject) from None
+            return _paragraphs(doc), {}
     described = {
-        p.arg_name: _one_line(p.description)
+        # continuation lines joined by a space, as langchain_core joins them
+        p.arg_name: " ".join(
+            line.strip() for line in (p.description or "").splitlines() if line.strip()
+        )
         for p in parsed.params
-        # an "Attributes:" section documents a class, not the call's arguments
-        if not (p.args and p.args[0] == "attribute")
+        if not (
+            p.args and p.args[0] == "attribute"
+        )  # "Attributes:" documents a class, not the call
     }
     unknown = [name for name in described if name not in params]
     if unknown and strict:
+        taken = ", ".join(params) or "none"
         raise _invalid(
-            f"it documents {', '.join(unknown)}, which the function does not take "
-            f"(its parameters: {', '.join(params) or 'none'})"
+            f"it documents {', '.join(unknown)}, which the function does not take (its parameters: {taken})",
+            subject,
         )
     text = parsed.short_description or ""
     if parsed.long_description:
         text += ("\n\n" if parsed.blank_after_short_description else "\n") + parsed.long_description
-    return Docstring(
-        _paragraphs(text),
-        {name: text for name, text in described.items() if name in params and text},
-    )
-
-
-def _paragraphs(text: str) -> str:
-    """Paragraphs joined by a space (langchain_core's description layout)."""
-    return " ".join(block.strip() for block in text.split("\n\n") if block.strip())
+    return _paragraphs(text), {
+        name: text for name, text in described.items() if name in params and text
+    }

@@ -11,13 +11,11 @@ arguments. The call forms, keywords and ``ValueError`` cases are those of
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..adapter import UnknownArguments
-from ..errors import FunctionDefinitionError
 from ..function import Function
-from ._build import make, own_name
-from ._options import FORMATS, ResponseFormat, _Options
+from ._build import Options, make, own_name, refuse
 
 if TYPE_CHECKING:
     from ..arguments import Limits
@@ -25,9 +23,13 @@ if TYPE_CHECKING:
 
 __all__ = ["tool"]
 
+ResponseFormat = Literal["content", "content_and_artifact"]
+_FORMATS = ("content", "content_and_artifact")
+
 
 @overload
 def tool(
+    name_or_callable: str | None = None,
     *,
     description: str | None = None,
     return_direct: bool = False,
@@ -95,30 +97,7 @@ def tool(
 ) -> Function: ...
 
 
-@overload
-def tool(
-    name_or_callable: str,
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
-) -> Callable[[Callable[..., Any]], Function]: ...
-
-
-def tool(
+def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
     name_or_callable: str | Callable[..., Any] | None = None,
     runnable: Any = None,
     *args: Any,
@@ -178,7 +157,8 @@ def tool(
     :param strict: ask providers for strict mode.
     :param display_text: text for a user interface.
     :param adapter: the name of the adapter that infers the schema from the
-        signature (default: ``"pydantic"`` when installed, else ``"plain"``).
+        signature (default: the built-in ``"plain"``, or ``"pydantic"`` for a
+        signature whose ``Annotated`` constraints are pydantic's).
     :param unknown_arguments: ``"report"``, ``"reject"`` or ``"ignore"``.
     :param options: provider options.
     :param limits: the size and depth limits for arguments.
@@ -187,104 +167,62 @@ def tool(
         problem, including each ``ValueError`` case of langchain_core's
         ``tool``.
     """
-    opts = _Options(
-        description=description,
-        return_direct=return_direct,
-        args_schema=args_schema,
-        infer_schema=infer_schema,
-        response_format=response_format,
-        parse_docstring=parse_docstring,
-        error_on_invalid_docstring=error_on_invalid_docstring,
-        parse_args=parse_args,
-        concurrent=concurrent,
-        strict=strict,
-        display_text=display_text,
-        adapter=adapter,
-        unknown_arguments=unknown_arguments,
-        options=options,
-        limits=limits,
-        plugin_manager=plugin_manager,
+    if args:  # e.g. tool("name", runnable, "extra")
+        message = (
+            f"Too many arguments for tool decorator: it takes at most a name and a callable "
+            f"or runnable positionally, got {2 + len(args)}; pass the options by keyword"
+        )
+        raise refuse("arguments", message)
+    if response_format not in _FORMATS:
+        formats = ", ".join(map(repr, _FORMATS))
+        raise refuse("response_format", f"must be one of {formats}, got {response_format!r:.40}")
+    passed = {
+        "parse_args": parse_args,
+        "concurrent": concurrent,
+        "strict": strict,
+        "display_text": display_text,
+        "options": options,
+        "unknown_arguments": unknown_arguments,
+        "return_direct": return_direct,
+        "limits": limits,
+    }
+    opts = Options(
+        description,
+        args_schema,
+        infer_schema,
+        response_format == "content_and_artifact",
+        parse_docstring,
+        error_on_invalid_docstring,
+        adapter,
+        plugin_manager,
+        passed,
     )
-    if args:
-        # e.g. @tool("name", runnable, "extra")
-        raise FunctionDefinitionError(
-            [
-                (
-                    "arguments",
-                    f"Too many arguments for tool decorator: it takes at most a name "
-                    f"and a callable or runnable positionally, got {2 + len(args)}; "
-                    f"pass the options by keyword",
-                )
-            ],
-            subject="@tool",
-        )
-    if response_format not in FORMATS:
-        raise FunctionDefinitionError(
-            [
-                (
-                    "response_format",
-                    f"must be one of {', '.join(map(repr, FORMATS))}, got {response_format!r:.40}",
-                )
-            ],
-            subject="@tool",
-        )
-    if runnable is not None:
-        # tool("name", runnable)
+    if runnable is not None:  # tool("name", runnable)
         if not name_or_callable:
-            raise FunctionDefinitionError(
-                [
-                    (
-                        "name",
-                        'Runnable without name for tool constructor: call tool("name", runnable)',
-                    )
-                ],
-                subject="@tool",
-            )
+            message = 'Runnable without name for tool constructor: call tool("name", runnable)'
+            raise refuse("name", message)
         if not isinstance(name_or_callable, str):
-            raise FunctionDefinitionError(
-                [
-                    (
-                        "name",
-                        f"Name must be a string for tool constructor, got "
-                        f"{type(name_or_callable).__name__}",
-                    )
-                ],
-                subject="@tool",
-            )
+            kind = type(name_or_callable).__name__
+            raise refuse("name", f"Name must be a string for tool constructor, got {kind}")
         return make(runnable, name_or_callable, opts)
+    if isinstance(name_or_callable, str):  # @tool("search") / @tool("search", **options)
+        name = name_or_callable
+        return lambda fn: make(fn, name, opts)
     if name_or_callable is not None:
-        if isinstance(name_or_callable, str):
-            # @tool("search") / @tool("search", **options)
-            name = name_or_callable
-            return lambda fn: make(fn, name, opts)
         own = own_name(name_or_callable)
         if own is None:
-            raise FunctionDefinitionError(
-                [
-                    (
-                        "name_or_callable",
-                        f"The first argument must be a string or a callable with a "
-                        f"__name__ for tool decorator. Got {type(name_or_callable)}",
-                    )
-                ],
-                subject="@tool",
+            message = (
+                f"The first argument must be a string or a callable with a __name__ for tool "
+                f"decorator. Got {type(name_or_callable)}"
             )
+            raise refuse("name_or_callable", message)
         return make(name_or_callable, own, opts)
 
-    # @tool(**options)
-    def decorate(fn: Callable[..., Any]) -> Function:
+    def decorate(fn: Callable[..., Any]) -> Function:  # @tool(**options)
         own = own_name(fn)
         if own is None:
-            raise FunctionDefinitionError(
-                [
-                    (
-                        "function",
-                        f"cannot name the tool after {type(fn)}: it has no __name__; "
-                        f'give the name first, @tool("name", ...)',
-                    )
-                ],
-                subject="@tool",
-            )
+            message = f'cannot name the tool after {type(fn)}: it has no __name__; give the name first, @tool("name", ...)'
+            raise refuse("function", message)
         return make(fn, own, opts)
 
     return decorate
