@@ -123,7 +123,9 @@ def number(value: Any) -> Any:
 
 
 def number_as_sent(value: Any) -> Any:
-    return value if type(value) in (float, int) else fail(_NUMBER, value)
+    """:func:`number`'s check, the value left as sent (an integer stays an integer)."""
+    checked = number(value)
+    return checked if type(checked) is Failed else value
 
 
 def choice(node: ChoiceNode) -> Converter:
