@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import enum
+import inspect
 import sys
 import types
 import typing
@@ -30,7 +31,6 @@ from ._nodes import (
     ScalarNode,
     TupleNode,
     UnionNode,
-    class_doc,
     is_plain_dataclass,
     is_typeddict,
 )
@@ -89,7 +89,7 @@ class _Reader:
         if node is not None:
             return node
         is_dataclass = dataclasses.is_dataclass(cls)
-        node = ObjectNode(cls, is_dataclass, description=class_doc(cls, generated=is_dataclass))
+        node = ObjectNode(cls, is_dataclass, description=_class_doc(cls, generated=is_dataclass))
         # registered before its fields are read, so a field of the same
         # class (directly or further down) finds this node: a cycle, not a loop
         self.objects[cls] = node
@@ -119,18 +119,11 @@ class _Reader:
             where = f"{node.cls.__qualname__}.{f.name}"
             inner, description = self._field_type(hint)
             meta = f.metadata.get("description")
-            has_default = f.default is not dataclasses.MISSING
+            if isinstance(meta, str):
+                description = meta  # the field's own metadata wins over Annotated
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
             node.fields.append(
-                FieldInfo(
-                    f.name,
-                    hint,
-                    self.read(inner, where),
-                    required=not has_default and f.default_factory is dataclasses.MISSING,
-                    # the field's own metadata wins over Annotated
-                    description=meta if isinstance(meta, str) else description,
-                    has_default=has_default,
-                    default=f.default if has_default else None,
-                )
+                FieldInfo(f.name, hint, self.read(inner, where), required, description, f.default)
             )
 
     def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
@@ -271,6 +264,16 @@ class _Reader:
             text = f"the type {_type_name(tp)} is not supported; {_COVERED}"
         self.errors.append((where, text))
         return AnyNode()
+
+
+def _class_doc(cls: type, *, generated: bool) -> str | None:
+    """The class's own docstring, not the signature ``@dataclass`` writes when there is none."""
+    doc = cls.__dict__.get("__doc__")
+    if not isinstance(doc, str) or not doc.strip():
+        return None
+    if generated and doc.startswith(f"{cls.__name__}("):
+        return None
+    return inspect.cleandoc(doc)
 
 
 def _origin(tp: object) -> Any:

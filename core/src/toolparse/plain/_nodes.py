@@ -8,7 +8,6 @@ Nodes compare by identity: the same class anywhere in one tree is one node.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +25,6 @@ __all__ = [
     "TupleNode",
     "UnionNode",
     "bare",
-    "class_doc",
     "is_plain_dataclass",
     "is_typeddict",
 ]
@@ -109,15 +107,18 @@ class CustomNode(Node):
 
 @dataclass(eq=False)
 class FieldInfo:
-    """One field of a dataclass or TypedDict (``default``: a plain default the schema may show)."""
+    """One field of a dataclass or TypedDict.
+
+    ``default`` is shown in the schema when it is JSON data; ``dataclasses.MISSING``
+    when there is none (given by a factory: ``@dataclass`` reads that value as "no default").
+    """
 
     name: str
     annotation: object
     node: Node
     required: bool
     description: str | None = None
-    has_default: bool = False
-    default: Any = None
+    default: Any = field(default_factory=lambda: dataclasses.MISSING)
 
 
 @dataclass(eq=False)
@@ -158,13 +159,3 @@ def is_plain_dataclass(obj: object) -> bool:
         and dataclasses.is_dataclass(obj)
         and not hasattr(obj, "__pydantic_fields__")
     )
-
-
-def class_doc(cls: type, *, generated: bool) -> str | None:
-    """The class's own docstring, not the signature ``@dataclass`` writes when there is none."""
-    doc = cls.__dict__.get("__doc__")
-    if not isinstance(doc, str) or not doc.strip():
-        return None
-    if generated and doc.startswith(f"{cls.__name__}("):
-        return None
-    return inspect.cleandoc(doc)

@@ -98,11 +98,10 @@ def _fast(node: Node) -> type | None:
 
 
 class Compiler:
-    """Builds the converters of one tree (each node's once; a recursive class's through a slot).
+    """Builds the converters of one tree (each class's once; a recursive one's through a slot).
 
-    ``as_sent``: the values are checked, not converted (the declared
-    parameters of a Function): an integer stays an integer where a number
-    is expected, and the top level's unknown names are left to the policy.
+    ``as_sent``: the values are checked, not converted (a Function's declared
+    parameters): an integer stays an integer where a number is expected.
     """
 
     def __init__(self, policy: str, *, as_sent: bool = False) -> None:
@@ -222,13 +221,13 @@ class Compiler:
             (f.name, _fast(f.node), self.convert(f.node), f.required) for f in node.fields
         )
         names = frozenset(f.name for f in node.fields)
-        refuse = self.refusal(node, top)
+        refuse = self.refusal(node, names, top)
         make = node.cls if node.is_dataclass else None
         # the top level keeps every problem of its own: its missing names go on their own line
         limit = sys.maxsize if top else MAX_PROBLEMS
 
         def convert_object(value: Any) -> Any:
-            if type(value) is not dict and not top:  # (the top level is the call's own mapping)
+            if type(value) is not dict:
                 return fail(OBJECT, value)
             out: dict[str, Any] = {}
             failed: Failed | None = None
@@ -259,11 +258,12 @@ class Compiler:
 
         return convert_object
 
-    def refusal(self, node: ObjectNode, top: bool) -> Callable[[Any, Failed | None], Any] | None:
+    def refusal(
+        self, node: ObjectNode, names: frozenset[str], top: bool
+    ) -> Callable[[Any, Failed | None], Any] | None:
         """What an object's names it does not accept come to (``None``: they are dropped)."""
-        if not self.refuse or (top and self.as_sent):
+        if not self.refuse:
             return None
-        names = frozenset(f.name for f in node.fields)
         if top:
             return lambda value, failed: _refused_at_top(value, failed, names)
         # nested ones say what their object accepts, since no other line does

@@ -129,7 +129,7 @@ class _Writer:
             prop = self.write(f.node)
             if f.description is not None:
                 prop["description"] = f.description
-            default = _json_default(f.default) if f.has_default else _NOT_JSON
+            default = _json_default(f.default)  # (``MISSING`` when none: no JSON data)
             if default is not _NOT_JSON:
                 prop["default"] = default
             properties[f.name] = self.field_schema(f.annotation, prop)
