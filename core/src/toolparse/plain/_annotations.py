@@ -117,13 +117,17 @@ class _Reader:
             if isinstance(hint, dataclasses.InitVar):
                 hint = hint.type
             where = f"{node.cls.__qualname__}.{f.name}"
-            inner, description = self._field_type(hint)
-            meta = f.metadata.get("description")
-            if isinstance(meta, str):
-                description = meta  # the field's own metadata wins over Annotated
+            meta = f.metadata.get("description")  # (it wins over an Annotated description)
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
             node.fields.append(
-                FieldInfo(f.name, hint, self.read(inner, where), required, description, f.default)
+                FieldInfo(
+                    f.name,
+                    hint,
+                    self.read(hint, where),
+                    required,
+                    meta if isinstance(meta, str) else None,
+                    f.default,
+                )
             )
 
     def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
@@ -139,19 +143,8 @@ class _Reader:
                 elif _origin(inner) in self.not_required:
                     required = False
                 inner = typing.get_args(inner)[0]
-            inner, description = self._field_type(inner)
             where = f"{node.cls.__qualname__}.{name}"
-            node.fields.append(
-                FieldInfo(name, hint, self.read(inner, where), required, description)
-            )
-
-    def _field_type(self, hint: Any) -> tuple[Any, str | None]:
-        """A field's type without its qualifiers, and ``Annotated[T, "description"]`` split."""
-        while _origin(hint) in self.qualifiers:
-            hint = typing.get_args(hint)[0]
-        if _origin(hint) is typing.Annotated:
-            return hint.__origin__, _description(hint.__metadata__)
-        return hint, None
+            node.fields.append(FieldInfo(name, hint, self.read(inner, where), required))
 
     # -- annotations -------------------------------------------------------------
 

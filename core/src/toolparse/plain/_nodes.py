@@ -84,7 +84,7 @@ class UnionNode(Node):
 
 @dataclass(eq=False)
 class DescribedNode(Node):
-    """``Annotated[T, "description"]`` anywhere but directly on a field."""
+    """``Annotated[T, "description"]``."""
 
     node: Node
     description: str
@@ -109,6 +109,7 @@ class CustomNode(Node):
 class FieldInfo:
     """One field of a dataclass or TypedDict.
 
+    ``description``: from the field's metadata (it wins over ``Annotated``'s).
     ``default`` is shown in the schema when it is JSON data; ``dataclasses.MISSING``
     when there is none (given by a factory: ``@dataclass`` reads that value as "no default").
     """

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..adapter import JSON_TYPES
 from ..arguments import Arguments
 from ..contract import Error
 from ..params import FunctionParam
@@ -23,12 +24,8 @@ from ._parser import Compiler
 
 __all__ = ["params_checker"]
 
-_SCALAR_TYPES: Mapping[str, type] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-}
+#: the Python type of each JSON type a FunctionParam may declare
+_SCALAR_TYPES: Mapping[str, type] = {name: kind for kind, name in JSON_TYPES.items()}
 
 _MISSING: Any = object()
 
