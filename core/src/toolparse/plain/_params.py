@@ -73,11 +73,9 @@ def params_checker(
         for name, node in nodes
     )
     accepted = tuple(accepted)
-    drops = policy == "ignore"
 
-    def check(arguments: Mapping[str, Any]) -> Error | Arguments | None:
+    def check(arguments: Mapping[str, Any]) -> Error | None:
         failed: Failed | None = None
-        kept: dict[str, Any] | None = None
         get = arguments.get
         for name, fast, convert in fields:
             value = get(name, _MISSING)
@@ -86,11 +84,23 @@ def params_checker(
             result = convert(value)
             if type(result) is Failed:
                 failed = joined(failed, result, name, sys.maxsize)
-            elif drops and result != value:  # (a nested name dropped: the values are as sent)
-                kept = {} if kept is None else kept
-                kept[name] = result
-        if failed is not None:
-            return rejection(failed, arguments, accepted)
-        return None if kept is None else Arguments({**arguments, **kept})
+        return None if failed is None else rejection(failed, arguments, accepted)
 
-    return check
+    nested = [f for f, p in zip(fields, params, strict=True) if "object" in (p.type, p.item_type)]
+    if policy != "ignore" or not nested:
+        return check
+
+    def check_dropping(arguments: Mapping[str, Any]) -> Error | Arguments | None:
+        # a value that fits, converted again: the same value without the undeclared names
+        found = check(arguments)
+        if found is not None:
+            return found
+        kept = {
+            name: new
+            for name, _, convert in nested
+            if (value := arguments.get(name, _MISSING)) is not _MISSING
+            and (new := convert(value)) != value
+        }
+        return Arguments({**arguments, **kept}) if kept else None
+
+    return check_dropping
