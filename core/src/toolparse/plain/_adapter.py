@@ -4,10 +4,8 @@ It needs no third-party library. It is registered through the same hook a
 plugin uses (see ``_defaults``), so an adapter registered later (pydantic,
 attrs) is asked first and takes dataclasses over when installed.
 
-The type mapping lives in ``_nodes`` and ``_types`` (annotations read once
-into a node tree), ``_schema`` (the tree as JSON Schema) and ``_parse`` (the
-tree compiled into a strict parser); :meth:`PlainAdapter.compile` reads the
-source once and hands the one tree to both.
+A source is read once into a node tree (``_annotations``), which gives both
+the JSON Schema (``_schema``) and the strict parser (``_parser``).
 """
 
 from __future__ import annotations
@@ -15,27 +13,21 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping, Sequence
+import functools
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..adapter import (
-    EMPTY,
-    Compiled,
-    FieldSchema,
-    SignatureParam,
-    UnknownArguments,
-    check_policy,
-)
-from ..contract import ParseResult
+from ..adapter import EMPTY, AdapterBase, Compiled, FieldSchema, SignatureParam, UnknownArguments
+from ._annotations import analyse
 from ._nodes import is_plain_dataclass, is_typeddict
-from ._parse import compile_parser
+from ._parser import compile_parser
 from ._schema import object_schema
-from ._types import analyse
 
 __all__ = ["PlainAdapter"]
 
 
-class PlainAdapter:
+class PlainAdapter(AdapterBase):
     """Dataclasses and TypedDicts, with fields of plain Python types.
 
     Fields may be ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``,
@@ -59,63 +51,32 @@ class PlainAdapter:
         except Exception:  # an exotic metaclass must not break adapter selection
             return False
 
-    def compile(
+    def build(
         self,
         source: Any,
         *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-        parser: bool = True,
+        unknown_arguments: UnknownArguments,
+        field_schema: FieldSchema,
+        parser: bool,
     ) -> Compiled:
         """Read ``source`` once: its object schema (closed at every level) and strict parser.
 
         The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a
         TypedDict. ``field_schema`` is asked about every field and every type
-        the adapter has no rule for (``None``: no plugin has a say).
+        the adapter has no rule for.
         """
-        policy = check_policy(unknown_arguments)
-        hook = _unchanged if field_schema is None else field_schema
-        tree = analyse(source, hook, policy)
-        schema = object_schema(tree, hook)
+        tree = analyse(source, field_schema, unknown_arguments)
         return Compiled(
-            schema,
-            compile_parser(tree, policy) if parser else None,
+            object_schema(tree, field_schema),
+            compile_parser(tree, unknown_arguments) if parser else None,
             accepted=[f.name for f in tree.fields],
             required=[f.name for f in tree.fields if f.required],
         )
-
-    def json_schema(
-        self,
-        source: Any,
-        *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-    ) -> dict[str, Any]:
-        """The object schema alone (see :meth:`compile`)."""
-        return self.compile(
-            source, unknown_arguments=unknown_arguments, field_schema=field_schema, parser=False
-        ).schema
-
-    def parser(
-        self,
-        source: Any,
-        *,
-        unknown_arguments: UnknownArguments = "report",
-        field_schema: FieldSchema | None = None,
-    ) -> Callable[[dict[str, Any]], ParseResult]:
-        """The strict parser alone (see :meth:`compile`)."""
-        compiled = self.compile(
-            source, unknown_arguments=unknown_arguments, field_schema=field_schema
-        )
-        assert compiled.parser is not None
-        return compiled.parser
 
     def serialize(self, value: object) -> str | None:
         """JSON text for a dataclass instance (enums by value); ``None`` otherwise."""
         if isinstance(value, type) or not is_plain_dataclass(type(value)):
             return None
-        import json
-
         try:
             return json.dumps(dataclasses.asdict(value), default=_enum_value)  # type: ignore[call-overload]
         except (TypeError, ValueError):
@@ -141,26 +102,18 @@ class PlainAdapter:
                 spec = dataclasses.field(metadata=metadata)
             elif type(param.default).__hash__ is None:
                 # dataclasses refuses unhashable defaults (lists, dicts, sets)
-                spec = dataclasses.field(default_factory=_copier(param.default), metadata=metadata)
+                copied = functools.partial(copy.deepcopy, param.default)
+                spec = dataclasses.field(default_factory=copied, metadata=metadata)
             else:
                 spec = dataclasses.field(default=param.default, metadata=metadata)
             specs.append((param.name, param.annotation, spec))
-        cls = dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
-        return cls
-
-
-def _unchanged(field: object, schema: dict[str, Any]) -> dict[str, Any]:
-    return schema
+        return dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
 
 
 def _enum_value(value: object) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     raise TypeError(f"{type(value).__name__} is not JSON data")
-
-
-def _copier(default: Any) -> Callable[[], Any]:
-    return lambda: copy.deepcopy(default)
 
 
 def _class_name(name: str) -> str:

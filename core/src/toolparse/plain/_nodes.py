@@ -1,22 +1,17 @@
-"""The nodes plain annotations are read into (see ``_types``).
+"""The tree plain annotations are read into (by ``_annotations``), once per source.
 
-The built-in adapter reads a dataclass or TypedDict (and every annotation
-inside it) into these nodes exactly once; the JSON Schema writer
-(``_schema``) and the parser compiler (``_parse``) both walk that tree, so
-they cannot disagree about what a type means.
+The JSON Schema writer (``_schema``) and the parser compiler (``_parser``)
+both walk this one tree, so they cannot disagree about what a type means.
+Nodes compare by identity: the same class anywhere in one tree is one node.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
-from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..adapter import JSON_TYPES
-
 __all__ = [
-    "SCALARS",
     "AnyNode",
     "ChoiceNode",
     "CustomNode",
@@ -29,168 +24,123 @@ __all__ = [
     "ScalarNode",
     "TupleNode",
     "UnionNode",
+    "bare",
     "is_plain_dataclass",
     "is_typeddict",
 ]
-
-#: JSON Schema ``type`` names of the scalar Python types (the SDK's one table).
-SCALARS: Mapping[Any, str] = JSON_TYPES
 
 
 class Node:
     """One annotation, understood."""
 
-    __slots__ = ()
 
-
+@dataclass(eq=False)
 class AnyNode(Node):
-    """``typing.Any`` (or ``object``): no constraint."""
-
-    __slots__ = ()
+    """``typing.Any`` (or ``object``): any JSON value."""
 
 
+@dataclass(eq=False)
 class ScalarNode(Node):
-    """``str``, ``int``, ``float``, ``bool`` or ``None``."""
+    """``str``, ``int``, ``float``, ``bool`` or ``None`` (``type`` is ``NoneType``)."""
 
-    __slots__ = ("kind", "type")
-
-    def __init__(self, py_type: type) -> None:
-        self.type = py_type
-        #: the JSON Schema type name
-        self.kind = SCALARS[py_type]
+    type: type
 
 
+@dataclass(eq=False)
 class ListNode(Node):
     """``list[T]``, ``Sequence[T]`` or ``tuple[T, ...]`` (``as_tuple``)."""
 
-    __slots__ = ("as_tuple", "item")
-
-    def __init__(self, item: Node, *, as_tuple: bool = False) -> None:
-        self.item = item
-        self.as_tuple = as_tuple
+    item: Node
+    as_tuple: bool = False
 
 
+@dataclass(eq=False)
 class TupleNode(Node):
     """``tuple[A, B]``: a JSON array of exactly these items."""
 
-    __slots__ = ("items",)
-
-    def __init__(self, items: list[Node]) -> None:
-        self.items = items
+    items: list[Node]
 
 
+@dataclass(eq=False)
 class DictNode(Node):
-    """``dict[str, T]``: a JSON object with arbitrary keys."""
+    """``dict[str, T]``: a JSON object with any keys."""
 
-    __slots__ = ("value",)
-
-    def __init__(self, value: Node) -> None:
-        self.value = value
+    value: Node
 
 
+@dataclass(eq=False)
 class ChoiceNode(Node):
-    """``Literal[...]`` or an ``Enum`` subclass: one of fixed JSON values.
+    """``Literal[...]`` or an ``Enum``: each JSON value with the Python value parsed from it."""
 
-    ``choices`` pairs each JSON value with the Python value the parser
-    returns for it (the value itself for a literal, the member for an enum).
-    """
-
-    __slots__ = ("choices", "enum")
-
-    def __init__(self, choices: list[tuple[Any, Any]], enum_cls: type | None) -> None:
-        self.choices = choices
-        self.enum = enum_cls
+    choices: list[tuple[Any, Any]]
 
 
+@dataclass(eq=False)
 class UnionNode(Node):
     """``Union[...]``, ``A | B``, ``Optional[T]``: the members in order."""
 
-    __slots__ = ("members",)
-
-    def __init__(self, members: list[Node]) -> None:
-        self.members = members
+    members: list[Node]
 
 
+@dataclass(eq=False)
 class DescribedNode(Node):
-    """``Annotated[T, "description"]`` anywhere but directly on a field."""
+    """``Annotated[T, "description"]``."""
 
-    __slots__ = ("description", "node")
-
-    def __init__(self, node: Node, description: str) -> None:
-        self.node = node
-        self.description = description
+    node: Node
+    description: str
 
 
+@dataclass(eq=False)
 class CustomNode(Node):
     """A type the built-in rules do not cover.
 
     Either another installed adapter owns it (a pydantic model, an attrs
-    class): its schema is exported and its ``parser`` validates the value; or
-    a ``toolparse_field_schema`` plugin described it (``parser`` is ``None``):
-    the plugin's schema is exported and the value passes through unvalidated.
+    class): its schema is shown and its ``parser`` validates the value; or a
+    ``toolparse_field_schema`` plugin described it (``parser`` is ``None``):
+    the plugin's schema is shown and the value passes through unvalidated.
     """
 
-    __slots__ = ("annotation", "parser", "schema")
-
-    def __init__(
-        self, annotation: object, schema: dict[str, Any], parser: Any | None = None
-    ) -> None:
-        self.annotation = annotation
-        self.schema = schema
-        self.parser = parser
+    annotation: object
+    schema: dict[str, Any]
+    parser: Any = None
 
 
+@dataclass(eq=False)
 class FieldInfo:
-    """One field of a dataclass or TypedDict."""
+    """One field of a dataclass or TypedDict.
 
-    __slots__ = (
-        "annotation",
-        "default",
-        "description",
-        "has_default",
-        "name",
-        "node",
-        "required",
-    )
+    ``description``: from the field's metadata (it wins over ``Annotated``'s).
+    ``default`` is shown in the schema when it is JSON data; ``dataclasses.MISSING``
+    when there is none (given by a factory: ``@dataclass`` reads that value as "no default").
+    """
 
-    def __init__(
-        self,
-        name: str,
-        annotation: object,
-        node: Node,
-        *,
-        required: bool,
-        description: str | None,
-        has_default: bool = False,
-        default: Any = None,
-    ) -> None:
-        self.name = name
-        self.annotation = annotation
-        self.node = node
-        self.required = required
-        self.description = description
-        #: a plain default value (not a factory), which the schema may show
-        self.has_default = has_default
-        self.default = default
+    name: str
+    annotation: object
+    node: Node
+    required: bool
+    description: str | None = None
+    default: Any = field(default_factory=lambda: dataclasses.MISSING)
 
 
+@dataclass(eq=False)
 class ObjectNode(Node):
     """A dataclass (instantiated when parsed) or a TypedDict (kept a dict).
 
-    The same class anywhere in one tree is one node, so a recursive class is
-    a cycle in the tree; ``fields`` is filled in after the node is made.
+    A recursive class is a cycle in the tree: ``fields`` is filled in after
+    the node is made.
     """
 
-    __slots__ = ("cls", "description", "fields", "is_dataclass")
-
-    def __init__(self, cls: type, *, is_dataclass: bool) -> None:
-        self.cls = cls
-        self.is_dataclass = is_dataclass
-        self.fields: list[FieldInfo] = []
-        self.description = _class_doc(cls, generated=is_dataclass)
+    cls: type
+    is_dataclass: bool
+    fields: list[FieldInfo] = field(default_factory=list)
+    description: str | None = None
 
 
-# -- recognising sources -------------------------------------------------------
+def bare(node: Node) -> Node:
+    """``node`` without the descriptions around it."""
+    while isinstance(node, DescribedNode):
+        node = node.node
+    return node
 
 
 def is_typeddict(obj: object) -> bool:
@@ -210,12 +160,3 @@ def is_plain_dataclass(obj: object) -> bool:
         and dataclasses.is_dataclass(obj)
         and not hasattr(obj, "__pydantic_fields__")
     )
-
-
-def _class_doc(cls: type, *, generated: bool) -> str | None:
-    doc = cls.__dict__.get("__doc__")
-    if not isinstance(doc, str) or not doc.strip():
-        return None
-    if generated and doc.startswith(f"{cls.__name__}("):
-        return None  # the signature @dataclass writes when there is no docstring
-    return inspect.cleandoc(doc)

@@ -2,7 +2,7 @@
 
 The declarations are read into the built-in adapter's nodes once, when the
 Function is defined, and compiled by the same compiler as a dataclass's
-parser: the same rules (no coercion but an integer for a number) and the
+parser: the same rules (no conversion but an integer for a number) and the
 same wording. The check only finds problems; the body receives the
 arguments as the model sent them, except that under ``"ignore"`` the names a
 nested object does not declare are dropped, as the top-level ones are.
@@ -10,27 +10,22 @@ nested object does not declare are dropped, as the top-level ones are.
 
 from __future__ import annotations
 
-import operator
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..adapter import JSON_TYPES
 from ..arguments import Arguments
 from ..contract import Error
 from ..params import FunctionParam
-from ..problems import ArgumentProblem, invalid_arguments
-from ._joins import joined
+from ._converters import Failed, joined, rejection
 from ._nodes import AnyNode, ChoiceNode, FieldInfo, ListNode, Node, ObjectNode, ScalarNode
-from ._parse import _Compiler
-from ._scalars import _Failed
+from ._parser import Compiler
 
 __all__ = ["params_checker"]
 
-_SCALAR_TYPES: Mapping[str, type] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-}
+#: the Python type of each JSON type a FunctionParam may declare
+_SCALAR_TYPES: Mapping[str, type] = {name: kind for kind, name in JSON_TYPES.items()}
 
 _MISSING: Any = object()
 
@@ -38,71 +33,22 @@ _MISSING: Any = object()
 def _node(param: FunctionParam) -> Node:
     """The node for what one parameter declares."""
     if param.enum:
-        return ChoiceNode([(v, v) for v in param.enum], None)
-    if param.type == "array":
-        if param.item_type is None:
-            return ListNode(AnyNode())
-        if param.item_type == "object":
-            return ListNode(_object(param.object_properties))
-        return ListNode(ScalarNode(_SCALAR_TYPES[param.item_type]))
+        return ChoiceNode([(v, v) for v in param.enum])
     if param.type == "object":
-        return _object(param.object_properties)
-    return ScalarNode(_SCALAR_TYPES[param.type])
+        return _object(param)
+    if param.type != "array":
+        return ScalarNode(_SCALAR_TYPES[param.type])
+    if param.item_type is None:
+        return ListNode(AnyNode())
+    if param.item_type == "object":
+        return ListNode(_object(param))
+    return ListNode(ScalarNode(_SCALAR_TYPES[param.item_type]))
 
 
-def _object(params: Sequence[FunctionParam]) -> ObjectNode:
-    node = ObjectNode(dict, is_dataclass=False)  # kept a dict, as a TypedDict is
-    node.description = None
-    node.fields = [
-        FieldInfo(p.name, None, _node(p), required=p.required, description=p.description)
-        for p in params
-    ]
-    return node
-
-
-Pruner = Callable[[Any], Any]
-
-
-def _pruner(node: Node) -> Pruner | None:
-    """What drops the undeclared names inside a value of ``node`` (``None``: it has no object).
-
-    It runs on a value the check passed, and returns that very value when
-    nothing is dropped, a copy without the undeclared names otherwise.
-    """
-    if isinstance(node, ListNode):
-        item = _pruner(node.item)
-        return None if item is None else _list_pruner(item)
-    if not isinstance(node, ObjectNode):
-        return None
-    names = frozenset(f.name for f in node.fields)
-    inner = tuple((f.name, p) for f in node.fields if (p := _pruner(f.node)) is not None)
-
-    def prune_object(value: Any) -> Any:
-        if type(value) is not dict:
-            return value
-        out = value if names.issuperset(value) else {k: v for k, v in value.items() if k in names}
-        for name, prune in inner:
-            x = out.get(name, _MISSING)
-            if x is _MISSING:
-                continue
-            y = prune(x)
-            if y is not x:
-                if out is value:
-                    out = dict(value)
-                out[name] = y
-        return out
-
-    return prune_object
-
-
-def _list_pruner(item: Pruner) -> Pruner:
-    def prune_list(value: Any) -> Any:
-        if type(value) is not list:
-            return value
-        out = [item(x) for x in value]
-        return value if all(map(operator.is_, out, value)) else out
-
-    return prune_list
+def _object(param: FunctionParam) -> ObjectNode:
+    """The object ``param`` declares, kept a dict (as a TypedDict is)."""
+    fields = [FieldInfo(p.name, None, _node(p), p.required) for p in param.object_properties]
+    return ObjectNode(dict, is_dataclass=False, fields=fields)
 
 
 def params_checker(
@@ -120,47 +66,41 @@ def params_checker(
     there were any the function returns the :class:`~toolparse.Arguments`
     the body gets instead (a copy: what the model sent is left as it was).
     """
-    compiler = _Compiler(policy)
-    # the compiler remembers nodes by identity: every node stays alive while it compiles
+    compiler = Compiler(policy, as_sent=True)
     nodes = [(p.name, _node(p)) for p in params]
-    fields = tuple((name, compiler.fast(node), compiler.convert(node)) for name, node in nodes)
-    accepted = tuple(accepted)
-    pruners = (
-        tuple((name, p) for name, node in nodes if (p := _pruner(node)) is not None)
-        if policy == "ignore"
-        else ()
+    fields = tuple(
+        (name, node.type if isinstance(node, ScalarNode) else None, compiler.convert(node))
+        for name, node in nodes
     )
+    accepted = tuple(accepted)
 
-    def check(arguments: Mapping[str, Any]) -> Error | Arguments | None:
-        failed: _Failed | None = None
+    def check(arguments: Mapping[str, Any]) -> Error | None:
+        failed: Failed | None = None
         get = arguments.get
         for name, fast, convert in fields:
             value = get(name, _MISSING)
             if value is _MISSING or type(value) is fast:
                 continue
             result = convert(value)
-            if type(result) is _Failed:
-                failed = joined(failed, result, name)
-        if failed is None:
-            return _pruned(arguments) if pruners else None
-        problems = [
-            ArgumentProblem(tuple(reversed(path)), reason, received, kind)
-            for path, reason, received, kind in failed.problems
-        ]
-        # (the unknown names the renderer finds: a call may send tens of thousands)
-        return invalid_arguments(problems, arguments=arguments, accepted=accepted, more=failed.more)
+            if type(result) is Failed:
+                failed = joined(failed, result, name, sys.maxsize)
+        return None if failed is None else rejection(failed, arguments, accepted)
 
-    def _pruned(arguments: Mapping[str, Any]) -> Arguments | None:
-        changed: Arguments | None = None
-        for name, prune in pruners:
-            value = arguments.get(name, _MISSING)
-            if value is _MISSING:
-                continue
-            kept = prune(value)
-            if kept is not value:
-                if changed is None:
-                    changed = Arguments(arguments)
-                changed[name] = kept
-        return changed
+    nested = [f for f, p in zip(fields, params, strict=True) if "object" in (p.type, p.item_type)]
+    if policy != "ignore" or not nested:
+        return check
 
-    return check
+    def check_dropping(arguments: Mapping[str, Any]) -> Error | Arguments | None:
+        # a value that fits, converted again: the same value without the undeclared names
+        found = check(arguments)
+        if found is not None:
+            return found
+        kept = {
+            name: new
+            for name, _, convert in nested
+            if (value := arguments.get(name, _MISSING)) is not _MISSING
+            and (new := convert(value)) != value
+        }
+        return Arguments({**arguments, **kept}) if kept else None
+
+    return check_dropping

@@ -35,97 +35,61 @@ def object_schema(root: ObjectNode, field_schema: FieldSchema) -> dict[str, Any]
     Every property goes through ``field_schema`` (the ``toolparse_field_schema``
     hook) with what this writer would emit.
     """
-    writer = _Writer(_recursive(root), field_schema)
+    writer = _Writer(field_schema, set())
     schema = writer.record(root)
-    if writer.defs:
+    if writer.met_again:
+        # written again, with the classes met inside themselves under $defs
+        writer = _Writer(field_schema, writer.met_again)
+        schema = writer.record(root)
         schema["$defs"] = writer.defs
     return schema
 
 
-def _children(node: Node) -> list[Node]:
-    if isinstance(node, ObjectNode):
-        return [f.node for f in node.fields]
-    if isinstance(node, ListNode):
-        return [node.item]
-    if isinstance(node, TupleNode):
-        return list(node.items)
-    if isinstance(node, DictNode):
-        return [node.value]
-    if isinstance(node, UnionNode):
-        return list(node.members)
-    if isinstance(node, DescribedNode):
-        return [node.node]
-    return []
-
-
-def _recursive(root: ObjectNode) -> set[ObjectNode]:
-    """Find the class nodes met again inside themselves: those go to ``$defs``."""
-    found: set[ObjectNode] = set()
-    on_path: set[ObjectNode] = set()
-    done: set[ObjectNode] = set()
-
-    def visit(node: Node) -> None:
-        if isinstance(node, ObjectNode):
-            if node in on_path:
-                found.add(node)
-                return
-            if node in done:
-                return
-            on_path.add(node)
-            for child in _children(node):
-                visit(child)
-            on_path.discard(node)
-            done.add(node)
-            return
-        for child in _children(node):
-            visit(child)
-
-    visit(root)
-    return found
-
-
 class _Writer:
-    def __init__(self, recursive: set[ObjectNode], field_schema: FieldSchema) -> None:
-        self.recursive = recursive
+    def __init__(self, field_schema: FieldSchema, recursive: set[ObjectNode]) -> None:
         self.field_schema = field_schema
+        self.recursive = recursive
+        self.met_again: set[ObjectNode] = set()
+        self.inside: list[ObjectNode] = []
         self.defs: dict[str, Any] = {}
         self.names: dict[ObjectNode, str] = {}
 
     def write(self, node: Node) -> dict[str, Any]:
         if isinstance(node, ScalarNode):
-            return {"type": node.kind}
+            return {"type": JSON_TYPES[node.type]}
         if isinstance(node, AnyNode):
             return {}
         if isinstance(node, ObjectNode):
             return self.ref(node) if node in self.recursive else self.record(node)
-        if isinstance(node, ListNode):
-            schema: dict[str, Any] = {"type": "array"}
-            items = self.write(node.item)
-            if items:
-                schema["items"] = items
-            return schema
-        if isinstance(node, TupleNode):
-            n = len(node.items)
-            schema = {"type": "array"}
-            if n:
-                schema["prefixItems"] = [self.write(item) for item in node.items]
-                schema["minItems"] = n
-            schema["maxItems"] = n
-            return schema
-        if isinstance(node, DictNode):
-            schema = {"type": "object"}
-            values = self.write(node.value)
-            if values:
-                schema["additionalProperties"] = values
-            return schema
+        if isinstance(node, (ListNode, TupleNode, DictNode)):
+            return self.container(node)
         if isinstance(node, ChoiceNode):
-            return _choice(node)
+            values = [value for value, _ in node.choices]
+            kinds = {JSON_TYPES[type(value)] for value in values}
+            return {"type": kinds.pop(), "enum": values} if len(kinds) == 1 else {"enum": values}
         if isinstance(node, UnionNode):
             return self.union(node)
         if isinstance(node, DescribedNode):
             return {**self.write(node.node), "description": node.description}
         assert isinstance(node, CustomNode)
         return dict(node.schema)
+
+    def container(self, node: ListNode | TupleNode | DictNode) -> dict[str, Any]:
+        if isinstance(node, TupleNode):
+            schema: dict[str, Any] = {"type": "array"}
+            if node.items:
+                schema["prefixItems"] = [self.write(item) for item in node.items]
+                schema["minItems"] = len(node.items)
+            schema["maxItems"] = len(node.items)
+            return schema
+        if isinstance(node, ListNode):
+            schema, key, inner = {"type": "array"}, "items", node.item
+        else:
+            schema, key, inner = {"type": "object"}, "additionalProperties", node.value
+        found = self.write(inner)
+        if found:
+            schema[key] = found
+        return schema
 
     def union(self, node: UnionNode) -> dict[str, Any]:
         options: list[dict[str, Any]] = []
@@ -153,6 +117,10 @@ class _Writer:
         return {"$ref": f"#/$defs/{name}"}
 
     def record(self, node: ObjectNode) -> dict[str, Any]:
+        if node in self.inside and node not in self.recursive:
+            self.met_again.add(node)
+            return {}
+        self.inside.append(node)
         schema: dict[str, Any] = {"type": "object"}
         if node.description:
             schema["description"] = node.description
@@ -161,10 +129,9 @@ class _Writer:
             prop = self.write(f.node)
             if f.description is not None:
                 prop["description"] = f.description
-            if f.has_default:
-                default = _json_default(f.default)
-                if default is not _NO_DEFAULT:
-                    prop["default"] = default
+            default = _json_default(f.default)  # (``MISSING`` when none: no JSON data)
+            if default is not _NOT_JSON:
+                prop["default"] = default
             properties[f.name] = self.field_schema(f.annotation, prop)
         schema["properties"] = properties
         required = [f.name for f in node.fields if f.required]
@@ -173,38 +140,25 @@ class _Writer:
         # a dataclass __init__ refuses unknown names, and the parser refuses
         # them for TypedDicts too: say so at every level
         schema["additionalProperties"] = False
+        self.inside.pop()
         return schema
 
 
-def _choice(node: ChoiceNode) -> dict[str, Any]:
-    values = [value for value, _ in node.choices]
-    kinds = {JSON_TYPES[type(value)] for value in values}
-    schema: dict[str, Any] = {}
-    if len(kinds) == 1:
-        schema["type"] = kinds.pop()
-    schema["enum"] = values
-    return schema
-
-
-class _NoDefault:
-    pass
-
-
-_NO_DEFAULT = _NoDefault()
+_NOT_JSON: Any = object()
 
 
 def _json_default(value: Any) -> Any:
-    """``value`` as JSON data, or ``_NO_DEFAULT`` when it is not JSON data."""
+    """``value`` as JSON data, or ``_NOT_JSON``."""
     if isinstance(value, enum.Enum):
         value = value.value
     if value is None or type(value) in (str, int, bool):
         return value
     if type(value) is float:
-        return value if math.isfinite(value) else _NO_DEFAULT
+        return value if math.isfinite(value) else _NOT_JSON
     if type(value) in (list, tuple):
         items = [_json_default(item) for item in value]
-        return _NO_DEFAULT if any(i is _NO_DEFAULT for i in items) else items
+        return _NOT_JSON if _NOT_JSON in items else items
     if type(value) is dict and all(type(k) is str for k in value):
         pairs = {k: _json_default(v) for k, v in value.items()}
-        return _NO_DEFAULT if any(v is _NO_DEFAULT for v in pairs.values()) else pairs
-    return _NO_DEFAULT
+        return _NOT_JSON if _NOT_JSON in pairs.values() else pairs
+    return _NOT_JSON

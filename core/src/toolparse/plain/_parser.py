@@ -1,0 +1,361 @@
+"""The strict parser of a plain-type node tree: small closures built once per tool.
+
+Each node becomes one function ``convert(value) -> parsed`` built at
+definition; a call runs those functions and nothing else (no annotation is
+looked at per call). A converter that finds problems returns a
+:class:`Failed` holding them instead of a value; a container moves what its
+children found below their key or index and carries on, so every problem in
+the arguments is found in one pass.
+
+The rules are strict: the only conversion is an integer where a number is
+expected (``3`` becomes ``3.0``). ``true`` is not an integer, ``"3"`` is not
+a number, ``3`` is not a string.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from itertools import repeat
+from typing import Any
+
+from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS
+from ..contract import Ok, ParseResult
+from ._converters import (
+    LIST,
+    MISSING,
+    OBJECT,
+    Converter,
+    Failed,
+    choice,
+    delegated,
+    fail,
+    identity,
+    joined,
+    number,
+    number_as_sent,
+    rejection,
+    scalar,
+)
+from ._nodes import (
+    AnyNode,
+    ChoiceNode,
+    CustomNode,
+    DictNode,
+    ListNode,
+    Node,
+    ObjectNode,
+    ScalarNode,
+    TupleNode,
+    UnionNode,
+    bare,
+)
+
+__all__ = ["Compiler", "compile_parser"]
+
+#: every JSON value type, in the order a union's members are looked up by
+_ALL_JSON = (*JSON_TYPES, list, dict)
+#: what a union calls a JSON type in its reason (an array is "a list" there)
+_WORDS = {**TYPE_WORDS, "list": TYPE_WORDS["array"]}
+_TYPE_NAMES = frozenset(_WORDS) - {"array"}
+
+
+def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
+    """Compile the parser of a dataclass or TypedDict node tree.
+
+    ``policy`` is the tool's ``unknown_arguments``: under ``"ignore"`` unknown
+    keys are dropped at every level (the core drops the top-level ones
+    first), otherwise they are refused (a dataclass cannot take them).
+    """
+    convert = Compiler(policy).convert(root, top=True)
+    accepted = tuple(f.name for f in root.fields)
+
+    def parse(arguments: dict[str, Any]) -> ParseResult:
+        try:
+            result = convert(arguments)
+        except RecursionError:
+            result = fail("is nested too deeply")
+        if type(result) is Failed:
+            return rejection(result, arguments, accepted)
+        return Ok(result)
+
+    return parse
+
+
+def _fast(node: Node) -> type | None:
+    """The JSON type a value of ``node`` is taken as it is in after a type test (``None``: none).
+
+    A container looks at its item's type first and calls the item's
+    converter only for another type: a valid list of a thousand strings
+    costs a type test each.
+    """
+    node = bare(node)
+    return node.type if isinstance(node, ScalarNode) else None
+
+
+# -- the compiler ------------------------------------------------------------------
+
+
+class Compiler:
+    """Builds the converters of one tree (each class's once; a recursive one's through a slot).
+
+    ``as_sent``: the values are checked, not converted (a Function's declared
+    parameters): an integer stays an integer where a number is expected.
+    """
+
+    def __init__(self, policy: str, *, as_sent: bool = False) -> None:
+        # "ignore" drops unknown keys of nested objects; otherwise they are refused
+        self.refuse = policy != "ignore"
+        self.as_sent = as_sent
+        self.done: dict[tuple[ObjectNode, bool], Converter] = {}
+
+    def convert(self, node: Node, *, top: bool = False) -> Converter:
+        node = bare(node)
+        if not isinstance(node, ObjectNode):
+            return self.build(node)
+        done = self.done.get((node, top))
+        if done is None:
+            # a recursive class meets itself while being compiled: its slot
+            # holds a forwarder first, then the real converter
+            slot: list[Converter] = []
+            self.done[node, top] = lambda value: slot[0](value)
+            slot.append(self.record(node, top))
+            done = self.done[node, top] = slot[0]
+        return done
+
+    def build(self, node: Node) -> Converter:
+        if isinstance(node, ScalarNode):
+            if node.type is float:
+                return number_as_sent if self.as_sent else number
+            return scalar(node.type)
+        if isinstance(node, CustomNode) and node.parser is not None:
+            return delegated(node.parser)
+        if isinstance(node, (AnyNode, CustomNode)):
+            return identity
+        if isinstance(node, ListNode):
+            return self.array(node)
+        if isinstance(node, TupleNode):
+            return self.fixed_array(node)
+        if isinstance(node, DictNode):
+            return self.mapping(node)
+        if isinstance(node, ChoiceNode):
+            return choice(node)
+        assert isinstance(node, UnionNode)
+        return self.union(node)
+
+    def array(self, node: ListNode) -> Converter:
+        item, fast, as_tuple = self.convert(node.item), _fast(node.item), node.as_tuple
+        # items of one JSON type taken as they are: a type test tells each valid or not
+        exact = {fast} if fast is not None and fast is not float else None
+
+        def convert_list(value: Any) -> Any:
+            if type(value) is not list:
+                return fail(LIST, value)
+            if exact is not None and exact.issuperset(map(type, value)):
+                return tuple(value) if as_tuple else list(value)
+            out: list[Any] = []
+            failed: Failed | None = None
+            for i, x in enumerate(value):
+                if type(x) is fast:
+                    out.append(x)
+                    continue
+                r = item(x)
+                if type(r) is not Failed:
+                    out.append(r)
+                    continue
+                failed = joined(failed, r, i)
+                if exact is not None and len(failed.problems) >= MAX_PROBLEMS:
+                    # full: the rest are only counted, a type test each
+                    failed.more += sum(type(y) is not fast for y in value[i + 1 :])
+                    break
+            if failed is not None:
+                return failed
+            return tuple(out) if as_tuple else out
+
+        return convert_list
+
+    def fixed_array(self, node: TupleNode) -> Converter:
+        items = [self.convert(item) for item in node.items]
+        n = len(items)
+        reason = f"must be a list of exactly {n} item{'' if n == 1 else 's'}"
+
+        def convert_tuple(value: Any) -> Any:
+            if type(value) is not list or len(value) != n:
+                return fail(reason, value)
+            out: list[Any] = []
+            failed: Failed | None = None
+            for i, (convert, x) in enumerate(zip(items, value, strict=True)):
+                r = convert(x)
+                if type(r) is Failed:
+                    failed = joined(failed, r, i)
+                else:
+                    out.append(r)
+            return failed if failed is not None else tuple(out)
+
+        return convert_tuple
+
+    def mapping(self, node: DictNode) -> Converter:
+        item, fast = self.convert(node.value), _fast(node.value)
+
+        def convert_dict(value: Any) -> Any:
+            if type(value) is not dict:
+                return fail(OBJECT, value)
+            out: dict[str, Any] = {}
+            failed: Failed | None = None
+            for k, x in value.items():
+                if type(x) is fast:
+                    out[k] = x
+                    continue
+                r = item(x)
+                if type(r) is Failed:
+                    failed = joined(failed, r, k)
+                else:
+                    out[k] = r
+            return failed if failed is not None else out
+
+        return convert_dict
+
+    def record(self, node: ObjectNode, top: bool) -> Converter:
+        fields = tuple(
+            (f.name, _fast(f.node), self.convert(f.node), f.required) for f in node.fields
+        )
+        names = frozenset(f.name for f in node.fields)
+        refuse = self.refusal(node, names, top)
+        make = node.cls if node.is_dataclass else None
+        # the top level keeps every problem of its own: its missing names go on their own line
+        limit = sys.maxsize if top else MAX_PROBLEMS
+
+        def convert_object(value: Any) -> Any:
+            if type(value) is not dict:
+                return fail(OBJECT, value)
+            out: dict[str, Any] = {}
+            failed: Failed | None = None
+            for name, fast, convert, required in fields:
+                x = value.get(name, MISSING)
+                if x is MISSING:
+                    if required:
+                        failed = joined(failed, fail(REQUIRED, kind="missing"), name, limit)
+                elif type(x) is fast:
+                    out[name] = x
+                else:
+                    r = convert(x)
+                    if type(r) is Failed:
+                        failed = joined(failed, r, name, limit)
+                    else:
+                        out[name] = r
+            # (every name sent converted: no unknown name, nothing else to look at)
+            if len(out) != len(value) and refuse is not None and not names.issuperset(value):
+                failed = refuse(value, failed)
+            if failed is not None:
+                return failed
+            if make is None:
+                return out
+            try:
+                return make(**out)
+            except (ValueError, TypeError) as exc:  # what its __post_init__ refused
+                return fail(str(exc) or "is not valid")
+
+        return convert_object
+
+    def refusal(
+        self, node: ObjectNode, names: frozenset[str], top: bool
+    ) -> Callable[[Any, Failed | None], Any] | None:
+        """What an object's names it does not accept come to (``None``: they are dropped)."""
+        if not self.refuse:
+            return None
+        if top:
+            return lambda value, failed: _refused_at_top(value, failed, names)
+        # nested ones say what their object accepts, since no other line does
+        reason = f"is not accepted (accepted: {', '.join(f.name for f in node.fields)})"
+
+        def refused(value: dict[str, Any], failed: Failed | None) -> Failed | None:
+            for key in value:
+                if key not in names:
+                    failed = joined(failed, fail(reason, kind="unrecognized"), key)
+            return failed
+
+        return refused
+
+    def union(self, node: UnionNode) -> Converter:
+        shapes = [(self.convert(m), *_shape(m)) for m in node.members]
+        # for each JSON type: the members that take it as it is, in declaration
+        # order, then those that convert it (an integer for a number); and,
+        # for a type only one member takes, how to name the others after its reason
+        table: dict[type, tuple[Converter, ...]] = {}
+        others: dict[type, str] = {}
+        for kind in _ALL_JSON:
+            found = [m for m in shapes if kind in m[1]] + [m for m in shapes if kind in m[2]]
+            if found:
+                table[kind] = tuple(m[0] for m in found)
+                rest = dict.fromkeys(
+                    n for m in shapes if all(m is not f for f in found) for n in m[3]
+                )
+                others[kind] = ", or " + ", ".join(_WORDS.get(n, n) for n in rest) if rest else ""
+        names = list(dict.fromkeys(n for m in shapes for n in m[3]))
+        if _TYPE_NAMES.issuperset(names):
+            # JSON types only: the shared words, "must be an integer or a string"
+            reason = "must be " + " or ".join(_WORDS[n] for n in names)
+        else:
+            reason = "must be one of: " + ", ".join(names)
+
+        def convert_union(value: Any) -> Any:
+            kind = type(value)
+            candidates = table.get(kind)
+            if candidates is None:
+                return fail(reason, value)
+            best: Any = None
+            for convert in candidates:
+                r = convert(value)
+                if type(r) is not Failed:
+                    return r
+                if best is None or len(r.problems) + r.more < len(best.problems) + best.more:
+                    best = r
+            if any(problem[0] for problem in best.problems):
+                return best  # a problem inside the value says the most
+            if len(candidates) == 1:
+                # the one member of the value's JSON type said what is wrong (a
+                # value not among the choices, a wrong length): keep it, and
+                # name the other members
+                return fail(best.problems[0][1] + others[kind], value)
+            return fail(reason, value)
+
+        return convert_union
+
+
+def _refused_at_top(value: Any, failed: Failed | None, names: frozenset[str]) -> Failed | None:
+    """The top level's unknown names, which the renderer names on a line of their own.
+
+    A key that is not text (a mapping from Python code) is no name of that
+    line, and with no accepted names the renderer names none: those keys are
+    then problems of their own, in the order sent.
+    """
+    unknown = value.keys() - names
+    if failed is None:
+        failed = Failed([])
+    if not names or not all(map(isinstance, unknown, repeat(str))):
+        for key in value:
+            if key in unknown and (not names or not isinstance(key, str)):
+                problem = fail("Unrecognized parameter", kind="unrecognized")
+                joined(failed, problem, key, sys.maxsize)
+    return failed
+
+
+def _shape(node: Node) -> tuple[set[type], set[type], list[str]]:
+    """The JSON types ``node`` takes as they are, those it converts, and how a union names it."""
+    node = bare(node)
+    if isinstance(node, ScalarNode):
+        return {node.type}, {int} if node.type is float else set(), [JSON_TYPES[node.type]]
+    if isinstance(node, (ListNode, TupleNode)):
+        return {list}, set(), ["list"]  # the shared word for a JSON array
+    if isinstance(node, (DictNode, ObjectNode)):
+        return {dict}, set(), ["object"]
+    if isinstance(node, ChoiceNode):
+        values = [v for v, _ in node.choices]
+        return {type(v) for v in values}, set(), [json.dumps(v, ensure_ascii=False) for v in values]
+    if isinstance(node, UnionNode):
+        shapes = [_shape(m) for m in node.members]
+        exact = set().union(*(s[0] for s in shapes))
+        converted = set().union(*(s[1] for s in shapes)) - exact
+        return exact, converted, [name for s in shapes for name in s[2]]
+    return set(_ALL_JSON), set(), ["any value"]  # Any, or a type another adapter or a plugin owns
