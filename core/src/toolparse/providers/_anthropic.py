@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, IdMaker, NameRule, content_parts, plain, unsupported_part
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
 from ._schema import parameters
 from ._strict import strict_schema
 
@@ -73,7 +73,7 @@ class AnthropicProvider(BuiltinProvider):
         else:
             raise self.expected(payload)
         blocks = self.each(blocks, payload, _is_block)
-        make_id = IdMaker("toolu_", blocks)
+        make_id = id_maker("toolu_", blocks)
         return [
             ToolCall(make_id(block.get("id")), block.get("name"), block.get("input"))
             for block in blocks
@@ -116,7 +116,7 @@ class AnthropicProvider(BuiltinProvider):
                 )
             out = {"type": "image", "source": source}
         else:
-            raise unsupported_part(part, self.name, "a tool_result")
+            raise self.cannot_carry(part, "a tool_result")
         return _cached(out, part.options, "content part")
 
 

@@ -3,28 +3,26 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
-from ..results import ContentPart, ImagePart, TextPart, ToolResult
+from ..results import ContentPart, TextPart, ToolResult
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ..results import ToolCall
 
 __all__ = [
     "BuiltinProvider",
-    "IdMaker",
     "NameRule",
     "Schema",
     "content_parts",
-    "image_data_url",
+    "id_maker",
     "mapping",
     "plain",
     "refuse_interrupts",
-    "unsupported_part",
 ]
 
 Schema = dict[str, Any]
@@ -136,10 +134,6 @@ class BuiltinProvider:
             self.to_tool(fn, strict=fn.strict if strict is None else strict) for fn in functions
         ]
 
-    def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The tool calls in a response (a dict or an SDK object)."""
-        raise NotImplementedError
-
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """The message(s) that carry these results back (an interrupt is refused)."""
         refuse_interrupts(results)
@@ -154,9 +148,17 @@ class BuiltinProvider:
         return answers
 
     def expected(self, payload: Any) -> ValueError:
-        """The error for a payload that is not of the provider's shape."""
+        """The error for a payload that is not of the provider's shape (its shape described)."""
+        data = plain(payload)
+        got = f"a {type(payload).__name__}"
+        if isinstance(data, Mapping):
+            keys = ", ".join(sorted(str(k) for k in data)[:8])
+            kind = data.get("type") or data.get("object")
+            got += (f" of type {kind!r:.40}" if kind else "") + f" with keys {keys or '(none)'}"
+        elif isinstance(data, list):
+            got = f"a list of {len(data)} item(s)"
         return ValueError(
-            f"{self.name}: expected {self.shapes}; got {_describe(payload)}. "
+            f"{self.name}: expected {self.shapes}; got {got}. "
             "Was this response from another provider? Pass that provider's name."
         )
 
@@ -169,6 +171,10 @@ class BuiltinProvider:
         if not all(isinstance(item, Mapping) and fits(item) for item in found):
             raise self.expected(payload)
         return found
+
+    def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
+        """The error for a content part the provider cannot carry ``where``."""
+        return ValueError(f"{self.name} cannot carry {type(part).__name__} in {where}")
 
     def need_id(self, result: ToolResult) -> str:
         """The result's ``tool_call_id``; the provider cannot match it without one."""
@@ -203,47 +209,27 @@ def mapping(value: Any) -> Mapping[str, Any]:
     return data if isinstance(data, Mapping) else {}
 
 
-def _describe(payload: Any) -> str:
-    """A short description of a payload's shape for an error message."""
-    data = plain(payload)
-    if isinstance(data, Mapping):
-        keys = ", ".join(sorted(str(k) for k in data)[:8])
-        kind = data.get("type") or data.get("object")
-        lead = f"a {type(payload).__name__}" + (f" of type {kind!r:.40}" if kind else "")
-        return f"{lead} with keys {keys or '(none)'}"
-    if isinstance(data, list):
-        return f"a list of {len(data)} item(s)"
-    return f"a {type(payload).__name__}"
+def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
+    """Ids for calls that came without one, ``prefix`` and a number: unique within one response.
 
-
-class IdMaker:
-    """Ids for calls that came without one: unique within one response.
-
-    An id is ``prefix`` and a number, skipping any id the response already
-    uses, so a provider can tell its own ids from made-up ones when the
-    result goes back.
+    An id the response already uses is skipped, so a provider can tell its
+    own ids from made-up ones when the result goes back.
     """
+    taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
+    numbers = itertools.count(1)
 
-    __slots__ = ("n", "prefix", "taken")
-
-    def __init__(self, prefix: str, calls: Iterable[Any] = (), key: str = "id") -> None:
-        self.prefix = prefix
-        self.n = 0
-        self.taken = {
-            c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)
-        }
-
-    def __call__(self, given: Any) -> str:
+    def make(given: Any) -> str:
         if isinstance(given, str) and given:
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
-        while True:
-            self.n += 1
-            made = f"{self.prefix}{self.n}"
-            if made not in self.taken:
-                self.taken.add(made)
-                return made
+        made = f"{prefix}{next(numbers)}"
+        while made in taken:
+            made = f"{prefix}{next(numbers)}"
+        taken.add(made)
+        return made
+
+    return make
 
 
 def refuse_interrupts(results: Iterable[ToolResult]) -> None:
@@ -271,13 +257,3 @@ def content_parts(result: ToolResult) -> list[ContentPart]:
         f"the content of the result of {result.name!r} must be a str or a list of "
         f"content parts, got {type(content).__name__}"
     )
-
-
-def unsupported_part(part: ContentPart, provider: str, where: str) -> ValueError:
-    """The error for a content part a provider cannot carry."""
-    return ValueError(f"{provider} cannot carry {type(part).__name__} in {where}")
-
-
-def image_data_url(part: ImagePart) -> str:
-    """An image as a URL: its own, or a ``data:`` URL of its base64 bytes."""
-    return part.data if part.url else f"data:{part.media_type};base64,{part.data}"

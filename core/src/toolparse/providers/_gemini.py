@@ -14,15 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
-from ._base import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    content_parts,
-    mapping,
-    plain,
-    unsupported_part,
-)
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, mapping, plain
 from ._gemini_schema import gemini_json_schema, gemini_schema
 from ._schema import parameters
 
@@ -119,7 +111,7 @@ class GeminiProvider(BuiltinProvider):
                 call = part  # a FunctionCall itself
             if isinstance(call, Mapping):
                 found.append(call)
-        make_id = IdMaker(GENERATED_ID, found)
+        make_id = id_maker(GENERATED_ID, found)
         return [
             ToolCall(make_id(call.get("id")), call.get("name"), _whole(call.get("args") or {}))
             for call in found
@@ -141,7 +133,7 @@ class GeminiProvider(BuiltinProvider):
                 where = ("fileData", "fileUri") if part.url else ("inlineData", "data")
                 media.append({where[0]: {"mimeType": part.media_type, where[1]: part.data}})
             else:
-                raise unsupported_part(part, self.name, "a function response")
+                raise self.cannot_carry(part, "a function response")
         response: dict[str, Any] = {
             "name": _exported_name(result.name),
             "response": {"error" if result.is_error else "output": "\n".join(texts)},

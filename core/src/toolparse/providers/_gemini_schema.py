@@ -92,6 +92,8 @@ class _Gemini(SchemaWalk):
     """
 
     __slots__ = ("name",)
+    string = "STRING"
+    any_value = _ANY_VALUE
 
     def __init__(self, root: Schema, name: str) -> None:
         super().__init__(root)
@@ -121,7 +123,7 @@ class _Gemini(SchemaWalk):
     def convert(self, s: Schema, node: Converted) -> Schema:
         if node.path and free_form(s):
             # an OBJECT needs properties: a JSON-encoded STRING
-            self.json_string(s, node, "STRING", ())
+            self.json_string(s, node)
             node.nullable = bool(s.get("nullable"))
             return self.finished(node)
         self.types(s.get("type"), node)
@@ -134,6 +136,9 @@ class _Gemini(SchemaWalk):
         self.array(s, node)
         self.object(s, node)
         return self.finished(node)
+
+    def kind(self, schema: Schema) -> str:
+        return str(schema.get("type", "value")).lower()
 
     def finished(self, node: Converted) -> Schema:
         if not ({"type", "anyOf", "enum"} & node.out.keys()):
@@ -239,7 +244,7 @@ class _Gemini(SchemaWalk):
     def array(self, s: Schema, node: Converted) -> None:
         """``items``: a tuple's union, the items schema, or any value (an ARRAY needs one)."""
         if isinstance(s.get("prefixItems"), list):
-            union, largest = self.positional(s, node, _ANY_VALUE, _kind)
+            union, largest = self.positional(s, node)
             if largest is not None:
                 node.out["maxItems"] = largest
             node.out.setdefault("type", "ARRAY")
@@ -279,8 +284,3 @@ _RULES: dict[str, Rule] = {
     "default": _Gemini.default,
     "additionalProperties": _Gemini.open_map,
 }
-
-
-def _kind(schema: Schema) -> str:
-    """A converted schema's type in a word, for notes."""
-    return str(schema.get("type", "value")).lower()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, IdMaker, NameRule, content_parts, plain, unsupported_part
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
 from ._schema import parameters
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class MCPProvider(BuiltinProvider):
                 continue  # a response in a batch
             else:
                 raise self.expected(payload)
-        make_id = IdMaker("mcp-call-")
+        make_id = id_maker("mcp-call-")
         return [
             ToolCall(make_id(request_id), params.get("name"), params.get("arguments"))
             for request_id, params in params_list
@@ -117,7 +117,7 @@ class MCPProvider(BuiltinProvider):
         if isinstance(part, TextPart):
             return {"type": "text", "text": part.text}
         if not isinstance(part, ImagePart):
-            raise unsupported_part(part, self.name, "a CallToolResult")
+            raise self.cannot_carry(part, "a CallToolResult")
         if not part.url:
             return {"type": "image", "data": part.data, "mimeType": part.media_type}
         name = part.data.rstrip("/").rsplit("/", 1)[-1] or "image"

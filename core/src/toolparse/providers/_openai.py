@@ -13,17 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._base import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    Schema,
-    content_parts,
-    image_data_url,
-    mapping,
-    plain,
-    unsupported_part,
-)
+from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
 from ._schema import loose_arrays, parameters
 from ._strict import strict_schema
 
@@ -122,7 +112,7 @@ class OpenAIProvider(_OpenAI):
         else:
             raise self.expected(payload)
         calls = self.each(calls, payload, _is_call)
-        make_id = IdMaker("call_", calls)
+        make_id = id_maker("call_", calls)
         return [_call(call, make_id(call.get("id"))) for call in calls]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
@@ -136,7 +126,7 @@ class OpenAIProvider(_OpenAI):
 
     def _text(self, part: ContentPart) -> dict[str, Any]:
         if not isinstance(part, TextPart):
-            raise unsupported_part(part, self.name, "a tool message (text only)")
+            raise self.cannot_carry(part, "a tool message (text only)")
         return {"type": "text", "text": part.text}
 
 
@@ -216,7 +206,7 @@ class OpenAIResponsesProvider(_OpenAI):
         else:
             raise self.expected(payload)
         items = self.each(items, payload, _is_item)
-        make_id = IdMaker("call_", items, key="call_id")
+        make_id = id_maker("call_", items, key="call_id")
         found = []
         for item in items:
             kind, name, call_id = item["type"], item.get("name"), item.get("call_id")
@@ -251,8 +241,9 @@ class OpenAIResponsesProvider(_OpenAI):
         if isinstance(part, TextPart):
             return {"type": "input_text", "text": part.text}
         if not isinstance(part, ImagePart):
-            raise unsupported_part(part, self.name, "a function_call_output")
-        image = {"type": "input_image", "image_url": image_data_url(part)}
+            raise self.cannot_carry(part, "a function_call_output")
+        url = part.data if part.url else f"data:{part.media_type};base64,{part.data}"
+        image = {"type": "input_image", "image_url": url}
         detail = (part.options or {}).get("detail")
         return image if detail is None else {**image, "detail": detail}
 

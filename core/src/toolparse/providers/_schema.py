@@ -200,6 +200,11 @@ class SchemaWalk:
 
     #: a bare reference stays one (the format sends the definitions along)
     keeps_refs: ClassVar[bool] = False
+    #: the format's name of the string type, and its schemas for "any value"
+    string: ClassVar[str]
+    any_value: ClassVar[tuple[Schema, ...]]
+    #: the keywords of a map said in words when it becomes a JSON string
+    map_notes: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, root: Schema) -> None:
         self.root = root
@@ -246,37 +251,35 @@ class SchemaWalk:
         """``s``, without references or ``allOf``, in the format."""
         raise NotImplementedError
 
+    def kind(self, schema: Schema) -> str:
+        """A converted schema's type in a word or two, for notes."""
+        raise NotImplementedError
+
     def skip(self, key: str, value: Any, node: Converted) -> None:
         """A keyword :meth:`convert` writes with the others of its kind (arrays, objects)."""
 
-    def json_string(self, s: Schema, node: Converted, string: str, told: Iterable[str]) -> None:
-        """A free-form object as a JSON-encoded ``string`` (decoded before the parser runs).
+    def json_string(self, s: Schema, node: Converted) -> None:
+        """A free-form object as a JSON-encoded string (decoded before the parser runs).
 
         An object must declare its properties (Gemini) or be closed (strict
-        modes): a map cannot be either. ``told`` are the map's keywords said in words.
+        modes): a map can be neither.
         """
         node.notes.append(JSON_OBJECT_NOTE)
-        node.out["type"] = string
+        node.out["type"] = self.string
         if "description" in s:
             node.out["description"] = s["description"]
         values = s.get("additionalProperties")
         if isinstance(values, Mapping) and values:
             node.note("each value", values)
-        for key in told:
+        for key in self.map_notes:
             if key in s:
                 node.note(key, s[key])
 
-    def positional(
-        self,
-        s: Schema,
-        node: Converted,
-        any_value: Iterable[Schema],
-        kind: Callable[[Schema], str],
-    ) -> tuple[Schema, int | None]:
+    def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
         """Positional items, which no format here can say: their union, the order in words.
 
         Returns the ``items`` schema, and the ``maxItems`` of a closed tuple
-        (``None`` for an open one, whose other items may be ``any_value``).
+        (``None`` for an open one).
         """
         prefix, rest, most = s["prefixItems"], s.get("items"), s.get("maxItems")
         items = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
@@ -284,11 +287,11 @@ class SchemaWalk:
         told = not closed and isinstance(rest, Mapping) and bool(rest)
         tail = [self.node(rest, (*node.path, "items"))] if told else []
         if not closed and not told:
-            tail = [dict(v) for v in any_value]
+            tail = [dict(v) for v in self.any_value]
         union = [b for i, b in enumerate(items + tail) if b not in (items + tail)[:i]]
-        text = "in this order: " + ", ".join(kind(b) for b in items)
+        text = "in this order: " + ", ".join(self.kind(b) for b in items)
         if not closed:
-            text += f", then any number of {kind(tail[0]) if told else 'values'}"
+            text += f", then any number of {self.kind(tail[0]) if told else 'values'}"
         node.notes.append(text)
         largest = None
         if closed:

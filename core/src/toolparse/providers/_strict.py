@@ -99,6 +99,9 @@ class _Strict(SchemaWalk):
 
     __slots__ = ("formats", "keep", "rules", "target")
     keeps_refs = True
+    string = "string"
+    any_value = ANY_VALUE
+    map_notes = ("minProperties", "maxProperties", "propertyNames", "patternProperties")
     rules: dict[str, Rule]
 
     def __init__(self, root: Schema, target: Target) -> None:
@@ -135,8 +138,7 @@ class _Strict(SchemaWalk):
 
     def convert(self, s: Schema, node: Converted) -> Schema:
         if node.path and _is_object(s) and free_form(s):
-            told = ("minProperties", "maxProperties", "propertyNames", "patternProperties")
-            self.json_string(s, node, "string", told)
+            self.json_string(s, node)
             return node.done()
         items = self.array_items(s, node)
         if "oneOf" in s:
@@ -154,6 +156,20 @@ class _Strict(SchemaWalk):
         if not (_TYPED & node.out.keys()):
             node.out["anyOf"] = [dict(v) for v in ANY_VALUE]  # any type: every schema needs one
         return node.done()
+
+    def kind(self, schema: Schema) -> str:
+        """A schema's type in a word or two, for notes."""
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            return " or ".join(kind)
+        if isinstance(kind, str):
+            return kind
+        if "enum" in schema:
+            return " or ".join(json.dumps(v) for v in schema["enum"])
+        if "anyOf" in schema:
+            return " or ".join(self.kind(b) for b in schema["anyOf"])
+        ref = schema.get("$ref")
+        return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else "value"
 
     # -- the keyword rules: each writes the keyword into node.out, or a note ------
 
@@ -210,7 +226,7 @@ class _Strict(SchemaWalk):
         A tuple's ``prefixItems``/``items`` leave ``s`` (a closed one gets its ``maxItems``).
         """
         if isinstance(s.get("prefixItems"), list):
-            items, largest = self.positional(s, node, ANY_VALUE, _kind)
+            items, largest = self.positional(s, node)
             del s["prefixItems"]
             s.pop("items", None)
             if largest is not None:
@@ -229,7 +245,7 @@ class _Strict(SchemaWalk):
         """
         open_map = s.get("additionalProperties")
         if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
-            raise self.open_map(node.path)
+            raise self.fail(node.path, *_OPEN_MAP[bool(node.path)])
         out = node.out
         out.setdefault("type", "object")
         props = s.get("properties") or {}
@@ -245,20 +261,18 @@ class _Strict(SchemaWalk):
         out["required"] = list(converted) if self.target == "openai" else required
         out["additionalProperties"] = False
 
-    def open_map(self, path: tuple[str, ...]) -> ValueError:
-        if not path:
-            return self.fail(
-                path,
-                "an open map (additionalProperties with a schema) as the arguments",
-                "declare the arguments as named properties (a map can be one of them)",
-            )
-        return self.fail(
-            path,
-            "an open map (additionalProperties with a schema) next to declared properties",
-            "declare every key as a property, or move the other keys into a map property",
-        )
 
-
+# why an open map cannot be sent, and what to change: (as the arguments, next to properties)
+_OPEN_MAP = (
+    (
+        "an open map (additionalProperties with a schema) as the arguments",
+        "declare the arguments as named properties (a map can be one of them)",
+    ),
+    (
+        "an open map (additionalProperties with a schema) next to declared properties",
+        "declare every key as a property, or move the other keys into a map property",
+    ),
+)
 _RULES: dict[str, Rule] = {
     "$defs": _Strict.definitions,
     "definitions": _Strict.definitions,
@@ -292,21 +306,6 @@ def _null_for_default(prop: object) -> tuple[object, list[str]]:
         return prop, []
     notes = [note("null means the default", prop["default"])] if prop["default"] is not None else []
     return {k: v for k, v in prop.items() if k != "default"}, notes
-
-
-def _kind(schema: Schema) -> str:
-    """A schema's type in a word or two, for notes."""
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        return " or ".join(kind)
-    if isinstance(kind, str):
-        return kind
-    if "enum" in schema:
-        return " or ".join(json.dumps(v) for v in schema["enum"])
-    if "anyOf" in schema:
-        return " or ".join(_kind(b) for b in schema["anyOf"])
-    ref = schema.get("$ref")
-    return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else "value"
 
 
 def _with_null(schema: Schema) -> Schema:
