@@ -284,6 +284,7 @@ def _check_limits(schema: Schema, name: str) -> None:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
+            continue
         if not isinstance(node, Mapping):
             continue
         for key in ("properties", "$defs", "definitions"):
@@ -297,7 +298,9 @@ def _check_limits(schema: Schema, name: str) -> None:
             chars += sum(len(str(v)) for v in values if v is not None)
         if "const" in node:
             chars += len(str(node["const"]))
-        stack.extend(node[key] for key in ("items", "anyOf", "allOf") if key in node)
+        for key in ("items", "anyOf", "allOf"):
+            if key in node:
+                stack.append(node[key])
     for what, count, limit in (
         ("properties", properties, 5000),
         ("levels of object nesting", deepest, 10),
@@ -338,12 +341,15 @@ def _expanded(schema: Schema) -> tuple[int, int]:
                     pass
             count, deepest = memo[ref]
         props = node.get("properties")
-        parts = [*(props.values() if isinstance(props, Mapping) else ())]
-        count += len(parts)
-        parts += [node[key] for key in ("items", "anyOf", "allOf", "prefixItems") if key in node]
-        for part in parts:
-            p, d = measure(part, depth + 1)
-            count, deepest = count + p, max(deepest, d)
+        if isinstance(props, Mapping):
+            count += len(props)
+            for value in props.values():
+                p, d = measure(value, depth + 1)
+                count, deepest = count + p, max(deepest, d)
+        for key in ("items", "anyOf", "allOf", "prefixItems"):
+            if key in node:
+                p, d = measure(node[key], depth + 1)
+                count, deepest = count + p, max(deepest, d)
         kind = node.get("type")
         if kind == "object" or (isinstance(kind, list) and "object" in kind):
             deepest += 1
