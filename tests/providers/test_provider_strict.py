@@ -289,6 +289,10 @@ def test_any_value_is_a_union_of_primitives() -> None:
         ),
         (obj({"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}), "disagree"),
         (
+            {"type": "object", "allOf": [obj({"a": {"type": "string"}}), {"type": "string"}]},
+            "at the root: allOf: its parts disagree on 'type'; make the parts agree",
+        ),
+        (
             obj({"x": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "string"}]}}),
             "both anyOf and oneOf",
         ),
