@@ -20,18 +20,7 @@ from ._base import Schema
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = [
-    "JSON_OBJECT_NOTE",
-    "Converted",
-    "SchemaWalk",
-    "loose_arrays",
-    "note",
-    "parameters",
-    "rewrite",
-]
-
-#: the note on a free-form object exported as a JSON-encoded string
-JSON_OBJECT_NOTE = "a JSON object, encoded as a string"
+__all__ = ["Converted", "Rule", "SchemaWalk", "loose_arrays", "note", "parameters", "rewrite"]
 
 # keywords whose values are data, not schemas: never rewritten
 _DATA = frozenset({"enum", "const", "default", "examples", "required", "example"})
@@ -264,7 +253,7 @@ class SchemaWalk:
         An object must declare its properties (Gemini) or be closed (strict
         modes): a map can be neither.
         """
-        node.notes.append(JSON_OBJECT_NOTE)
+        node.notes.append("a JSON object, encoded as a string")
         node.out["type"] = self.string
         if "description" in s:
             node.out["description"] = s["description"]

@@ -35,6 +35,10 @@ Target = Literal["openai", "anthropic"]
 _OPENAI_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
+_FORMATS: dict[Target, frozenset[str]] = {
+    "openai": _OPENAI_FORMATS,
+    "anthropic": _OPENAI_FORMATS | {"uri"},
+}
 # keywords kept as they are (after their values were made strict)
 _STRUCTURE = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf"}
@@ -108,7 +112,7 @@ class _Strict(SchemaWalk):
         super().__init__(root)
         self.target: Target = target
         self.keep = _KEEP[target]
-        self.formats = _OPENAI_FORMATS if target == "openai" else _OPENAI_FORMATS | {"uri"}
+        self.formats = _FORMATS[target]
         self.rules = _TARGET_RULES[target]
 
     def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
