@@ -35,7 +35,6 @@ from openai.types.responses import FunctionToolParam
 
 import toolparse as tp
 from toolparse import providers
-from toolparse._schemas import free_form, merge_all_of, nullable, resolve_ref
 
 from . import rules
 from .corpus import CASES, Case
@@ -243,6 +242,42 @@ def _validator(root: Mapping[str, Any], formats: bool = False) -> jsonschema.pro
     return kind(root, format_checker=kind.FORMAT_CHECKER if formats else None)
 
 
+def resolve_ref(root: Mapping[str, Any], ref: str) -> Any:
+    node: Any = root
+    for token in ref[2:].split("/") if ref != "#" else ():
+        node = node[token.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def merged(node: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``allOf`` parts (and a ``$ref`` beside other keys) as one schema."""
+    rest = {k: v for k, v in node.items() if k not in ("allOf", "$ref")}
+    parts = [*node.get("allOf", ()), rest]
+    if "$ref" in node:
+        parts.insert(0, resolve_ref(root, node["$ref"]))
+    out: dict[str, Any] = {}
+    for part in parts:
+        if isinstance(part, Mapping) and ("allOf" in part or "$ref" in part):
+            part = merged(part, root)
+        for key, value in part.items() if isinstance(part, Mapping) else ():
+            if key == "properties":
+                out[key] = {**out.get(key, {}), **value}
+            elif key == "required":
+                out[key] = [*out.get(key, []), *value]
+            else:
+                out.setdefault(key, value)
+    return out
+
+
+def free_form(node: Mapping[str, Any]) -> bool:
+    """An object that declares no properties: a format without open maps sends a JSON string."""
+    kind = node.get("type")
+    if kind is None and not ("additionalProperties" in node or "patternProperties" in node):
+        return False
+    declared = node.get("properties") or "anyOf" in node or "oneOf" in node
+    return kind in (None, "object") and not declared
+
+
 def sent(value: Any, root: Mapping[str, Any], *, nulls: str | None, encode: bool) -> Any:
     """``value`` (an instance of ``root``) as a model under an export sends it."""
     validator = _validator(root)
@@ -253,7 +288,7 @@ def sent(value: Any, root: Mapping[str, Any], *, nulls: str | None, encode: bool
         if isinstance(node.get("$ref"), str) and len(node) == 1:
             return walk(value, resolve_ref(root, node["$ref"]), top)
         if "allOf" in node or "$ref" in node:
-            node = merge_all_of(node, root)
+            node = merged(node, root)
         for key in ("anyOf", "oneOf"):
             for branch in node.get(key) or ():
                 if validator.evolve(schema=branch).is_valid(value):
@@ -270,7 +305,8 @@ def sent(value: Any, root: Mapping[str, Any], *, nulls: str | None, encode: bool
                 required = set(node.get("required") or ())
                 for k, prop in props.items():
                     absent = k not in value and k not in required
-                    if absent and (nulls == "all" or not nullable(prop, root)):
+                    admits_null = validator.evolve(schema=prop).is_valid(None)
+                    if absent and (nulls == "all" or not admits_null):
                         out[k] = None
             return out
         if isinstance(value, list):

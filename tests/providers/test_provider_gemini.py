@@ -230,6 +230,28 @@ def test_recursion_needs_the_json_schema_option() -> None:
     }
 
 
+def test_the_json_schema_option_leaves_names_that_spell_keywords_alone() -> None:
+    # properties and definitions named "const" and "$schema" are names, not keywords: they
+    # were once read as keywords, "const" becoming "enum" and "$schema" dropped
+    keyword_names = {"const": {"type": "string", "const": "x"}, "$schema": {"type": "integer"}}
+    schema = {
+        "type": "object",
+        "properties": {**keyword_names, "ref": {"$ref": "#/$defs/const"}},
+        "required": ["const"],
+        "$defs": keyword_names,
+    }
+    fn = tp.Function(
+        "t", lambda a: "x", parameters_schema=schema, options={"parameters_json_schema": True}
+    )
+    kept = {"const": {"type": "string", "enum": ["x"]}, "$schema": {"type": "integer"}}
+    assert providers.to_tool(fn, "gemini")["parametersJsonSchema"] == {
+        "type": "object",
+        "properties": {**kept, "ref": {"$ref": "#/$defs/const"}},
+        "required": ["const"],
+        "$defs": kept,
+    }
+
+
 def test_names_and_to_tools() -> None:
     for bad, alias in (("1abc", "_1abc"), ("with space", "with_space"), ("ns:tool", "ns_tool")):
         assert providers.to_tool(tp.Function(bad, lambda a: "x"), "gemini")["name"] == alias

@@ -195,6 +195,24 @@ def test_closed_tuples_say_their_order_and_length() -> None:
     assert "maxItems: 2" in anthropic["t"]["description"]
 
 
+def test_open_tuples_allow_any_other_items_however_it_is_said() -> None:
+    # `items: true` (or Draft-07 `additionalItems: true`) once gave a union nested in the
+    # union and "then any number of string or number or boolean or null"
+    prefix = [{"type": "string"}]
+    said = [{"items": {}}, {"items": True}, {}]
+    for target in ("openai", "anthropic"):
+        exported = [
+            strict(obj({"t": {"type": "array", "prefixItems": prefix, **rest}}, ["t"]), target)
+            for rest in said
+        ]
+        assert exported[0] == exported[1] == exported[2]
+        t = exported[0]["properties"]["t"]
+        assert t["items"] == {
+            "anyOf": [{"type": k} for k in ("string", "number", "boolean", "null")]
+        }
+        assert t["description"] == "(in this order: string, then any number of values)"
+
+
 def test_all_of_parts_are_merged_for_both_strict_modes() -> None:
     schema = obj(
         {
@@ -270,6 +288,10 @@ def test_any_value_is_a_union_of_primitives() -> None:
             "as the arguments; declare the arguments as named properties",
         ),
         (obj({"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}), "disagree"),
+        (
+            {"type": "object", "allOf": [obj({"a": {"type": "string"}}), {"type": "string"}]},
+            "at the root: allOf: its parts disagree on 'type'; make the parts agree",
+        ),
         (
             obj({"x": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "string"}]}}),
             "both anyOf and oneOf",

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..function import Function
     from ..plugins import PluginManager
     from ..results import ToolCall, ToolResult
-    from ._common import NameRule
+    from ._base import NameRule
 
 __all__ = [
     "NameRule",
@@ -86,8 +86,7 @@ def builtin_providers() -> list[Provider]:
     from ._anthropic import AnthropicProvider
     from ._gemini import GeminiProvider
     from ._mcp import MCPProvider
-    from ._openai import OpenAIProvider
-    from ._openai_responses import OpenAIResponsesProvider
+    from ._openai import OpenAIProvider, OpenAIResponsesProvider
 
     return [
         OpenAIProvider(),
@@ -153,9 +152,7 @@ def get_provider(name: str, plugin_manager: PluginManager | None = None) -> Prov
 
 
 def _provider(provider: str | Provider, plugin_manager: PluginManager | None = None) -> Provider:
-    if isinstance(provider, str):
-        return get_provider(provider, plugin_manager)
-    return provider
+    return get_provider(provider, plugin_manager) if isinstance(provider, str) else provider
 
 
 def to_tool(
@@ -216,16 +213,34 @@ def parse_tool_calls(
     rule = getattr(found, "name_rule", None)
     if functions is None or rule is None or not calls:
         return calls
-    exported = getattr(functions, "_names_for", None)  # a Toolset's, built once
-    if exported is not None:
-        names = exported(found.name, rule)
-    else:
-        names = _exported_names(functions, found.name, rule)
+    names = _exported_names(functions, found.name, rule)
     for call in calls:
         real = names.get(call.name) if isinstance(call.name, str) else None
         if real is not None and real != call.name:
             call.name = real
     return calls
+
+
+def to_result_message(
+    results: Iterable[ToolResult], provider: str | Provider
+) -> list[dict[str, Any]]:
+    """The message(s) carrying ``results`` back, ready to append to the conversation.
+
+    Always a list (OpenAI: one ``tool`` message per result; Anthropic and
+    Gemini: one ``user`` message; MCP: one ``CallToolResult`` per result), so
+    ``messages.extend(to_result_message(results, provider))`` works for all.
+
+    :raises ValueError: a result is an interrupt (``is_interrupt``): it is
+        not an answer; resolve it first (:meth:`toolparse.ToolResult.resolve`).
+    """
+    from ._base import refuse_interrupts
+
+    results = list(results)
+    refuse_interrupts(results)
+    return _provider(provider).to_result_message(results)
+
+
+# -- the names a call may use: what parse_tool_calls and the tool-call loop route back ----------
 
 
 def _record(calls: Iterable[ToolCall], provider: str) -> None:
@@ -241,8 +256,11 @@ def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> 
     """The name each tool is exported under to ``provider`` → the tool's own name.
 
     A tool the provider's rule cannot name is left out; of two tools one alias
-    would name, the first keeps it.
+    would name, the first keeps it. A Toolset keeps the map it made the first time.
     """
+    kept = getattr(functions, "_names_for", None)
+    if kept is not None:
+        return kept(provider, rule)  # type: ignore[no-any-return]
     found: dict[str, str] = {}
     for fn in functions:
         try:
@@ -267,31 +285,24 @@ def _callable_names(
         again for the same tools.
     """
     provider: str | None = getattr(call, "_provider", None)
-    rules = name_rules()
-    rule = dict(rules).get(provider) if provider is not None else None
+    rules = dict(name_rules())
+    rule = rules.get(provider) if provider is not None else None
     if rule is None and provider is not None:
         try:
             rule = getattr(get_provider(provider), "name_rule", None)
         except ValueError:
-            rule = None
-    if rule is None:
+            pass
+    if rule is None or provider is None:
         # the first (strictest) rule's names run under every provider
-        provider, rule = rules[0]
-        if isinstance(call.name, str):
-            for name, candidate in rules:
-                if candidate.pattern.fullmatch(call.name):
-                    provider, rule = name, candidate
-                    break
-    assert provider is not None
+        name = call.name if isinstance(call.name, str) else ""
+        first = next(iter(rules.items()))
+        provider, rule = next(
+            ((p, r) for p, r in rules.items() if r.pattern.fullmatch(name)), first
+        )
     if cache is not None and provider in cache:
         return cache[provider]
-    tools = list(functions)
-    exported = getattr(functions, "_names_for", None)  # a Toolset's, built once
-    if exported is not None:
-        names = exported(provider, rule)
-    else:
-        names = _exported_names(tools, provider, rule)
-    alias = {tool: name for name, tool in names.items()}
+    tools = functions if hasattr(functions, "_names_for") else list(functions)
+    alias = {tool: name for name, tool in _exported_names(tools, provider, rule).items()}
     # a tool the rule cannot name (or whose alias another tool holds) keeps its own name
     found = [alias.get(fn.name, fn.name) for fn in tools]
     if cache is not None:
@@ -299,30 +310,11 @@ def _callable_names(
     return found
 
 
-def to_result_message(
-    results: Iterable[ToolResult], provider: str | Provider
-) -> list[dict[str, Any]]:
-    """The message(s) carrying ``results`` back, ready to append to the conversation.
-
-    Always a list (OpenAI: one ``tool`` message per result; Anthropic and
-    Gemini: one ``user`` message; MCP: one ``CallToolResult`` per result), so
-    ``messages.extend(to_result_message(results, provider))`` works for all.
-
-    :raises ValueError: a result is an interrupt (``is_interrupt``): it is
-        not an answer; resolve it first (:meth:`toolparse.ToolResult.resolve`).
-    """
-    from ._common import refuse_interrupts
-
-    results = list(results)
-    refuse_interrupts(results)
-    return _provider(provider).to_result_message(results)
-
-
 def __getattr__(name: str) -> Any:
     # NameRule is public (a provider's ``name_rule``), but its module costs an import of
-    # hashlib and json: it loads on first use, like the providers themselves
+    # hashlib: it loads on first use, like the providers themselves
     if name == "NameRule":
-        from ._common import NameRule
+        from ._base import NameRule
 
         return NameRule
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._common import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    cache_control,
-    content_parts,
-    expected,
-    need_id,
-    plain,
-    refuse_interrupts,
-    unsupported_part,
-)
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
 from ._schema import parameters
 from ._strict import strict_schema
 
@@ -36,6 +25,7 @@ class AnthropicProvider(BuiltinProvider):
 
     name = "anthropic"
     name_rule = NAME_RULE
+    shapes = "a Message, a message param, a list of content blocks or a tool_use block"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{name, description, input_schema[, strict][, cache_control]}``.
@@ -51,22 +41,14 @@ class AnthropicProvider(BuiltinProvider):
                     f"{key} at the top level"
                 )
         if strict:
-            try:
-                schema = strict_schema(schema, "anthropic")
-            except ValueError as exc:
-                raise ValueError(f"anthropic: tool {function.name!r}: {exc}") from None
+            schema = strict_schema(schema, "anthropic", self.name, function.name)
         tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
         if function.description is not None:
             tool["description"] = function.description
         tool["input_schema"] = schema
         if strict:
             tool["strict"] = True
-        control = cache_control(
-            (function.options or {}).get("cache_control"), f"tool {function.name!r}"
-        )
-        if control is not None:
-            tool["cache_control"] = control
-        return tool
+        return _cached(tool, function.options, f"tool {function.name!r}")
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.
@@ -78,62 +60,45 @@ class AnthropicProvider(BuiltinProvider):
         :raises ValueError: the payload is not of the Messages shape.
         """
         data = plain(payload)
-        what = "a Message, a message param, a list of content blocks or a tool_use block"
         if isinstance(data, Mapping) and "content" in data and not _FOREIGN_KEYS & data.keys():
             blocks = data["content"]
             if isinstance(blocks, str):
                 return []
             if not isinstance(blocks, list):
-                raise expected(self.name, what, payload)
+                raise self.expected(payload)
         elif isinstance(data, Mapping) and "type" in data and not _FOREIGN_KEYS & data.keys():
             blocks = [data]
         elif isinstance(data, list):
             blocks = data
         else:
-            raise expected(self.name, what, payload)
-        blocks = [plain(block) for block in blocks]
-        for block in blocks:
-            if (
-                not isinstance(block, Mapping)
-                or not isinstance(block.get("type"), str)
-                or block["type"] in _FOREIGN_TYPES
-            ):
-                raise expected(self.name, what, payload)
-        make_id = IdMaker("toolu_", blocks)
+            raise self.expected(payload)
+        blocks = self.each(blocks, payload, _is_block)
+        make_id = id_maker("toolu_", blocks)
         return [
             ToolCall(make_id(block.get("id")), block.get("name"), block.get("input"))
             for block in blocks
             if block["type"] == "tool_use"
         ]
 
-    def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
-        """One ``user`` message holding a ``tool_result`` block per result.
+    def answer(self, result: ToolResult) -> dict[str, Any]:
+        """A ``tool_result`` block (they all go in one ``user`` message).
 
         ``is_error`` → ``is_error: true``; ``options={"cache_control": True}`` on
         a result or on a content part adds a cache breakpoint there. Images go
         as ``image`` blocks (base64 JPEG, PNG, GIF, WebP, or a URL).
         """
-        refuse_interrupts(results)
-        blocks = []
-        for result in results:
-            block: dict[str, Any] = {
-                "type": "tool_result",
-                "tool_use_id": need_id(result, self.name),
-            }
-            parts = content_parts(result)
-            if isinstance(result.content, str) and result.content:
-                block["content"] = result.content
-            elif parts:
-                block["content"] = [self._part(p) for p in parts]
-            if result.is_error:
-                block["is_error"] = True
-            control = cache_control(
-                (result.options or {}).get("cache_control"), f"result of {result.name!r}"
-            )
-            if control is not None:
-                block["cache_control"] = control
-            blocks.append(block)
-        return [{"role": "user", "content": blocks}]
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.need_id(result)}
+        parts = content_parts(result)
+        if isinstance(result.content, str) and result.content:
+            block["content"] = result.content
+        elif parts:
+            block["content"] = [self._part(p) for p in parts]
+        if result.is_error:
+            block["is_error"] = True
+        return _cached(block, result.options, f"result of {result.name!r}")
+
+    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"role": "user", "content": answers}]
 
     def _part(self, part: ContentPart) -> dict[str, Any]:
         out: dict[str, Any]
@@ -151,11 +116,8 @@ class AnthropicProvider(BuiltinProvider):
                 )
             out = {"type": "image", "source": source}
         else:
-            raise unsupported_part(part, self.name, "a tool_result")
-        control = cache_control((part.options or {}).get("cache_control"), "content part")
-        if control is not None:
-            out["cache_control"] = control
-        return out
+            raise self.cannot_carry(part, "a tool_result")
+        return _cached(out, part.options, "content part")
 
 
 # what other APIs' payloads carry: not an Anthropic message or block
@@ -165,3 +127,30 @@ _FOREIGN_KEYS = frozenset(
 _FOREIGN_TYPES = frozenset(
     {"function", "custom", "function_call", "custom_tool_call", "message", "reasoning"}
 )
+
+
+def _is_block(block: Mapping[str, Any]) -> bool:
+    return isinstance(block.get("type"), str) and block["type"] not in _FOREIGN_TYPES
+
+
+def _cached(out: dict[str, Any], options: Mapping[str, Any] | None, where: str) -> dict[str, Any]:
+    """``out`` with the cache breakpoint ``options["cache_control"]`` asks for, if any.
+
+    ``True`` → ``{"type": "ephemeral"}``; ``"5m"``/``"1h"`` → that TTL; a
+    mapping of type ``"ephemeral"`` passes through; ``False``/``None`` → none.
+    """
+    value = (options or {}).get("cache_control")
+    if value is None or value is False:
+        return out
+    if value is True:
+        out["cache_control"] = {"type": "ephemeral"}
+    elif value in ("5m", "1h"):
+        out["cache_control"] = {"type": "ephemeral", "ttl": value}
+    elif isinstance(value, Mapping) and value.get("type") == "ephemeral":
+        out["cache_control"] = dict(value)
+    else:
+        raise ValueError(
+            f'{where}: cache_control must be True, "5m", "1h" or a mapping with '
+            f'type "ephemeral", got {value!r:.60}'
+        )
+    return out

@@ -14,18 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
-from ._common import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    as_name,
-    content_parts,
-    expected,
-    mapping,
-    plain,
-    refuse_interrupts,
-    unsupported_part,
-)
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, mapping, plain
 from ._gemini_schema import gemini_json_schema, gemini_schema
 from ._schema import parameters
 
@@ -53,6 +42,7 @@ class GeminiProvider(BuiltinProvider):
 
     name = "gemini"
     name_rule = NAME_RULE
+    shapes = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """A ``FunctionDeclaration``: ``{name, description, parameters}``.
@@ -94,11 +84,10 @@ class GeminiProvider(BuiltinProvider):
         :raises ValueError: the payload is not of the Gemini shape.
         """
         data = plain(payload)
-        what = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
         if isinstance(data, Mapping) and "candidates" in data:
             candidates = data["candidates"] or []
             if not isinstance(candidates, list):
-                raise expected(self.name, what, payload)
+                raise self.expected(payload)
             data = mapping(candidates[0]).get("content") if candidates else None
             data = plain(data) or {"parts": []}
         elif (
@@ -109,70 +98,55 @@ class GeminiProvider(BuiltinProvider):
             data = plain(data["content"]) or {"parts": []}  # a Candidate
         if isinstance(data, Mapping) and "parts" in data and "type" not in data:
             parts = data["parts"] or []
-        elif isinstance(data, Mapping) and (("name" in data and "args" in data) or _is_part(data)):
+        elif isinstance(data, Mapping) and _is_part(data):
             parts = [data]
         elif isinstance(data, list):
             parts = data
         else:
-            raise expected(self.name, what, payload)
-        parts = [plain(part) for part in parts]
-        if not isinstance(parts, list) or not all(
-            isinstance(part, Mapping) and (_is_part(part) or ("name" in part and "args" in part))
-            for part in parts
-        ):
-            raise expected(self.name, what, payload)
-        found = []
-        for part in parts:
+            raise self.expected(payload)
+        found: list[Any] = []
+        for part in self.each(parts, payload, _is_part):
             call = plain(part.get("functionCall") or part.get("function_call"))
             if call is None and "name" in part and "args" in part:
                 call = part  # a FunctionCall itself
             if isinstance(call, Mapping):
                 found.append(call)
-        make_id = IdMaker(GENERATED_ID, found)
+        make_id = id_maker(GENERATED_ID, found)
         return [
-            ToolCall(
-                make_id(call.get("id")), as_name(call.get("name")), _whole(call.get("args") or {})
-            )
+            ToolCall(make_id(call.get("id")), call.get("name"), _whole(call.get("args") or {}))
             for call in found
         ]
 
-    def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
-        """One ``user`` ``Content`` with a ``functionResponse`` part per result.
+    def answer(self, result: ToolResult) -> dict[str, Any]:
+        """A ``functionResponse`` part (they all go in one ``user`` ``Content``).
 
         The text goes in ``response.output`` (``response.error`` when
         ``is_error``), as the Gemini docs ask; images go in the response's
         ``parts`` (``inlineData`` for base64, ``fileData`` for a URL).
         """
-        refuse_interrupts(results)
-        parts = []
-        for result in results:
-            texts: list[str] = []
-            media: list[dict[str, Any]] = []
-            for part in content_parts(result):
-                if isinstance(part, TextPart):
-                    texts.append(part.text)
-                elif isinstance(part, ImagePart):
-                    if part.url:
-                        media.append(
-                            {"fileData": {"mimeType": part.media_type, "fileUri": part.data}}
-                        )
-                    else:
-                        media.append(
-                            {"inlineData": {"mimeType": part.media_type, "data": part.data}}
-                        )
-                else:
-                    raise unsupported_part(part, self.name, "a function response")
-            response: dict[str, Any] = {
-                "name": _exported_name(result.name),
-                "response": {"error" if result.is_error else "output": "\n".join(texts)},
-            }
-            # an id made up for a call that came without one: send none back
-            if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
-                response = {"id": result.tool_call_id, **response}
-            if media:
-                response["parts"] = media
-            parts.append({"functionResponse": response})
-        return [{"role": "user", "parts": parts}]
+        texts: list[str] = []
+        media: list[dict[str, Any]] = []
+        for part in content_parts(result):
+            if isinstance(part, TextPart):
+                texts.append(part.text)
+            elif isinstance(part, ImagePart):
+                where = ("fileData", "fileUri") if part.url else ("inlineData", "data")
+                media.append({where[0]: {"mimeType": part.media_type, where[1]: part.data}})
+            else:
+                raise self.cannot_carry(part, "a function response")
+        response: dict[str, Any] = {
+            "name": _exported_name(result.name),
+            "response": {"error" if result.is_error else "output": "\n".join(texts)},
+        }
+        # an id made up for a call that came without one: send none back
+        if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
+            response = {"id": result.tool_call_id, **response}
+        if media:
+            response["parts"] = media
+        return {"functionResponse": response}
+
+    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"role": "user", "parts": answers}]
 
 
 def _whole(value: Any) -> Any:
@@ -197,7 +171,9 @@ _PART_KEYS = frozenset(
 
 
 def _is_part(data: Mapping[str, Any]) -> bool:
-    """A Gemini ``Part``: Part keys only (other APIs' blocks carry a ``type``)."""
+    """A Gemini ``Part`` (other APIs' blocks carry a ``type``), or a ``FunctionCall`` itself."""
+    if "name" in data and "args" in data:
+        return True
     return "type" not in data and any(data.get(key) is not None for key in _PART_KEYS)
 
 

@@ -12,13 +12,12 @@ JSON Schema path (option ``parameters_json_schema``).
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .._schemas import free_form, merge_all_of
-from ._common import Schema, resolve_ref
-from ._schema import JSON_OBJECT_NOTE, Converted, tuple_note
+from ._base import Schema
+from ._schema import Converted, Rule, SchemaWalk, rewrite
 
 __all__ = ["gemini_json_schema", "gemini_schema"]
 
@@ -36,6 +35,17 @@ _SILENT = frozenset(
     | {"readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType"}
     | {"additionalProperties", "propertyNames", "patternProperties", "unevaluatedProperties"}
 )
+#: any value, as the Schema can say it: a string, a number or a boolean
+_ANY_VALUE: tuple[Schema, ...] = ({"type": "STRING"}, {"type": "NUMBER"}, {"type": "BOOLEAN"})
+# the Schema type of a JSON value (bool before int: a bool is an int)
+_VALUE_TYPES = (
+    (bool, "BOOLEAN"),
+    (int, "INTEGER"),
+    (float, "NUMBER"),
+    (str, "STRING"),
+    (list, "ARRAY"),
+    (dict, "OBJECT"),
+)
 
 
 def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
@@ -45,124 +55,95 @@ def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
     """
     root = dict(schema)
     out = _Gemini(root, name).node(root, ())
-    if out.get("type") != "OBJECT":
-        raise ValueError(
-            f"gemini: the parameters of tool {name!r} must be an object, got {out.get('type')!r}"
-        )
-    if not out.get("properties"):
-        return None  # Gemini refuses an OBJECT with empty properties: omit it
-    return out
+    # Gemini refuses an OBJECT with empty properties: omit it
+    return out if out.get("properties") else None
 
 
-def gemini_json_schema(schema: Mapping[str, Any]) -> Schema:
+def gemini_json_schema(schema: Schema) -> Schema:
     """The ``parametersJsonSchema`` for a tool: JSON Schema, conservatively cleaned.
 
     Removes ``$schema`` (everywhere) and turns ``const`` into a one-value
     ``enum``; keeps ``$ref``/``$defs`` (recursion works on this path) and key order.
     """
+    return rewrite(schema, _json_schema)
 
-    def clean(node: Any) -> Any:
-        if isinstance(node, list):
-            return [clean(v) for v in node]
-        if not isinstance(node, Mapping):
-            return node
-        out: Schema = {}
-        for key, value in node.items():
-            if key == "$schema":
-                continue
-            if key == "const":
-                out["enum"] = [copy.deepcopy(value)]
-            elif key in ("enum", "default", "examples", "required"):
-                out[key] = copy.deepcopy(value)
-            else:
-                out[key] = clean(value)
+
+def _json_schema(node: Mapping[str, Any], out: Schema) -> Schema:
+    if "$schema" not in out and "const" not in out:
         return out
+    return {  # the keys in their order, `const` renamed
+        ("enum" if key == "const" else key): [value] if key == "const" else value
+        for key, value in out.items()
+        if key != "$schema"
+    }
 
-    result: Schema = clean(schema)
-    return result
+
+def _any_value() -> Schema:
+    return {"anyOf": [dict(v) for v in _ANY_VALUE]}
 
 
-class _Gemini:
+class _Gemini(SchemaWalk):
     """The Gemini ``Schema`` of every subschema of one root.
 
-    :meth:`node` is the one recursive transform: a reference is inlined and
-    ``allOf`` merged first; then ``type`` and ``anyOf`` give the type and
-    whether null is allowed, each other keyword goes through its rule
-    (``_RULES``; a keyword without one is kept when the ``Schema`` has it,
-    else described), and the array and object keywords come last.
+    ``type`` and ``anyOf`` give the type and whether null is allowed, each
+    other keyword goes through its rule (``_RULES``; a keyword without one is
+    kept when the ``Schema`` has it, else described), and the array and
+    object keywords come last.
     """
 
-    __slots__ = ("inlining", "name", "root")
+    __slots__ = ("name",)
+    string = "STRING"
+    any_value = _ANY_VALUE
 
     def __init__(self, root: Schema, name: str) -> None:
-        self.root = root
+        super().__init__(root)
         self.name = name
-        self.inlining: list[str] = []
 
-    def node(self, schema: object, path: tuple[str, ...]) -> Schema:
-        """``schema`` as a Gemini ``Schema``."""
-        if len(path) > 200:
-            raise ValueError(f"gemini: the schema of tool {self.name!r} is nested too deeply")
-        if not isinstance(schema, Mapping):
-            return _any_value()  # true: any value
-        s = dict(schema)
-        ref = s.pop("$ref", None)
-        if isinstance(ref, str):
-            # resolved here, not in a helper: a level of nesting costs as few frames as it can
-            if ref in self.inlining:
-                raise self.recursive(path)
-            self.inlining.append(ref)
-            try:
-                return self.node({**resolve_ref(self.root, ref), **s}, path)
-            finally:
-                self.inlining.pop()
-        if isinstance(s.get("allOf"), list):
-            # the parts as one schema first (a part may say only `required`), here too
-            try:
-                return self.node(merge_all_of(s, self.root), path)
-            except ValueError:
-                pass  # parts that disagree as JSON Schema may agree once converted
-            merged: Schema = {}
-            for part in s.pop("allOf"):
-                merged = _merge(merged, self.node(part, path), self.name)
-            return _merge(merged, self.node(s, path), self.name) if s else merged
-        if path and free_form(s):
-            return self.json_string(s)  # an OBJECT needs properties: a JSON-encoded STRING
-        node = Converted(path)
-        self.types(s.get("type"), node)
-        if "oneOf" in s:
-            s["anyOf"] = [*s.get("anyOf", ()), *s.pop("oneOf")]
-        self.branches(s.get("anyOf"), node)
-        for key, value in s.items():
-            _RULES.get(key, _Gemini.other)(self, key, value, node)
-        self.array(s, node)
-        self.object(s, node)
-        return self.finished(node)
+    def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
+        return ValueError(f"gemini: the schema of tool {self.name!r} is nested too deeply")
 
-    def finished(self, node: Converted) -> Schema:
-        if not ({"type", "anyOf", "enum"} & node.out.keys()):
-            node.out = {**_any_value(), **node.out}  # a value of any type
-        if node.nullable:
-            node.out["nullable"] = True
-        return node.done()
-
-    def recursive(self, path: tuple[str, ...]) -> ValueError:
-        return ValueError(
+    def cycle(self, ref: str, path: tuple[str, ...]) -> Schema:
+        raise ValueError(
             f"gemini parameters cannot express the recursive schema of tool "
             f"{self.name!r} (at {'/'.join(path) or 'the root'}); use options="
             '{"parameters_json_schema": True} to send JSON Schema instead'
         )
 
-    def json_string(self, s: Schema) -> Schema:
-        """A free-form object as a JSON-encoded STRING, decoded before the parser runs."""
-        node = Converted((), [JSON_OBJECT_NOTE])
-        node.out["type"] = "STRING"
-        if "description" in s:
-            node.out["description"] = s["description"]
-        values = s.get("additionalProperties")
-        if isinstance(values, Mapping) and values:
-            node.note("each value", values)
-        if s.get("type") == ["object", "null"] or s.get("nullable"):
+    def all_of(self, s: Schema, path: tuple[str, ...], notes: list[str] | None) -> Schema:
+        """The parts as one schema first (a part may say only ``required``), or converted apart."""
+        try:
+            return self.node(merge_all_of(s, self.root), path)
+        except ValueError:
+            pass  # parts that disagree as JSON Schema may agree once converted
+        merged: Schema = {}
+        for part in s.pop("allOf"):
+            merged = self.merge(merged, self.node(part, path))
+        return self.merge(merged, self.node(s, path)) if s else merged
+
+    def convert(self, s: Schema, node: Converted) -> Schema:
+        if node.path and free_form(s):
+            # an OBJECT needs properties: a JSON-encoded STRING
+            self.json_string(s, node)
+            node.nullable = bool(s.get("nullable"))
+            return self.finished(node)
+        self.types(s.get("type"), node)
+        if "oneOf" in s:
+            s["anyOf"] = [*s.get("anyOf", ()), *s.pop("oneOf")]
+        self.branches(s.get("anyOf"), node)
+        for key, value in s.items():
+            rule: Rule = _RULES.get(key, _Gemini.other)
+            rule(self, key, value, node)
+        self.array(s, node)
+        self.object(s, node)
+        return self.finished(node)
+
+    def kind(self, schema: Schema) -> str:
+        return str(schema.get("type", "value")).lower()
+
+    def finished(self, node: Converted) -> Schema:
+        if not ({"type", "anyOf", "enum"} & node.out.keys()):
+            node.out = {**_any_value(), **node.out}  # a value of any type
+        if node.nullable:
             node.out["nullable"] = True
         return node.done()
 
@@ -190,6 +171,25 @@ class _Gemini:
         elif converted:
             node.out["anyOf"] = converted
 
+    def merge(self, a: Schema, b: Schema) -> Schema:
+        """Two converted schemas that must both hold (``allOf``), as one."""
+        out = dict(a)
+        for key, value in b.items():
+            if key == "properties":
+                out[key] = {**out.get(key, {}), **value}
+            elif key == "required" or key == "propertyOrdering":
+                out[key] = list(dict.fromkeys([*out.get(key, []), *value]))
+            elif key == "description" and key in out and out[key] != value:
+                out[key] = f"{out[key]} {value}"
+            elif key in out and out[key] != value:
+                raise ValueError(
+                    f"gemini parameters cannot express an allOf whose parts disagree on "
+                    f"{key!r} (tool {self.name!r})"
+                )
+            else:
+                out[key] = value
+        return out
+
     # -- the keyword rules: each writes the keyword into node.out, or a note ------
 
     def other(self, key: str, value: Any, node: Converted) -> None:
@@ -198,9 +198,6 @@ class _Gemini:
             node.out[key] = value
         elif key not in _SILENT:
             node.note(key, value)
-
-    def skip(self, key: str, value: Any, node: Converted) -> None:
-        """Read by :meth:`types`, :meth:`branches`, :meth:`array` or :meth:`object`."""
 
     def values(self, key: str, value: Any, node: Converted) -> None:
         """``enum`` and ``const``: Gemini's enums are strings; other values said in words."""
@@ -216,7 +213,7 @@ class _Gemini:
             return
         # a string would not parse back as the number the tool wants
         node.note("one of", values) if key == "enum" else node.note("must be", values[0])
-        value_types = {_value_type(v) for v in values}
+        value_types = {next((t for c, t in _VALUE_TYPES if isinstance(v, c)), None) for v in values}
         if "type" not in node.out and len(value_types) == 1 and None not in value_types:
             node.out["type"] = value_types.pop()
 
@@ -246,40 +243,16 @@ class _Gemini:
 
     def array(self, s: Schema, node: Converted) -> None:
         """``items``: a tuple's union, the items schema, or any value (an ARRAY needs one)."""
-        items = s.get("items")
         if isinstance(s.get("prefixItems"), list):
-            node.out["items"] = self.positional(s, node)
-        elif isinstance(items, Mapping) and items:
-            node.out["items"] = self.node(items, (*node.path, "items"))
+            union, largest = self.positional(s, node)
+            if largest is not None:
+                node.out["maxItems"] = largest
+            node.out.setdefault("type", "ARRAY")
+            node.out["items"] = union
+        elif isinstance(s.get("items"), Mapping) and s["items"]:
+            node.out["items"] = self.node(s["items"], (*node.path, "items"))
         elif node.out.get("type") == "ARRAY":
             node.out["items"] = _any_value()
-
-    def positional(self, s: Schema, node: Converted) -> Schema:
-        """Positional items (no Schema field says them): their union, and the order in words."""
-        prefix, rest = s["prefixItems"], s.get("items")
-        converted = [self.node(v, (*node.path, "items", str(i))) for i, v in enumerate(prefix)]
-        most = s.get("maxItems")
-        closed = rest is False or (isinstance(most, int) and most <= len(prefix))
-        tail: list[Schema] = []
-        if not closed:
-            tail = (
-                [self.node(rest, (*node.path, "items"))]
-                if isinstance(rest, Mapping) and rest
-                else []
-            )
-            tail = tail or list(_any_value()["anyOf"])
-        union = [b for i, b in enumerate(converted + tail) if b not in (converted + tail)[:i]]
-        if closed:
-            node.out["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
-        kinds = [str(b.get("type", "value")).lower() for b in converted]
-        rest_kind = (
-            str(tail[0].get("type", "value")).lower()
-            if isinstance(rest, Mapping) and rest and tail
-            else None
-        )
-        node.notes.append(tuple_note(kinds, rest_kind, closed))
-        node.out.setdefault("type", "ARRAY")
-        return union[0] if len(union) == 1 else {"anyOf": union}
 
     def object(self, s: Schema, node: Converted) -> None:
         """``properties``, in their order; a part of an ``allOf`` may say only ``required``."""
@@ -292,18 +265,14 @@ class _Gemini:
         out.setdefault("type", "OBJECT")
         if not props:
             return
-        converted: Schema = {}
-        for name, prop in props.items():
-            converted[name] = self.node(prop, (*node.path, name))
-        out["properties"] = converted
+        out["properties"] = {name: self.node(p, (*node.path, name)) for name, p in props.items()}
         required = [r for r in s.get("required") or () if r in props]
         if required:
             out["required"] = required
         out["propertyOrdering"] = list(props)
 
 
-_Rule = Callable[[_Gemini, str, Any, Converted], None]
-_RULES: dict[str, _Rule] = {
+_RULES: dict[str, Rule] = {
     **dict.fromkeys(
         ("type", "anyOf", "properties", "required", "items", "prefixItems", "additionalItems"),
         _Gemini.skip,
@@ -315,45 +284,3 @@ _RULES: dict[str, _Rule] = {
     "default": _Gemini.default,
     "additionalProperties": _Gemini.open_map,
 }
-
-
-def _value_type(value: Any) -> str | None:
-    """The Schema type of a JSON value (``None`` for null)."""
-    if isinstance(value, bool):
-        return "BOOLEAN"
-    if isinstance(value, int):
-        return "INTEGER"
-    if isinstance(value, float):
-        return "NUMBER"
-    if isinstance(value, str):
-        return "STRING"
-    if isinstance(value, list):
-        return "ARRAY"
-    if isinstance(value, dict):
-        return "OBJECT"
-    return None
-
-
-def _any_value() -> Schema:
-    """Any value, as the Schema can say it: a string, a number or a boolean."""
-    return {"anyOf": [{"type": "STRING"}, {"type": "NUMBER"}, {"type": "BOOLEAN"}]}
-
-
-def _merge(a: Schema, b: Schema, name: str) -> Schema:
-    """Two schemas that must both hold (``allOf``), as one."""
-    out = dict(a)
-    for key, value in b.items():
-        if key == "properties":
-            out[key] = {**out.get(key, {}), **value}
-        elif key == "required" or key == "propertyOrdering":
-            out[key] = list(dict.fromkeys([*out.get(key, []), *value]))
-        elif key == "description" and key in out and out[key] != value:
-            out[key] = f"{out[key]} {value}"
-        elif key in out and out[key] != value:
-            raise ValueError(
-                f"gemini parameters cannot express an allOf whose parts disagree on "
-                f"{key!r} (tool {name!r})"
-            )
-        else:
-            out[key] = value
-    return out

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..results import ImagePart, TextPart, ToolCall, ToolResult
-from ._common import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    as_name,
-    content_parts,
-    expected,
-    plain,
-    refuse_interrupts,
-    unsupported_part,
-)
+from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
+from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
 from ._schema import parameters
 
 if TYPE_CHECKING:
@@ -32,7 +22,6 @@ NAME_RULE = NameRule(
     invalid=r"[^A-Za-z0-9._-]",
     max_length=128,
 )
-_TOOL_OPTIONS = {"title": "title", "annotations": "annotations", "output_schema": "outputSchema"}
 
 
 class MCPProvider(BuiltinProvider):
@@ -40,6 +29,7 @@ class MCPProvider(BuiltinProvider):
 
     name = "mcp"
     name_rule = NAME_RULE
+    shapes = "a tools/call request, its params, or a list of them"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """A ``Tool``: ``{name, description, inputSchema}``.
@@ -67,7 +57,8 @@ class MCPProvider(BuiltinProvider):
                 raise ValueError(
                     f'mcp: the output_schema of tool {function.name!r} must have type "object" at its root'
                 )
-            tool[_TOOL_OPTIONS[option]] = copy.deepcopy(dict(value))
+            key = "outputSchema" if option == "output_schema" else option
+            tool[key] = copy.deepcopy(dict(value))
         return tool
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
@@ -81,73 +72,61 @@ class MCPProvider(BuiltinProvider):
             params, or a list of them.
         """
         data = plain(payload)
-        what = "a tools/call request, its params, or a list of them"
         batch = isinstance(data, list)
         requests = [plain(item) for item in data] if batch else [data]
-        params_list: list[tuple[Any, Mapping[str, Any]]] = []
+        params_list: list[tuple[Any, Any]] = []
         for request in requests:
             if not isinstance(request, Mapping):
-                raise expected(self.name, what, payload)
+                raise self.expected(payload)
             if "method" in request:
                 if request["method"] != "tools/call":
                     if batch:
                         continue  # another request in a batch
-                    raise expected(self.name, what, payload)
+                    raise self.expected(payload)
                 params = plain(request.get("params"))
                 if not isinstance(params, Mapping):
-                    raise expected(self.name, what, payload)
+                    raise self.expected(payload)
                 params_list.append((request.get("id"), params))
             elif "name" in request and not _FOREIGN_KEYS & request.keys():
                 params_list.append((None, request))
             elif batch and "jsonrpc" in request:
                 continue  # a response in a batch
             else:
-                raise expected(self.name, what, payload)
-        make_id = IdMaker("mcp-call-")
-        calls = []
-        for request_id, params in params_list:
-            calls.append(
-                ToolCall(make_id(request_id), as_name(params.get("name")), params.get("arguments"))
-            )
-        return calls
+                raise self.expected(payload)
+        make_id = id_maker("mcp-call-")
+        return [
+            ToolCall(make_id(request_id), params.get("name"), params.get("arguments"))
+            for request_id, params in params_list
+        ]
 
-    def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
-        """One ``CallToolResult`` per result: ``{content, isError[, structuredContent]}``.
+    def answer(self, result: ToolResult) -> dict[str, Any]:
+        """A ``CallToolResult``: ``{content, isError[, structuredContent]}``.
 
         Text → ``text`` content, base64 images → ``image`` content, image URLs
         → ``resource_link``. ``is_error`` → ``isError: true``;
         ``ToolResult.options={"structured_content": {...}}`` → ``structuredContent``.
         """
-        refuse_interrupts(results)
-        out = []
-        for result in results:
-            content: list[dict[str, Any]] = []
-            for part in content_parts(result):
-                if isinstance(part, TextPart):
-                    content.append({"type": "text", "text": part.text})
-                elif isinstance(part, ImagePart) and part.url:
-                    name = part.data.rstrip("/").rsplit("/", 1)[-1] or "image"
-                    content.append(
-                        {
-                            "type": "resource_link",
-                            "uri": part.data,
-                            "name": name,
-                            "mimeType": part.media_type,
-                        }
-                    )
-                elif isinstance(part, ImagePart):
-                    content.append(
-                        {"type": "image", "data": part.data, "mimeType": part.media_type}
-                    )
-                else:
-                    raise unsupported_part(part, self.name, "a CallToolResult")
-            message: dict[str, Any] = {"content": content}
-            structured = (result.options or {}).get("structured_content")
-            if structured is not None:
-                message["structuredContent"] = structured
-            message["isError"] = bool(result.is_error)
-            out.append(message)
-        return out
+        message: dict[str, Any] = {"content": [self._part(p) for p in content_parts(result)]}
+        structured = (result.options or {}).get("structured_content")
+        if structured is not None:
+            message["structuredContent"] = structured
+        message["isError"] = bool(result.is_error)
+        return message
+
+    def _part(self, part: ContentPart) -> dict[str, Any]:
+        if isinstance(part, TextPart):
+            return {"type": "text", "text": part.text}
+        if not isinstance(part, ImagePart):
+            raise self.cannot_carry(part, "a CallToolResult")
+        if not part.url:
+            return {"type": "image", "data": part.data, "mimeType": part.media_type}
+        name = part.data.rstrip("/").rsplit("/", 1)[-1] or "image"
+        return {
+            "type": "resource_link",
+            "uri": part.data,
+            "name": name,
+            "mimeType": part.media_type,
+        }
 
 
 # keys of other APIs' calls that tools/call params never have

@@ -1,72 +1,79 @@
-"""OpenAI Chat Completions: ``tools=[...]``, ``message.tool_calls``, ``role: "tool"``."""
+"""OpenAI: Chat Completions (``"openai"``) and the Responses API (``"openai-responses"``).
+
+Both take the same tool names, parameters and strict mode (with OpenAI's size
+limits); Chat Completions nests a tool under ``function`` and answers with
+``role: "tool"`` messages, the Responses API has flat tools, ``function_call``
+items and ``function_call_output`` items.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..results import TextPart, ToolCall, ToolResult
-from ._common import (
-    BuiltinProvider,
-    IdMaker,
-    NameRule,
-    Schema,
-    as_name,
-    content_parts,
-    expected,
-    mapping,
-    need_id,
-    plain,
-    refuse_interrupts,
-    unsupported_part,
-)
+from .._schemas import resolve_ref
+from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
+from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
 from ._schema import loose_arrays, parameters
-from ._strict import check_openai_limits, strict_schema
+from ._strict import strict_schema
 
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = ["OpenAIProvider", "openai_parameters"]
+__all__ = ["OpenAIProvider", "OpenAIResponsesProvider"]
 
 # the rule of both OpenAI APIs; a name that breaks it is exported under an alias
 NAME_RULE = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
-MAX_DESCRIPTION = 1024
-MAX_TOOLS = 128
 
 
-def openai_parameters(function: Function, strict: bool, provider: str) -> Schema:
-    """The parameters schema OpenAI accepts (both APIs): strict or not."""
-    schema = parameters(function, provider)
-    # an object without properties is refused ("object schema missing properties")
-    schema.setdefault("properties", {})
-    if not strict:
-        return loose_arrays(schema)  # "array schema missing items" otherwise
-    try:
-        schema = strict_schema(schema, "openai")
-    except ValueError as exc:
-        raise ValueError(f"{provider}: tool {function.name!r}: {exc}") from None
-    check_openai_limits(schema, function.name)
-    return schema
+class _OpenAI(BuiltinProvider):
+    """What both OpenAI APIs share: names, parameters, strict mode, text answers."""
+
+    name_rule = NAME_RULE
+    max_tools = 128
+    #: the longest description accepted (``None``: no limit)
+    max_description: int | None = None
+
+    def definition(self, function: Function, strict: bool) -> dict[str, Any]:
+        """``{name, description, parameters}``: the parameters strict or not."""
+        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
+        description = function.description
+        if description is not None:
+            if self.max_description is not None and len(description) > self.max_description:
+                raise ValueError(
+                    f"openai: the description of tool {function.name!r} has "
+                    f"{len(description)} characters; at most {self.max_description} are accepted"
+                )
+            tool["description"] = description
+        schema = parameters(function, self.name)
+        # an object without properties is refused ("object schema missing properties")
+        schema.setdefault("properties", {})
+        if strict:
+            tool["parameters"] = strict_schema(schema, "openai", self.name, function.name)
+            _check_limits(tool["parameters"], function.name)
+        else:
+            tool["parameters"] = loose_arrays(schema)  # "array schema missing items" otherwise
+        return tool
+
+    def content(
+        self, result: ToolResult, part: Callable[[ContentPart], dict[str, Any]]
+    ) -> str | list[dict[str, Any]]:
+        """Text as a string; content parts, each as ``part`` writes it."""
+        if isinstance(result.content, str) or result.content is None:
+            return result.content or ""
+        return [part(p) for p in content_parts(result)]
 
 
-class OpenAIProvider(BuiltinProvider):
+class OpenAIProvider(_OpenAI):
     """The ``"openai"`` provider: the Chat Completions API."""
 
     name = "openai"
-    name_rule = NAME_RULE
-    max_tools = MAX_TOOLS
+    max_description = 1024
+    shapes = "a ChatCompletion, a choice, an assistant message or a list of tool calls"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", "function": {name, description, parameters[, strict]}}``."""
-        definition: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
-        if function.description is not None:
-            if len(function.description) > MAX_DESCRIPTION:
-                raise ValueError(
-                    f"openai: the description of tool {function.name!r} has "
-                    f"{len(function.description)} characters; at most {MAX_DESCRIPTION} are accepted"
-                )
-            definition["description"] = function.description
-        definition["parameters"] = openai_parameters(function, strict, self.name)
+        definition = self.definition(function, strict)
         if strict:
             # non-strict is Chat Completions' default: say "strict" only when asked
             definition["strict"] = True
@@ -83,18 +90,17 @@ class OpenAIProvider(BuiltinProvider):
         :raises ValueError: the payload is not of the Chat Completions shape.
         """
         data = plain(payload)
-        what = "a ChatCompletion, a choice, an assistant message or a list of tool calls"
         if isinstance(data, Mapping) and "choices" in data:
             choices = data["choices"]
             if not isinstance(choices, list) or data.get("object", "chat.completion") != (
                 "chat.completion"
             ):
-                raise expected(self.name, what, payload)
+                raise self.expected(payload)
             if not choices:
                 return []
             data = plain(choices[0])
             if not (isinstance(data, Mapping) and "message" in data):
-                raise expected(self.name, what, payload)
+                raise self.expected(payload)
         if isinstance(data, Mapping) and "message" in data and "role" not in data:
             data = plain(data["message"]) or {}  # a Choice
         if isinstance(data, Mapping) and _is_call(data):
@@ -104,44 +110,35 @@ class OpenAIProvider(BuiltinProvider):
         elif isinstance(data, list):
             calls = data
         else:
-            raise expected(self.name, what, payload)
-        calls = [plain(call) for call in calls]
-        if not all(isinstance(call, Mapping) and _is_call(call) for call in calls):
-            raise expected(self.name, what, payload)
-        make_id = IdMaker("call_", calls)
+            raise self.expected(payload)
+        calls = self.each(calls, payload, _is_call)
+        make_id = id_maker("call_", calls)
         return [_call(call, make_id(call.get("id"))) for call in calls]
 
-    def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
-        """One ``{"role": "tool", "tool_call_id", "content"}`` message per result.
+    def answer(self, result: ToolResult) -> dict[str, Any]:
+        """``{"role": "tool", "tool_call_id", "content"}``, text only.
 
-        Tool messages carry text only: an image part raises ``ValueError``
-        (the Responses API, ``"openai-responses"``, carries images).
+        An image part raises ``ValueError`` (the Responses API,
+        ``"openai-responses"``, carries images).
         """
-        refuse_interrupts(results)
-        messages = []
-        for result in results:
-            content: str | list[dict[str, Any]]
-            if isinstance(result.content, str) or result.content is None:
-                content = result.content or ""
-            else:
-                content = []
-                for part in content_parts(result):
-                    if not isinstance(part, TextPart):
-                        raise unsupported_part(part, self.name, "a tool message (text only)")
-                    content.append({"type": "text", "text": part.text})
-            messages.append(
-                {"role": "tool", "tool_call_id": need_id(result, self.name), "content": content}
-            )
-        return messages
+        content = self.content(result, self._text)
+        return {"role": "tool", "tool_call_id": self.need_id(result), "content": content}
+
+    def _text(self, part: ContentPart) -> dict[str, Any]:
+        if not isinstance(part, TextPart):
+            raise self.cannot_carry(part, "a tool message (text only)")
+        return {"type": "text", "text": part.text}
 
 
 def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
     """One tool call: a function call, or a custom one with its raw input text."""
+    custom: Any
+    function: Any
     if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
         custom = mapping(call.get("custom"))
-        return ToolCall(call_id, as_name(custom.get("name")), custom.get("input"), kind="custom")
+        return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
     function = mapping(call.get("function"))
-    return ToolCall(call_id, as_name(function.get("name")), function.get("arguments"))
+    return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
 def _is_call(data: Mapping[str, Any]) -> bool:
@@ -166,3 +163,196 @@ def _is_message(data: Mapping[str, Any]) -> bool:
         isinstance(part, Mapping) and part.get("type") in ("text", "refusal")
         for part in map(plain, content)
     )
+
+
+class OpenAIResponsesProvider(_OpenAI):
+    """The ``"openai-responses"`` provider: the Responses API."""
+
+    name = "openai-responses"
+    shapes = "a Response, a list of output items or one output item"
+
+    def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
+        """``{"type": "function", name, description, parameters, strict}`` (flat).
+
+        ``strict`` is always sent: when it is left out the Responses API makes
+        the schema strict by itself, so optional arguments become mandatory.
+        """
+        return {"type": "function", **self.definition(function, strict), "strict": strict}
+
+    def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
+        """The calls of a ``Response``, a list of output items, or one item.
+
+        ``function_call`` items become calls; ``custom_tool_call`` items
+        come back with ``kind="custom"`` and their raw ``input`` text as
+        arguments; any other item with a ``call_id`` (a call the application
+        answers, e.g. ``computer_call``) comes back with its item type as
+        ``kind``. Server-side calls (web search, file search, code
+        interpreter, remote MCP) and messages are skipped. The call id is
+        ``call_id`` (``id`` is the item's own id).
+
+        :raises ValueError: the payload is not of the Responses shape.
+        """
+        data = plain(payload)
+        if isinstance(data, Mapping) and "output" in data and "type" not in data:
+            if data.get("object", "response") != "response" or not isinstance(
+                data["output"] or [], list
+            ):
+                raise self.expected(payload)
+            items = data["output"] or []
+        elif isinstance(data, Mapping) and "type" in data:
+            items = [data]
+        elif isinstance(data, list):
+            items = data
+        else:
+            raise self.expected(payload)
+        items = self.each(items, payload, _is_item)
+        make_id = id_maker("call_", items, key="call_id")
+        found = []
+        for item in items:
+            kind, name, call_id = item["type"], item.get("name"), item.get("call_id")
+            if kind == "function_call":
+                found.append(ToolCall(make_id(call_id), name, item.get("arguments")))
+            elif kind == "custom_tool_call":
+                found.append(ToolCall(make_id(call_id), name, item.get("input"), kind="custom"))
+            elif "call_id" in item and not kind.endswith("_output"):
+                # another call the application must answer (computer, shell, ...)
+                arguments = item.get("arguments", item.get("input", item.get("action")))
+                found.append(
+                    ToolCall(make_id(call_id), item.get("name", kind), arguments, kind=kind)
+                )
+        return found
+
+    def answer(self, result: ToolResult) -> dict[str, Any]:
+        """``{"type": "function_call_output", "call_id", "output"}``.
+
+        The result of a custom tool call goes as a ``custom_tool_call_output``.
+        Text stays a string; with images the output is a list of ``input_text``
+        and ``input_image`` parts (an image part's ``options={"detail": ...}``
+        is passed on).
+        """
+        output = self.content(result, self._input)
+        return {
+            "type": _OUTPUT_TYPES.get(result.kind) or f"{result.kind}_output",
+            "call_id": self.need_id(result),
+            "output": output,
+        }
+
+    def _input(self, part: ContentPart) -> dict[str, Any]:
+        if isinstance(part, TextPart):
+            return {"type": "input_text", "text": part.text}
+        if not isinstance(part, ImagePart):
+            raise self.cannot_carry(part, "a function_call_output")
+        url = part.data if part.url else f"data:{part.media_type};base64,{part.data}"
+        image = {"type": "input_image", "image_url": url}
+        detail = (part.options or {}).get("detail")
+        return image if detail is None else {**image, "detail": detail}
+
+
+# item types of other APIs: a list of them is not a Responses output
+_FOREIGN = frozenset(
+    {"function", "custom", "tool_use", "server_tool_use", "tool_result", "text", "thinking"}
+)
+_OUTPUT_TYPES = {"function": "function_call_output", "custom": "custom_tool_call_output"}
+
+
+def _is_item(item: Mapping[str, Any]) -> bool:
+    """A Responses output item (an Anthropic ``Message`` has ``type: "message"`` too)."""
+    kind = item.get("type")
+    if not isinstance(kind, str) or kind in _FOREIGN:
+        return False
+    if kind != "message":
+        return True
+    content = item.get("content")
+    return not ("stop_reason" in item or "model" in item) and not (
+        isinstance(content, list)
+        and any(isinstance(p, Mapping) and p.get("type") in _FOREIGN for p in map(plain, content))
+    )
+
+
+def _check_limits(schema: Schema, name: str) -> None:
+    """Refuse a strict schema over OpenAI's documented size limits.
+
+    At most 5000 properties and 10 levels of object nesting (both counted
+    through ``$ref``, as the schema expands; a recursive reference is counted
+    once), 1000 enum values, and 120,000 characters of property names,
+    definition names, enum and const values.
+    """
+    properties, deepest = _expanded(schema)
+    enums = chars = 0
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        for key in ("properties", "$defs", "definitions"):
+            named = node.get(key)
+            if isinstance(named, Mapping):
+                chars += sum(len(k) for k in named)
+                stack.extend(named.values())
+        values = node.get("enum")
+        if isinstance(values, list):
+            enums += len(values)
+            chars += sum(len(str(v)) for v in values if v is not None)
+        if "const" in node:
+            chars += len(str(node["const"]))
+        for key in ("items", "anyOf", "allOf"):
+            if key in node:
+                stack.append(node[key])
+    for what, count, limit in (
+        ("properties", properties, 5000),
+        ("levels of object nesting", deepest, 10),
+        ("enum values", enums, 1000),
+        ("characters of names and enum values", chars, 120_000),
+    ):
+        if count > limit:
+            raise ValueError(
+                f"openai strict mode allows at most {limit} {what} in a schema; "
+                f"tool {name!r} has {count}"
+            )
+
+
+def _expanded(schema: Schema) -> tuple[int, int]:
+    """Properties and object nesting of ``schema`` with every ``$ref`` expanded.
+
+    Each definition is measured once (memoised); a reference back into a
+    definition being measured (recursion) adds nothing.
+    """
+    memo: dict[str, tuple[int, int]] = {}
+
+    def measure(node: object, depth: int) -> tuple[int, int]:
+        if depth > 400:
+            return 0, 0
+        if isinstance(node, list):
+            found = [measure(v, depth + 1) for v in node]
+            return sum(p for p, _ in found), max((d for _, d in found), default=0)
+        if not isinstance(node, Mapping):
+            return 0, 0
+        count = deepest = 0
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref not in memo:
+                memo[ref] = (0, 0)  # while it is measured: a reference back adds nothing
+                try:
+                    memo[ref] = measure(resolve_ref(schema, ref), depth + 1)
+                except ValueError:
+                    pass
+            count, deepest = memo[ref]
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            count += len(props)
+            for value in props.values():
+                p, d = measure(value, depth + 1)
+                count, deepest = count + p, max(deepest, d)
+        for key in ("items", "anyOf", "allOf", "prefixItems"):
+            if key in node:
+                p, d = measure(node[key], depth + 1)
+                count, deepest = count + p, max(deepest, d)
+        kind = node.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind):
+            deepest += 1
+        return count, deepest
+
+    return measure(schema, 0)

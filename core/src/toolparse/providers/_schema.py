@@ -1,51 +1,41 @@
-"""The parameters schema every export starts from, and the rewrites several formats share.
+"""The parameters schema every export starts from, and the two walks the formats share.
 
-One rule, one place: a root ``$ref`` is inlined under its siblings, Draft-07
-tuples (``items: [...]``) become 2020-12 ``prefixItems``, and the tool's
-description is not repeated inside its parameters. What a single format needs
-lives in its own module (``_strict``, ``_gemini_schema``).
+:func:`rewrite` copies a schema and lets a format change each subschema on
+the way back up (2020-12 tuples, OpenAI's loose arrays, Gemini's JSON
+Schema). :class:`SchemaWalk` converts a schema for a format that cannot say
+everything (the strict modes, Gemini's ``Schema``): references inlined,
+``allOf`` merged, each keyword through the format's own rule, what the format
+cannot say written into the description instead.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._schemas import MAX_DEPTH, merge_all_of, resolve_ref
-from ._common import Schema, add_notes, note, object_root
+from ._base import Schema
 
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = [
-    "ANY_VALUE",
-    "JSON_OBJECT_NOTE",
-    "Converted",
-    "loose_arrays",
-    "modern_tuples",
-    "parameters",
-    "tuple_note",
-]
-
-#: what "any value" becomes where every schema needs a type (strict modes)
-ANY_VALUE: tuple[Schema, ...] = (
-    {"type": "string"},
-    {"type": "number"},
-    {"type": "boolean"},
-    {"type": "null"},
-)
-#: the note on a free-form object exported as a JSON-encoded string
-JSON_OBJECT_NOTE = "a JSON object, encoded as a string"
+__all__ = ["Converted", "Rule", "SchemaWalk", "loose_arrays", "note", "parameters", "rewrite"]
 
 # keywords whose values are data, not schemas: never rewritten
 _DATA = frozenset({"enum", "const", "default", "examples", "required", "example"})
+# keywords whose values map names to schemas: the map itself is not one
+_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"})
 
 
 def parameters(function: Function, provider: str) -> Schema:
     """The parameters schema of ``function`` as every provider starts from it.
 
-    An object root (a root ``$ref`` is inlined, its siblings win), tuples in
-    2020-12 form, and no top-level ``description`` when it is the tool's own.
+    An object root (a root ``$ref`` is inlined, its siblings win; a root
+    ``allOf`` merged when its parts agree), tuples in 2020-12 form, and no
+    top-level ``description`` when it is the tool's own.
+
+    :raises ValueError: the root is not an object.
     """
     schema = function.json_schema()
     ref = schema.get("$ref")
@@ -58,36 +48,40 @@ def parameters(function: Function, provider: str) -> Schema:
             raise ValueError(f"{provider}: tool {function.name!r}: {exc}") from None
         schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
     if isinstance(schema.get("allOf"), list):
-        # a root allOf (refused at the top level by Anthropic): its parts as one
         try:
-            schema = merge_all_of(schema, schema)
+            schema = merge_all_of(schema, schema)  # Anthropic refuses allOf at the top level
         except ValueError:
             pass  # parts that disagree: left for each provider's own rule
-    schema = object_root(schema, provider, function.name)
-    modern = modern_tuples(schema)
+    kind = schema.get("type")
+    if kind is None and "properties" in schema:
+        schema = {"type": "object", **schema}
+    elif kind == ["object"]:
+        schema = {**schema, "type": "object"}
+    elif kind != "object":
+        raise ValueError(
+            f"{provider}: the parameters of tool {function.name!r} must be a JSON Schema of "
+            f'type "object", got type {kind!r}'
+        )
+    modern = rewrite(schema, _modern_tuple)
     if modern != schema and "2020-12" not in str(schema.get("$schema", "2020-12")):
         # the rewrite is 2020-12: an older dialect named at the root no longer applies
         del modern["$schema"]
-    schema = modern
-    if function.description is not None and schema.get("description") == function.description:
-        del schema["description"]  # said once, as the tool's description
-    return schema
+    if function.description is not None and modern.get("description") == function.description:
+        del modern["description"]  # said once, as the tool's description
+    return modern
 
 
-def _too_deep(depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise ValueError(f"the schema is nested deeper than {MAX_DEPTH} levels")
-
-
-def _rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schema]) -> Schema:
+def rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schema]) -> Schema:
     """A new schema: every subschema copied, then ``finish(source, copy)`` gives its new form.
 
     Data keywords (``enum``, ``default``, ...) are kept as they are; the
-    values of ``properties`` are schemas, the map itself is not one.
+    values of ``properties`` and ``$defs`` are schemas, the maps are not.
+    Levels are counted as ``Function`` counts them for a raw schema.
     """
 
     def walk(node: Any, depth: int) -> Any:
-        _too_deep(depth)
+        if depth > MAX_DEPTH:
+            raise ValueError(f"the schema is nested deeper than {MAX_DEPTH} levels")
         if isinstance(node, list):
             return [walk(v, depth + 1) for v in node]
         if not isinstance(node, Mapping):
@@ -96,8 +90,10 @@ def _rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schem
         for key, value in node.items():
             if key in _DATA:
                 out[key] = value
-            elif key == "properties" and isinstance(value, Mapping):
-                out[key] = {k: walk(v, depth + 1) for k, v in value.items()}
+            elif key in _MAPS and isinstance(value, Mapping):
+                # a properties map is no level of its own; a map of definitions is one
+                level = depth + 1 if key == "properties" else depth + 2
+                out[key] = {k: walk(v, level) for k, v in value.items()}
             else:
                 out[key] = walk(value, depth + 1)
         return finish(node, out)
@@ -106,26 +102,16 @@ def _rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schem
     return result
 
 
-def modern_tuples(schema: Schema) -> Schema:
-    """``schema`` with Draft-07 ``items: [...]``/``additionalItems`` as 2020-12 ``prefixItems``/``items``.
-
-    Every format reads 2020-12, where a list under ``items`` is not a schema.
-    Always a new schema, even with nothing to rewrite; ``schema`` is left
-    as it is.
-    """
-    return _rewrite(schema, _modern_tuple)
-
-
 def _modern_tuple(node: Mapping[str, Any], out: Schema) -> Schema:
+    """Draft-07 ``items: [...]``/``additionalItems`` as 2020-12 ``prefixItems``/``items``."""
     if not isinstance(node.get("items"), list):
         return out
     renamed: Schema = {}
     for key, value in out.items():  # in the same order, the tuple's keys renamed
         if key == "items":
             renamed["prefixItems"] = value
-            extra = out.get("additionalItems")
-            if extra is not None:
-                renamed["items"] = extra
+            if out.get("additionalItems") is not None:
+                renamed["items"] = out["additionalItems"]
         elif key != "additionalItems":
             renamed[key] = value
     return renamed
@@ -138,14 +124,14 @@ def loose_arrays(schema: Schema) -> Schema:
     becomes ``{}`` (any value: the same meaning); ``items: false`` after a
     tuple becomes ``maxItems`` (the same meaning too).
     """
-    return _rewrite(schema, _loose_array)
+    return rewrite(schema, _loose_array)
 
 
 def _loose_array(node: Mapping[str, Any], out: Schema) -> Schema:
     kind = out.get("type")
     if kind == "array" or (isinstance(kind, list) and "array" in kind):
-        prefix = out.get("prefixItems")
         if out.get("items") is False:
+            prefix = out.get("prefixItems")
             count = len(prefix) if isinstance(prefix, list) else 0
             out["maxItems"] = min(out.get("maxItems", count), count)
             out["items"] = {}
@@ -153,12 +139,11 @@ def _loose_array(node: Mapping[str, Any], out: Schema) -> Schema:
     return out
 
 
-def tuple_note(kinds: list[str], rest: str | None, closed: bool) -> str:
-    """The note a format that cannot say "in this order" gets instead."""
-    text = "in this order: " + ", ".join(kinds)
-    if not closed:
-        text += f", then any number of {rest or 'values'}"
-    return text
+def note(key: str, value: Any) -> str:
+    """One keyword as a note: ``format: uri``, ``uniqueItems: true``."""
+    if isinstance(value, str):
+        return f"{key}: {value}"
+    return f"{key}: {json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}"
 
 
 class Converted:
@@ -179,6 +164,128 @@ class Converted:
         self.notes.append(note(key, value))
 
     def done(self) -> Schema:
-        """The converted schema, its notes added to the description."""
-        add_notes(self.out, self.notes)
+        """The converted schema, its notes added to the description (the parser enforces them)."""
+        if self.notes:
+            text = "(" + "; ".join(self.notes) + ")"
+            base = self.out.get("description")
+            self.out["description"] = f"{base} {text}" if base else text
         return self.out
+
+
+#: a keyword's rule, ``rule(walk, key, value, node)``: writes the keyword into ``node.out``, or a note
+Rule = Callable[[Any, str, Any, Converted], None]
+
+
+class SchemaWalk:
+    """The recursive transform the strict and Gemini exports share, for one root.
+
+    :meth:`node` refuses a schema nested too deep, inlines a reference under
+    its siblings (meeting it again inside is :meth:`cycle`), merges ``allOf``
+    (:meth:`all_of`) and hands the rest to :meth:`convert`, where the format
+    sends each keyword through its own rule for it.
+    """
+
+    __slots__ = ("inlining", "root")
+
+    #: a bare reference stays one (the format sends the definitions along)
+    keeps_refs: ClassVar[bool] = False
+    #: the format's name of the string type, and its schemas for "any value"
+    string: ClassVar[str]
+    any_value: ClassVar[tuple[Schema, ...]]
+    #: the keywords of a map said in words when it becomes a JSON string
+    map_notes: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        self.inlining: list[str] = []
+
+    def node(self, schema: object, path: tuple[str, ...], notes: list[str] | None = None) -> Schema:
+        """``schema`` in the format; ``notes`` go into its description."""
+        if len(path) > 2 * MAX_DEPTH:
+            raise self.fail(path, f"nesting deeper than {MAX_DEPTH} levels")
+        s = self.start(schema, path)
+        ref = s.get("$ref")
+        if isinstance(ref, str) and not (self.keeps_refs and s.keys() <= _BARE_REF):
+            del s["$ref"]
+            if ref in self.inlining:
+                s = self.cycle(ref, path)
+            else:
+                # resolved here, not in a helper: a level of nesting costs few frames
+                self.inlining.append(ref)
+                try:
+                    return self.node({**resolve_ref(self.root, ref), **s}, path, notes)
+                finally:
+                    self.inlining.pop()
+        if isinstance(s.get("allOf"), list):
+            return self.all_of(s, path, notes)
+        return self.convert(s, Converted(path, notes or ()))
+
+    def start(self, schema: object, path: tuple[str, ...]) -> Schema:
+        """``schema`` as a dict to convert (``true`` and ``false``: ``{}``, any value)."""
+        return dict(schema) if isinstance(schema, Mapping) else {}
+
+    def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
+        """The error for a schema the format cannot express."""
+        raise NotImplementedError
+
+    def cycle(self, ref: str, path: tuple[str, ...]) -> Schema:
+        """What a reference met again while its target is being inlined becomes."""
+        raise NotImplementedError
+
+    def all_of(self, s: Schema, path: tuple[str, ...], notes: list[str] | None) -> Schema:
+        """``s`` with its ``allOf`` parts as one schema, converted."""
+        raise NotImplementedError
+
+    def convert(self, s: Schema, node: Converted) -> Schema:
+        """``s``, without references or ``allOf``, in the format."""
+        raise NotImplementedError
+
+    def kind(self, schema: Schema) -> str:
+        """A converted schema's type in a word or two, for notes."""
+        raise NotImplementedError
+
+    def skip(self, key: str, value: Any, node: Converted) -> None:
+        """A keyword :meth:`convert` writes with the others of its kind (arrays, objects)."""
+
+    def json_string(self, s: Schema, node: Converted) -> None:
+        """A free-form object as a JSON-encoded string (decoded before the parser runs).
+
+        An object must declare its properties (Gemini) or be closed (strict
+        modes): a map can be neither.
+        """
+        node.notes.append("a JSON object, encoded as a string")
+        node.out["type"] = self.string
+        if "description" in s:
+            node.out["description"] = s["description"]
+        values = s.get("additionalProperties")
+        if isinstance(values, Mapping) and values:
+            node.note("each value", values)
+        for key in self.map_notes:
+            if key in s:
+                node.note(key, s[key])
+
+    def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
+        """Positional items, which no format here can say: their union, the order in words.
+
+        Returns the ``items`` schema, and the ``maxItems`` of a closed tuple
+        (``None`` for an open one).
+        """
+        prefix, rest, most = s["prefixItems"], s.get("items"), s.get("maxItems")
+        items = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
+        closed = rest is False or (isinstance(most, int) and most <= len(prefix))
+        told = not closed and isinstance(rest, Mapping) and bool(rest)
+        tail = [self.node(rest, (*node.path, "items"))] if told else []
+        if not closed and not told:
+            tail = [dict(v) for v in self.any_value]
+        union = [b for i, b in enumerate(items + tail) if b not in (items + tail)[:i]]
+        text = "in this order: " + ", ".join(self.kind(b) for b in items)
+        if not closed:
+            text += f", then any number of {self.kind(tail[0]) if told else 'values'}"
+        node.notes.append(text)
+        largest = None
+        if closed:
+            largest = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+        return union[0] if len(union) == 1 else {"anyOf": union}, largest
+
+
+_BARE_REF = frozenset({"$ref", "$defs", "definitions"})

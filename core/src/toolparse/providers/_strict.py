@@ -20,23 +20,25 @@ disagree) raise ``ValueError`` saying what to change.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from .._schemas import free_form, merge_all_of
+from .._schemas import free_form, merge_all_of, resolve_ref
 from .._schemas import nullable as admits_null
-from ._common import Schema, note, resolve_ref
-from ._limits import check_openai_limits, recursion
-from ._schema import ANY_VALUE, JSON_OBJECT_NOTE, Converted, tuple_note
+from ._base import Schema
+from ._schema import Converted, Rule, SchemaWalk, note
 
-__all__ = ["check_openai_limits", "strict_schema"]
+__all__ = ["strict_schema"]
 
 Target = Literal["openai", "anthropic"]
 
 _OPENAI_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
-_ANTHROPIC_FORMATS = _OPENAI_FORMATS | {"uri"}
+_FORMATS: dict[Target, frozenset[str]] = {
+    "openai": _OPENAI_FORMATS,
+    "anthropic": _OPENAI_FORMATS | {"uri"},
+}
 # keywords kept as they are (after their values were made strict)
 _STRUCTURE = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf"}
@@ -54,62 +56,64 @@ _SILENT = frozenset(
     | {"deprecated", "contentEncoding", "contentMediaType"}
 )
 _PRIMITIVE = (str, int, float, bool, type(None))
-_MAX_SCHEMA_DEPTH = 100
 # a schema with none of these allows a value of any type
 _TYPED = frozenset({"type", "anyOf", "allOf", "enum", "const", "$ref"})
+#: what "any value" becomes where every schema needs a type
+ANY_VALUE: tuple[Schema, ...] = (
+    {"type": "string"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "null"},
+)
 
 
-def strict_schema(schema: Mapping[str, Any], target: Target) -> Schema:
+def strict_schema(schema: Mapping[str, Any], target: Target, provider: str, name: str) -> Schema:
     """The strict form of a tool's parameters schema for ``target``.
 
-    :param schema: the parameters JSON Schema (not modified).
+    :param schema: the parameters schema (:func:`parameters`; not modified).
     :param target: ``"openai"`` (every property required, optional ones
         nullable) or ``"anthropic"`` (``required`` kept as it was).
+    :param provider: the provider and ``name`` the tool, for errors.
     :raises ValueError: the schema cannot be expressed in strict mode.
     """
     root = dict(schema)
-    if "allOf" in root:
-        try:
-            root = merge_all_of(root, root)
-        except ValueError as exc:
-            raise _Strict(root, target).fail((), str(exc)) from None
-    if "$ref" in root:
-        # a root reference (recursive models, root models): the root itself
-        # must be an object, so inline the target and keep the definitions
-        target_schema = resolve_ref(root, root.pop("$ref"))
-        root = {**target_schema, **root}
-    if isinstance(root.get("anyOf") or root.get("oneOf"), list):
-        raise ValueError("the root of a strict schema must be an object, not anyOf/oneOf")
-    if root.get("type") == ["object"]:
-        root["type"] = "object"
-    walker = _Strict(root, target)
-    out = walker.node(root, ())
-    if out.get("type") != "object":
-        raise ValueError(f"the root of a strict schema must be an object, got {out.get('type')!r}")
-    why = recursion(out) if target == "anthropic" else None
-    if why is not None:
-        raise walker.fail((), why)  # Anthropic's strict mode decodes no recursive schemas
+    try:
+        if isinstance(root.get("$ref"), str):
+            # a chain of root references (parameters inlined the first): the target is not
+            # being inlined while the definitions are converted, so its own references are
+            root = {**resolve_ref(root, root.pop("$ref")), **root}
+        if isinstance(root.get("anyOf") or root.get("oneOf"), list):
+            raise ValueError("the root of a strict schema must be an object, not anyOf/oneOf")
+        walker = _Strict(root, target)
+        out = walker.node(root, ())
+        why = _recursion(out) if target == "anthropic" else None
+        if why is not None:
+            raise walker.fail((), why)  # Anthropic's strict mode decodes no recursive schemas
+    except ValueError as exc:
+        raise ValueError(f"{provider}: tool {name!r}: {exc}") from None
     return out
 
 
-class _Strict:
+class _Strict(SchemaWalk):
     """The strict form of every subschema of one root, for one target.
 
-    :meth:`node` is the one recursive transform: a reference or ``allOf`` is
-    resolved first, then each keyword goes through its rule (``_RULES``; a
-    keyword without one is kept when the target decodes against it, else
-    described), then an object is closed.
+    A keyword without a rule of its own (``_RULES``) is kept when the target
+    decodes against it, else described; an object is closed last.
     """
 
-    __slots__ = ("formats", "inlining", "keep", "root", "rules", "target")
+    __slots__ = ("formats", "keep", "rules", "target")
+    keeps_refs = True
+    string = "string"
+    any_value = ANY_VALUE
+    map_notes = ("minProperties", "maxProperties", "propertyNames", "patternProperties")
+    rules: dict[str, Rule]
 
     def __init__(self, root: Schema, target: Target) -> None:
-        self.root = root
+        super().__init__(root)
         self.target: Target = target
         self.keep = _KEEP[target]
-        self.formats = _OPENAI_FORMATS if target == "openai" else _ANTHROPIC_FORMATS
-        self.rules = {**_RULES, **_TARGET_RULES[target]}
-        self.inlining: list[str] = []
+        self.formats = _FORMATS[target]
+        self.rules = _TARGET_RULES[target]
 
     def fail(self, path: tuple[str, ...], why: str, change: str | None = None) -> ValueError:
         where = "/".join(path) or "the root"
@@ -118,31 +122,37 @@ class _Strict:
             f"{change + ', or ' if change else ''}export this tool with strict=False"
         )
 
-    def node(self, schema: object, path: tuple[str, ...], notes: list[str] | None = None) -> Schema:
-        """``schema`` in strict form; ``notes`` go into its description."""
-        s = self.prepared(schema, path)
-        if "$ref" in s and not set(s) <= {"$ref", "$defs", "definitions"}:
-            # a reference with siblings (a field's description): its target under them,
-            # resolved here (not in a helper) so that a level of nesting costs few frames
-            ref = s.pop("$ref")
-            if ref in self.inlining:
-                s = {"$ref": ref}  # a cycle: the bare reference
-            else:
-                self.inlining.append(ref)
-                try:
-                    return self.node({**resolve_ref(self.root, ref), **s}, path, notes)
-                finally:
-                    self.inlining.pop()
-        if isinstance(s.get("allOf"), list):
-            return self.node(self.merged(s, path), path, notes)
-        if path and _is_object(s) and free_form(s):
-            return self.json_string(s, notes)
-        node = Converted(path, notes or ())
+    def start(self, schema: object, path: tuple[str, ...]) -> Schema:
+        if schema is False:
+            raise self.fail(path, "a schema that allows no value")
+        return super().start(schema, path)
+
+    def cycle(self, ref: str, path: tuple[str, ...]) -> Schema:
+        return {"$ref": ref}  # the bare reference: the definitions go along
+
+    def all_of(self, s: Schema, path: tuple[str, ...], notes: list[str] | None) -> Schema:
+        """``allOf`` as one schema: each part closed on its own would make it unsatisfiable."""
+        try:
+            merged = merge_all_of(s, self.root)
+        except ValueError as exc:
+            raise self.fail(
+                path, str(exc), "make the parts agree (or merge them by hand)"
+            ) from None
+        return self.node(merged, path, notes)
+
+    def convert(self, s: Schema, node: Converted) -> Schema:
+        if node.path and _is_object(s) and free_form(s):
+            self.json_string(s, node)
+            return node.done()
         items = self.array_items(s, node)
         if "oneOf" in s:
-            self.one_of(s, path)
+            # as anyOf (neither strict mode decodes oneOf), moved last
+            if "anyOf" in s:
+                raise self.fail(node.path, "both anyOf and oneOf")
+            s["anyOf"] = s.pop("oneOf")
         for key, value in s.items():
-            self.rules.get(key, _Strict.other)(self, key, value, node)
+            rule: Rule = self.rules.get(key, _Strict.other)
+            rule(self, key, value, node)
             if key == "type" and items is not None:
                 node.out["items"] = items
         if _is_object(s):
@@ -151,42 +161,19 @@ class _Strict:
             node.out["anyOf"] = [dict(v) for v in ANY_VALUE]  # any type: every schema needs one
         return node.done()
 
-    def prepared(self, schema: object, path: tuple[str, ...]) -> Schema:
-        """``schema`` as a dict to convert (``true``: ``{}``); too deep, or ``false``, refused."""
-        if len(path) > 2 * _MAX_SCHEMA_DEPTH:
-            raise self.fail(path, f"nesting deeper than {_MAX_SCHEMA_DEPTH} levels")
-        if schema is False:
-            raise self.fail(path, "a schema that allows no value")
-        return dict(schema) if isinstance(schema, Mapping) else {}
-
-    def one_of(self, s: Schema, path: tuple[str, ...]) -> None:
-        """``oneOf`` as ``anyOf`` (neither strict mode decodes ``oneOf``), moved last."""
-        if "anyOf" in s:
-            raise self.fail(path, "both anyOf and oneOf")
-        s["anyOf"] = s.pop("oneOf")
-
-    def merged(self, s: Schema, path: tuple[str, ...]) -> Schema:
-        """``allOf`` as one schema: each part closed on its own would make it unsatisfiable."""
-        try:
-            return merge_all_of(s, self.root)
-        except ValueError as exc:
-            raise self.fail(
-                path, str(exc), "make the parts agree (or merge them by hand)"
-            ) from None
-
-    def json_string(self, s: Schema, notes: list[str] | None) -> Schema:
-        """A free-form object as a JSON-encoded string (decoded before the parser runs)."""
-        node = Converted((), [*(notes or ()), JSON_OBJECT_NOTE])
-        node.out["type"] = "string"
-        if "description" in s:
-            node.out["description"] = s["description"]
-        values = s.get("additionalProperties")
-        if isinstance(values, Mapping) and values:
-            node.note("each value", values)
-        for key in ("minProperties", "maxProperties", "propertyNames", "patternProperties"):
-            if key in s:
-                node.note(key, s[key])
-        return node.done()
+    def kind(self, schema: Schema) -> str:
+        """A schema's type in a word or two, for notes."""
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            return " or ".join(kind)
+        if isinstance(kind, str):
+            return kind
+        if "enum" in schema:
+            return " or ".join(json.dumps(v) for v in schema["enum"])
+        if "anyOf" in schema:
+            return " or ".join(self.kind(b) for b in schema["anyOf"])
+        ref = schema.get("$ref")
+        return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else "value"
 
     # -- the keyword rules: each writes the keyword into node.out, or a note ------
 
@@ -196,9 +183,6 @@ class _Strict:
             node.out[key] = value
         elif key not in _SILENT:
             node.note(key, value)
-
-    def skip(self, key: str, value: Any, node: Converted) -> None:
-        """Written by :meth:`object`, with the other object keywords."""
 
     def definitions(self, key: str, value: Any, node: Converted) -> None:
         if isinstance(value, Mapping):
@@ -241,40 +225,21 @@ class _Strict:
     # -- arrays and objects ---------------------------------------------------------
 
     def array_items(self, s: Schema, node: Converted) -> Schema | None:
-        """The ``items`` a tuple or an array without an items schema gets, else ``None``."""
+        """The ``items`` a tuple or an array without an items schema gets, else ``None``.
+
+        A tuple's ``prefixItems``/``items`` leave ``s`` (a closed one gets its ``maxItems``).
+        """
         if isinstance(s.get("prefixItems"), list):
-            return self.positional(s, node)
+            items, largest = self.positional(s, node)
+            del s["prefixItems"]
+            s.pop("items", None)
+            if largest is not None:
+                s["maxItems"] = largest
+            s.setdefault("type", "array")
+            return items
         if s.get("type") == "array" and "items" not in s:
             return {"anyOf": [dict(v) for v in ANY_VALUE]}  # OpenAI refuses an array without
         return None
-
-    def positional(self, s: Schema, node: Converted) -> Schema:
-        """Positional items, which neither strict mode can say: their union, in words.
-
-        Pops ``prefixItems``/``items`` from ``s`` (a closed tuple gets its
-        ``maxItems``) and returns the ``items`` schema.
-        """
-        prefix = s.pop("prefixItems")
-        rest = s.pop("items", None)
-        if isinstance(rest, Mapping) and not rest:
-            rest = None
-        branches = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
-        most = s.get("maxItems")
-        closed = rest is False or (isinstance(most, int) and most <= len(prefix))
-        tail: list[Schema] = []
-        if not closed:
-            tail = (
-                [self.node(rest, (*node.path, "items"))]
-                if rest is not None
-                else [dict(v) for v in ANY_VALUE]
-            )
-        union = [b for i, b in enumerate(branches + tail) if b not in (branches + tail)[:i]]
-        if closed:
-            s["maxItems"] = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
-        rest_kind = _kind(tail[0]) if tail and rest is not None else None
-        node.notes.append(tuple_note([_kind(b) for b in branches], rest_kind, closed))
-        s.setdefault("type", "array")
-        return union[0] if len(union) == 1 else {"anyOf": union}
 
     def object(self, s: Schema, node: Converted) -> None:
         """Closed: other keys allowed (``additionalProperties: true``) cannot be sent.
@@ -284,7 +249,7 @@ class _Strict:
         """
         open_map = s.get("additionalProperties")
         if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
-            raise self.open_map(node.path)
+            raise self.fail(node.path, *_OPEN_MAP[bool(node.path)])
         out = node.out
         out.setdefault("type", "object")
         props = s.get("properties") or {}
@@ -297,25 +262,22 @@ class _Strict:
             else:
                 converted[name] = self.node(prop, (*node.path, name))
         out["properties"] = converted
-        out["required"] = list(out["properties"]) if self.target == "openai" else required
+        out["required"] = list(converted) if self.target == "openai" else required
         out["additionalProperties"] = False
 
-    def open_map(self, path: tuple[str, ...]) -> ValueError:
-        if not path:
-            return self.fail(
-                path,
-                "an open map (additionalProperties with a schema) as the arguments",
-                "declare the arguments as named properties (a map can be one of them)",
-            )
-        return self.fail(
-            path,
-            "an open map (additionalProperties with a schema) next to declared properties",
-            "declare every key as a property, or move the other keys into a map property",
-        )
 
-
-_Rule = Callable[[_Strict, str, Any, Converted], None]
-_RULES: dict[str, _Rule] = {
+# why an open map cannot be sent, and what to change: (as the arguments, next to properties)
+_OPEN_MAP = (
+    (
+        "an open map (additionalProperties with a schema) as the arguments",
+        "declare the arguments as named properties (a map can be one of them)",
+    ),
+    (
+        "an open map (additionalProperties with a schema) next to declared properties",
+        "declare every key as a property, or move the other keys into a map property",
+    ),
+)
+_RULES: dict[str, Rule] = {
     "$defs": _Strict.definitions,
     "definitions": _Strict.definitions,
     "anyOf": _Strict.branches,
@@ -327,9 +289,9 @@ _RULES: dict[str, _Rule] = {
         ("properties", "required", "additionalProperties", "patternProperties"), _Strict.skip
     ),
 }
-_TARGET_RULES: dict[Target, dict[str, _Rule]] = {
-    "openai": {"default": _Strict.default},
-    "anthropic": {"allOf": _Strict.branches, "minItems": _Strict.allowed},
+_TARGET_RULES: dict[Target, dict[str, Rule]] = {
+    "openai": {**_RULES, "default": _Strict.default},
+    "anthropic": {**_RULES, "allOf": _Strict.branches, "minItems": _Strict.allowed},
 }
 
 
@@ -350,32 +312,11 @@ def _null_for_default(prop: object) -> tuple[object, list[str]]:
     return {k: v for k, v in prop.items() if k != "default"}, notes
 
 
-def _kind(schema: Schema) -> str:
-    """A schema's type in a word or two, for notes."""
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        return " or ".join(kind)
-    if isinstance(kind, str):
-        return kind
-    if "enum" in schema:
-        return " or ".join(json.dumps(v) for v in schema["enum"])
-    if "anyOf" in schema:
-        return " or ".join(_kind(b) for b in schema["anyOf"])
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        return ref.rsplit("/", 1)[-1]
-    return "value"
-
-
 def _with_null(schema: Schema) -> Schema:
     """``schema`` that also admits ``null`` (for an optional property)."""
     out = dict(schema)
     kind = out.get("type")
-    if (
-        "$ref" in out
-        or "allOf" in out
-        or (kind is None and "enum" not in out and "anyOf" not in out)
-    ):
+    if "$ref" in out or "allOf" in out or (kind is None and not {"enum", "anyOf"} & out.keys()):
         description = out.pop("description", None)
         wrapped: Schema = {"anyOf": [out, {"type": "null"}]}
         if description is not None:
@@ -391,3 +332,48 @@ def _with_null(schema: Schema) -> Schema:
     if "enum" in out:
         out["enum"] = [*out["enum"], None]
     return out
+
+
+def _recursion(schema: Schema) -> str | None:
+    """Why ``schema`` is recursive (Anthropic's strict mode decodes no recursion), or ``None``."""
+    defs = {
+        f"#/{key}/{name}": value
+        for key in ("$defs", "definitions")
+        for name, value in (schema.get(key) or {}).items()
+    }
+    edges = {name: _refs(value) for name, value in defs.items()}
+    if "#" in _refs(schema) or any("#" in targets for targets in edges.values()):
+        return "a recursive schema"
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+
+    def visit(name: str) -> str | None:
+        state[name] = 1
+        for target in edges.get(name, ()):
+            if state.get(target) == 1:
+                return f"a recursive schema ({name} refers back to itself)"
+            why = visit(target) if target not in state else None
+            if why is not None:
+                return why
+        state[name] = 2
+        return None
+
+    for name in edges:
+        why = visit(name) if name not in state else None
+        if why is not None:
+            return why
+    return None
+
+
+def _refs(node: object) -> list[str]:
+    """Every ``$ref`` under ``node``, but those of nested definitions."""
+    found: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if isinstance(item.get("$ref"), str):
+                found.append(item["$ref"])
+            stack.extend(v for k, v in item.items() if k not in ("$defs", "definitions"))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
