@@ -13,6 +13,7 @@ from ..results import ImagePart, TextPart, ToolCall, ToolResult
 
 __all__ = [
     "Exported",
+    "arun",
     "content",
     "convert",
     "functions_of",
@@ -20,7 +21,7 @@ __all__ = [
     "interrupt_unavailable",
     "is_async",
     "paused",
-    "result_of",
+    "run",
 ]
 
 T = TypeVar("T")
@@ -98,9 +99,21 @@ def is_async(function: Function) -> bool:
     )
 
 
-def result_of(function: Function, outcome: Outcome) -> ToolResult:
-    """An outcome of ``execute`` as a result (a ToolResult the body returned read as it says)."""
-    return ToolResult.from_outcome(ToolCall("", function.name), function, outcome)
+def run(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
+    """One call a framework makes, run here: its result (one the body built read as it says)."""
+    return _result(function, arguments, context, function.execute(arguments, context))
+
+
+async def arun(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
+    """:func:`run` for an ``async def`` body or parser, on the framework's loop."""
+    return _result(function, arguments, context, await function.aexecute(arguments, context))
+
+
+def _result(
+    function: Function, arguments: Any, context: dict[str, Any], outcome: Outcome
+) -> ToolResult:
+    call = ToolCall(context.get("tool_call_id") or "", function.name, arguments)
+    return ToolResult.from_outcome(call, function, outcome)
 
 
 def paused(result: ToolResult) -> dict[str, Any]:

@@ -28,13 +28,14 @@ from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
 from ._common import (
     Exported,
+    arun,
     content,
     convert,
     image_url,
     interrupt_unavailable,
     is_async,
     paused,
-    result_of,
+    run,
 )
 
 try:  # LangGraph is optional: without it an Interrupt is a documented error result
@@ -91,7 +92,7 @@ class ToolparseTool(BaseTool):
     ) -> tuple[Any, Any]:
         context = _context(tool_call_id, config)
         while True:
-            result = result_of(self.function, self.function.execute(tool_input, context))
+            result = run(self.function, tool_input, context)
             resumed = _resume(result)
             if resumed is _NO_GRAPH:
                 return self._finish(result, tool_call_id)
@@ -113,7 +114,7 @@ class ToolparseTool(BaseTool):
             return done
         context = _context(tool_call_id, config)
         while True:
-            result = result_of(self.function, await self.function.aexecute(tool_input, context))
+            result = await arun(self.function, tool_input, context)
             resumed = _resume(result)
             if resumed is _NO_GRAPH:
                 return self._finish(result, tool_call_id)

@@ -19,12 +19,13 @@ from agents.tool_context import ToolContext
 from ..function import Function
 from ._common import (
     Exported,
+    arun,
     content,
     convert,
     image_url,
     interrupt_unavailable,
     is_async,
-    result_of,
+    run,
 )
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
@@ -75,11 +76,10 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             "run_context": ctx,
         }
         if run_async:
-            outcome = await function.aexecute(arguments, context)
+            result = await arun(function, arguments, context)
         else:
             # as the SDK runs its own sync tools: in a worker thread, off the loop
-            outcome = await asyncio.to_thread(function.execute, arguments, context)
-        result = result_of(function, outcome)
+            result = await asyncio.to_thread(run, function, arguments, context)
         if result.is_interrupt:
             return interrupt_unavailable(function.name, result.text)
         if result.is_error or ToolOutputText is None:  # older SDKs: content parts as text

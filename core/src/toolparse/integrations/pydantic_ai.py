@@ -20,10 +20,10 @@ from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry
 from pydantic_ai.messages import BinaryContent, ImageUrl, ToolReturn
 from pydantic_ai.toolsets import FunctionToolset
 
-from ..contract import Error, Outcome
+from ..contract import Error
 from ..function import Function
-from ..results import ImagePart
-from ._common import Exported, content, convert, is_async, paused, result_of
+from ..results import ImagePart, ToolResult
+from ._common import Exported, arun, content, convert, is_async, paused, run
 
 __all__ = ["to_pydantic_ai"]
 
@@ -110,18 +110,18 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
 
     if is_async(function):
 
-        async def arun(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
-            return _answer(function, await function.aexecute(arguments, context), context)
+            return _answer(await arun(function, arguments, context), context)
 
-        body: Any = arun
+        body: Any = abody
     else:
         # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def run(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        def sync_body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
-            return _answer(function, function.execute(arguments, context), context)
+            return _answer(run(function, arguments, context), context)
 
-        body = run
+        body = sync_body
 
     tool: Tool[Any] = Tool.from_schema(
         body,
@@ -139,9 +139,8 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
     return tool
 
 
-def _answer(function: Function, outcome: Outcome, context: dict[str, Any]) -> Any:
-    """An outcome as pydantic-ai's answer: the content, ``ModelRetry``, or a deferral."""
-    result = result_of(function, outcome)
+def _answer(result: ToolResult, context: dict[str, Any]) -> Any:
+    """A result as pydantic-ai's answer: the content, ``ModelRetry``, or a deferral."""
     if result.is_error:
         raise ModelRetry(result.text)
     if not result.is_interrupt:
