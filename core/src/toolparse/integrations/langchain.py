@@ -122,7 +122,12 @@ class ToolparseTool(BaseTool):
 
     def _finish(self, result: ToolResult, tool_call_id: str | None) -> tuple[Any, Any]:
         if not result.is_error and not result.is_interrupt:
-            return content(result, _text_block, _image_block), result.processed_content
+            blocks = content(
+                result,
+                lambda text: {"type": "text", "text": text},
+                lambda part: {"type": "image_url", "image_url": {"url": image_url(part)}},
+            )
+            return blocks, result.processed_content
         text, artifact = result.text, None
         if result.is_interrupt:
             text, artifact = interrupt_unavailable(self.function.name, text), paused(result)
@@ -167,14 +172,6 @@ def _resume(result: ToolResult) -> Any:
         return _graph_interrupt(paused(result))
     except (RuntimeError, KeyError):
         return _NO_GRAPH
-
-
-def _text_block(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def _image_block(part: ImagePart) -> dict[str, Any]:
-    return {"type": "image_url", "image_url": {"url": image_url(part)}}
 
 
 @overload
