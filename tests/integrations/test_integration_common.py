@@ -1,27 +1,62 @@
-"""What the bridges share: no framework imported by the core, names, results."""
+"""What every bridge does alike: no framework imported by the core, sources, names, results."""
 
 from __future__ import annotations
 
 import asyncio
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import toolparse as tp
-from toolparse.integrations._common import exports, functions_of, is_async, reply
 
 FRAMEWORKS = ("langchain_core", "langgraph", "pydantic_ai", "agents")
 
 
 def test_importing_toolparse_and_the_package_imports_no_framework() -> None:
     code = (
-        "import sys, toolparse, toolparse.integrations, toolparse.integrations._common\n"
+        "import sys, toolparse, toolparse.integrations\n"
         f"loaded = [m for m in {FRAMEWORKS!r} if m in sys.modules]\n"
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _langchain() -> Callable[..., Any]:
+    pytest.importorskip("langchain_core")
+    from toolparse.integrations.langchain import to_langchain
+
+    return to_langchain
+
+
+def _pydantic_ai() -> Callable[..., Any]:
+    pytest.importorskip("pydantic_ai")
+    from toolparse.integrations.pydantic_ai import to_pydantic_ai
+
+    def bridge(source: Any, **kwargs: Any) -> Any:
+        made = to_pydantic_ai(source, **kwargs)
+        return made if isinstance(source, tp.Function) else list(made.tools.values())
+
+    return bridge
+
+
+def _openai_agents() -> Callable[..., Any]:
+    pytest.importorskip("agents")
+    from toolparse.integrations.openai_agents import to_openai_agents
+
+    return to_openai_agents
+
+
+BRIDGES = {"langchain": _langchain, "pydantic_ai": _pydantic_ai, "openai_agents": _openai_agents}
+
+
+@pytest.fixture(params=list(BRIDGES))
+def bridge(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """A bridge as ``bridge(source) -> tool or list of tools``."""
+    return BRIDGES[request.param]()
 
 
 def factorial_tool() -> tp.Function:
@@ -40,78 +75,49 @@ def factorial_tool() -> tp.Function:
     )
 
 
-def test_a_dotted_name_is_exported_under_its_alias() -> None:
-    [exported] = exports([factorial_tool()], None)
-    assert exported.name == "math_factorial"
-    assert exported.description == "The factorial of n."
+def test_a_dotted_name_is_exported_under_its_alias(bridge: Callable[..., Any]) -> None:
+    tool = bridge(factorial_tool())
+    assert tool.name == "math_factorial"
+    assert tool.description == "The factorial of n."
 
 
-def test_two_names_sharing_an_alias_are_refused() -> None:
+def test_two_names_sharing_an_alias_are_refused(bridge: Callable[..., Any]) -> None:
     other = tp.Function("math_factorial", lambda a: "x", parameters_schema={"type": "object"})
     with pytest.raises(ValueError, match=r"'math\.factorial' and 'math_factorial'"):
-        exports([factorial_tool(), other], None)
+        bridge([factorial_tool(), other])
 
 
-def test_functions_of_accepts_functions_toolsets_and_iterables() -> None:
+def test_functions_toolsets_and_iterables_are_taken_anything_else_refused(
+    bridge: Callable[..., Any],
+) -> None:
     fn = factorial_tool()
-    assert functions_of(fn) == ([fn], True)
-    assert functions_of((fn,)) == ([fn], False)
-    assert functions_of(tp.Toolset([fn])) == ([fn], False)
-    for bad in ("name", {"a": fn}, 3):
-        with pytest.raises(TypeError):
-            functions_of(bad)
-
-
-def test_is_async_looks_at_the_body_and_the_parser() -> None:
-    async def abody(arguments: Any) -> str:
-        return "x"
-
-    async def aparse(arguments: Any) -> Any:
-        return tp.ok()
-
-    schema = {"type": "object", "properties": {}}
-    assert is_async(tp.Function("a", abody, parameters_schema=schema))
-    assert is_async(tp.Function("b", lambda a: "x", parse_args=aparse))
-    assert not is_async(tp.Function("c", lambda a: "x", parameters_schema=schema))
-
-
-def test_reply_reads_results_a_body_built_itself() -> None:
-    assert reply(tp.Ok("text", {"raw": 1})) == ("ok", "text", {"raw": 1})
-    assert reply(tp.Error("wrong")) == ("error", "wrong", None)
-    assert reply(tp.Interrupt("Approve?", {"id": 1})) == ("interrupt", "Approve?", {"id": 1})
-    built = tp.ToolResult("c1", "t", [tp.TextPart("hi")], processed_content=5)
-    assert reply(tp.Ok(built)) == ("ok", [tp.TextPart("hi")], 5)
-    failed = tp.ToolResult("c1", "t", "no", is_error=True)
-    assert reply(tp.Ok(failed)) == ("error", "no", None)
-    paused = tp.ToolResult("c1", "t", "Approve?", is_interrupt=True, interrupt_data=7)
-    assert reply(tp.Ok(paused)) == ("interrupt", "Approve?", 7)
+    assert bridge(fn).name == "math_factorial"
+    assert [t.name for t in bridge((fn,))] == ["math_factorial"]
+    assert [t.name for t in bridge(tp.Toolset([fn]))] == ["math_factorial"]
+    for bad in ("name", {"a": fn}, 3, [fn, "name"]):
+        with pytest.raises(TypeError, match="expected a Function, a Toolset or a list"):
+            bridge(bad)
+    with pytest.raises(ValueError, match=r"two tools are named 'math\.factorial'"):
+        bridge([fn, fn])
 
 
 def test_a_dotted_name_routes_back_in_langchain() -> None:
-    pytest.importorskip("langchain_core")
-    from toolparse.integrations.langchain import to_langchain
-
-    tool = to_langchain(factorial_tool())
-    assert tool.name == "math_factorial"
+    tool = _langchain()(factorial_tool())
     message = tool.invoke({"type": "tool_call", "id": "c1", "name": tool.name, "args": {"n": 5}})
     assert message.content == "120"
 
 
 def test_a_dotted_name_routes_back_in_pydantic_ai() -> None:
-    pytest.importorskip("pydantic_ai")
+    tool = _pydantic_ai()(factorial_tool())
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import FunctionModel
-
-    from toolparse.integrations.pydantic_ai import to_pydantic_ai
 
     steps: list[Any] = [
         [ToolCallPart("math_factorial", {"n": 4}, tool_call_id="c1")],
         [TextPart("24")],
     ]
     model = FunctionModel(lambda messages, info: ModelResponse(parts=steps.pop(0)))
-    tool = to_pydantic_ai(factorial_tool())
-    assert tool.name == "math_factorial"
     result = asyncio.run(Agent(model, tools=[tool]).run("4!"))
     returns = [
         p
@@ -122,18 +128,67 @@ def test_a_dotted_name_routes_back_in_pydantic_ai() -> None:
     assert returns[-1].content == "24"
 
 
-def test_a_dotted_name_routes_back_in_openai_agents() -> None:
-    pytest.importorskip("agents")
+def agents_invoke(tool: Any, arguments: str) -> Any:
+    """What an OpenAI Agents SDK tool answers for ``arguments`` (JSON text)."""
     from agents.tool_context import ToolContext
 
-    from toolparse.integrations.openai_agents import to_openai_agents
-
-    tool = to_openai_agents(factorial_tool())
-    assert tool.name == "math_factorial"
     try:
         ctx = ToolContext(
-            context=None, tool_name=tool.name, tool_call_id="c1", tool_arguments='{"n": 3}'
+            context=None, tool_name=tool.name, tool_call_id="c1", tool_arguments=arguments
         )
     except TypeError:  # SDKs before tool_arguments on the context
         ctx = ToolContext(context=None, tool_name=tool.name, tool_call_id="c1")
-    assert asyncio.run(tool.on_invoke_tool(ctx, '{"n": 3}')) == "6"
+    return asyncio.run(tool.on_invoke_tool(ctx, arguments))
+
+
+def test_a_dotted_name_routes_back_in_openai_agents() -> None:
+    assert agents_invoke(_openai_agents()(factorial_tool()), '{"n": 3}') == "6"
+
+
+def test_an_async_body_runs_on_the_loop_a_sync_one_off_it() -> None:
+    to_openai_agents = _openai_agents()
+    loop_thread = threading.get_ident()
+
+    def sync_where(arguments: Any) -> str:
+        return "loop" if threading.get_ident() == loop_thread else "worker"
+
+    async def async_where(arguments: Any) -> str:
+        return "loop" if threading.get_ident() == loop_thread else "worker"
+
+    async def aparse(arguments: Any) -> Any:
+        return tp.ok()
+
+    schema = {"type": "object", "properties": {}}
+    sync_tool = tp.Function("s", sync_where, parameters_schema=schema)
+    async_tool = tp.Function("a", async_where, parameters_schema=schema)
+    async_parser = tp.Function("p", async_where, parse_args=aparse)
+    assert agents_invoke(to_openai_agents(sync_tool), "{}") == "worker"
+    assert agents_invoke(to_openai_agents(async_tool), "{}") == "loop"
+    assert agents_invoke(to_openai_agents(async_parser), "{}") == "loop"
+
+
+def test_a_result_the_body_built_itself_is_read_as_it_says() -> None:
+    to_langchain = _langchain()
+    built = {
+        "parts": tp.ToolResult("x", "t", [tp.TextPart("hi")], processed_content=5),
+        "failed": tp.ToolResult("x", "t", "no", is_error=True),
+        "paused": tp.ToolResult("x", "t", "Approve?", is_interrupt=True, interrupt_data=7),
+    }
+
+    def answer(kind: str) -> Any:
+        schema = {"type": "object", "properties": {}}
+        tool = to_langchain(tp.Function(kind, lambda a: built[kind], parameters_schema=schema))
+        return tool.invoke({"type": "tool_call", "id": "c1", "name": kind, "args": {}})
+
+    parts = answer("parts")
+    assert (parts.status, parts.content, parts.artifact) == (
+        "success",
+        [{"type": "text", "text": "hi"}],
+        5,
+    )
+    failed = answer("failed")
+    assert (failed.status, failed.content, failed.artifact) == ("error", "no", None)
+    paused = answer("paused")
+    assert paused.status == "error"
+    assert "paused for a person to review this call (Approve?)" in paused.content
+    assert paused.artifact == {"display": "Approve?", "data": 7}

@@ -1,8 +1,9 @@
 """Every tools/call answer is the one the batch entry point gives, whichever way the server runs it.
 
-The server answers a known tool with nothing observing and no timeout on its
-own short path; with a timeout it goes through ``aexecute_tool_calls``. The
-answers must be the same, for sync and ``async def`` tools alike.
+The server answers a known ``async def`` tool with nothing observing and no
+timeout on its own short path; every other call, and every call with a
+timeout, goes through ``aexecute_tool_calls``. The answers must be the same,
+for sync and ``async def`` tools alike.
 """
 
 from __future__ import annotations
@@ -12,12 +13,10 @@ from typing import Any
 
 import anyio
 import pydantic
-import pytest
 from tests.mcp.connect import memory_session
 
 import toolparse as tp
 import toolparse.mcp as tmcp
-import toolparse.plugins
 
 
 class Point(pydantic.BaseModel):
@@ -151,15 +150,14 @@ class Observer:
         self.seen.append((call.id, None if function is None else function.name, result.text))
 
 
-def test_an_observer_registered_after_the_server_was_built_sees_every_call(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    pm = tp.make_plugin_manager(load_entry_points=False)
-    monkeypatch.setattr(toolparse.plugins, "_default", pm)
+def test_an_observer_registered_after_the_server_was_built_sees_every_call() -> None:
     server = tmcp.make_server(TOOLS)
     observer = Observer()
-    pm.register(observer)  # the server decides per call, so it is not too late
-    got = answers(server, [("atext", {"word": "hi"}), ("point", {"x": 1, "y": 2})])
+    tp.plugin_manager().register(observer)  # the server decides per call, so it is not too late
+    try:
+        got = answers(server, [("atext", {"word": "hi"}), ("point", {"x": 1, "y": 2})])
+    finally:
+        tp.plugin_manager().unregister(observer)
     assert [c["content"][0]["text"] for c in got] == ["said hi", '{"x":1,"y":2}']
     assert [(name, text) for _, name, text in observer.seen] == [
         ("atext", "said hi"),

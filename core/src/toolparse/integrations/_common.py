@@ -1,30 +1,30 @@
-"""What every bridge shares: the functions of a source, their exported definition, results."""
+"""What every bridge shares: the Functions of a source, their exported definitions, their answers."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, TypeVar
 
-import toolparse as _tp
-
-from ..contract import Interrupt, Ok
+from ..contract import Outcome
 from ..function import Function
 from ..messages import duplicate_tool
-from ..results import ContentPart, ImagePart, TextPart, ToolResult
+from ..results import ImagePart, TextPart, ToolCall, ToolResult
 
 __all__ = [
     "Exported",
-    "Reply",
-    "export",
-    "exports",
+    "arun",
+    "content",
+    "convert",
     "functions_of",
     "image_url",
     "interrupt_unavailable",
     "is_async",
-    "reply",
-    "text_of",
+    "paused",
+    "run",
 ]
+
+T = TypeVar("T")
 
 
 class Exported(NamedTuple):
@@ -36,44 +36,6 @@ class Exported(NamedTuple):
     strict: bool
 
 
-def export(function: Function, strict: bool | None = None) -> Exported:
-    """The OpenAI export of ``function``: its name (the provider's alias rule), text and schema.
-
-    Every framework here speaks the OpenAI tool shape, so its name rule and
-    its strict rules are the ones that apply.
-    """
-    from .. import providers
-
-    mode = function.strict if strict is None else bool(strict)
-    definition = providers.to_tool(function, "openai", strict=mode)["function"]
-    return Exported(
-        definition["name"],
-        definition.get("description") or function.description or "",
-        definition["parameters"],
-        mode,
-    )
-
-
-def exports(functions: Iterable[Function], strict: bool | None) -> list[Exported]:
-    """:func:`export` for each Function; two that would share an exported name are refused.
-
-    :raises ValueError: two names map to one alias (``a.b`` and ``a_b``); a
-        framework would silently keep only one of the two tools.
-    """
-    found: list[Exported] = []
-    owners: dict[str, str] = {}
-    for fn in functions:
-        exported = export(fn, strict)
-        other = owners.setdefault(exported.name, fn.name)
-        if other != fn.name:
-            raise ValueError(
-                f"tools {other!r} and {fn.name!r} are both exported as {exported.name!r}; "
-                "rename one of them"
-            )
-        found.append(exported)
-    return found
-
-
 def functions_of(source: object) -> tuple[list[Function], bool]:
     """The Functions of a Function, a Toolset or any iterable of Functions.
 
@@ -83,26 +45,49 @@ def functions_of(source: object) -> tuple[list[Function], bool]:
     """
     if isinstance(source, Function):
         return [source], True
-    toolset = getattr(_tp, "Toolset", None)
-    if toolset is not None and isinstance(source, toolset):
-        found = list(source.functions)
-    elif isinstance(source, Iterable) and not isinstance(source, (str, bytes, Mapping)):
-        found = list(source)
-    else:
-        raise TypeError(
-            f"expected a toolparse Function, a Toolset or an iterable of Functions, "
-            f"got {type(source).__name__}"
-        )
-    seen: set[str] = set()
+    what = "expected a Function, a Toolset or a list of Functions"
+    if not isinstance(source, Iterable) or isinstance(source, (str, bytes, Mapping)):
+        raise TypeError(f"{what}, got {type(source).__name__}")
+    found = list(source)
+    names: set[str] = set()
     for item in found:
         if not isinstance(item, Function):
-            raise TypeError(
-                f"expected toolparse Functions, got {type(item).__name__}: {item!r:.60}"
-            )
-        if item.name in seen:
+            raise TypeError(f"{what}; found {type(item).__name__} {item!r:.60}")
+        if item.name in names:
             raise ValueError(duplicate_tool(item.name))
-        seen.add(item.name)
+        names.add(item.name)
     return found, False
+
+
+def convert(
+    source: object, strict: bool | None, make: Callable[[Function, Exported], T]
+) -> T | list[T]:
+    """``make(function, exported)`` for each Function of ``source``: one for a Function, else a list.
+
+    Every framework here speaks the OpenAI tool shape, so the OpenAI export
+    gives each its name (under the alias rule), text and schema; ``strict``
+    ``None`` keeps each Function's own.
+
+    :raises ValueError: two names map to one alias (``a.b`` and ``a_b``); a
+        framework would silently keep only one of the two tools.
+    """
+    from .. import providers
+
+    functions, single = functions_of(source)
+    made: list[T] = []
+    owners: dict[str, str] = {}
+    for fn in functions:
+        mode = fn.strict if strict is None else bool(strict)
+        definition = providers.to_tool(fn, "openai", strict=mode)["function"]
+        name = definition["name"]
+        other = owners.setdefault(name, fn.name)
+        if other != fn.name:
+            raise ValueError(
+                f"tools {other!r} and {fn.name!r} are both exported as {name!r}; rename one of them"
+            )
+        description = definition.get("description") or fn.description or ""
+        made.append(make(fn, Exported(name, description, definition["parameters"], mode)))
+    return made[0] if single else made
 
 
 def is_async(function: Function) -> bool:
@@ -114,6 +99,28 @@ def is_async(function: Function) -> bool:
     )
 
 
+def run(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
+    """One call a framework makes, run here: its result (one the body built read as it says)."""
+    return _result(function, arguments, context, function.execute(arguments, context))
+
+
+async def arun(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
+    """:func:`run` for an ``async def`` body or parser, on the framework's loop."""
+    return _result(function, arguments, context, await function.aexecute(arguments, context))
+
+
+def _result(
+    function: Function, arguments: Any, context: dict[str, Any], outcome: Outcome
+) -> ToolResult:
+    call = ToolCall(context.get("tool_call_id") or "", function.name, arguments)
+    return ToolResult.from_outcome(call, function, outcome)
+
+
+def paused(result: ToolResult) -> dict[str, Any]:
+    """An interrupt as the frameworks hand it to the application: its display and data."""
+    return {"display": result.text, "data": result.interrupt_data}
+
+
 def interrupt_unavailable(name: str, display: str) -> str:
     """What the model reads when a tool paused for review and nobody can review it here."""
     return (
@@ -123,41 +130,18 @@ def interrupt_unavailable(name: str, display: str) -> str:
     )
 
 
-class Reply(NamedTuple):
-    """An outcome in the shape every bridge answers with.
-
-    ``kind`` is ``"ok"``, ``"error"`` or ``"interrupt"``; ``content`` is text or
-    a list of content parts (an interrupt's display text); ``artifact`` is the
-    value kept for the application (``processed_content``, or an interrupt's data).
-    """
-
-    kind: str
-    content: str | list[ContentPart]
-    artifact: Any
-
-
-def reply(outcome: object) -> Reply:
-    """Normalise an outcome of ``execute`` (a ToolResult inside an ``Ok`` too)."""
-    if type(outcome) is Ok:
-        value = outcome.value
-        if isinstance(value, ToolResult):
-            content: Any = value.content if value.content is not None else ""
-            if value.is_interrupt:
-                return Reply("interrupt", value.text, value.interrupt_data)
-            if value.is_error:
-                return Reply("error", value.text, None)
-            return Reply("ok", content, value.processed_content)
-        return Reply("ok", value, outcome.processed_content)
-    if type(outcome) is Interrupt:
-        return Reply("interrupt", outcome.display, outcome.data)
-    return Reply("error", outcome[0], None)  # type: ignore[index]
-
-
-def text_of(content: str | list[ContentPart]) -> str:
-    """Content as text: text parts joined, images left out."""
-    if isinstance(content, str):
-        return content
-    return "".join(p.text for p in content if isinstance(p, TextPart))
+def content(
+    result: ToolResult, text: Callable[[str], T], image: Callable[[ImagePart], T]
+) -> str | list[T]:
+    """A result's content in a framework's terms: text as it is, each part through ``text`` or ``image``."""
+    found = result.content
+    if found is None or isinstance(found, str):
+        return found or ""
+    return [
+        text(p.text) if isinstance(p, TextPart) else image(p)
+        for p in found
+        if isinstance(p, (TextPart, ImagePart))
+    ]
 
 
 def image_url(part: ImagePart) -> str:

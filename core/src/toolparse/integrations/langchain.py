@@ -25,16 +25,17 @@ from pydantic import BaseModel
 
 from ..contract import error, ok
 from ..function import Function
-from ..results import ContentPart, ImagePart, TextPart
+from ..results import ContentPart, ImagePart, TextPart, ToolResult
 from ._common import (
     Exported,
-    Reply,
-    exports,
-    functions_of,
+    arun,
+    content,
+    convert,
     image_url,
     interrupt_unavailable,
     is_async,
-    reply,
+    paused,
+    run,
 )
 
 try:  # LangGraph is optional: without it an Interrupt is a documented error result
@@ -90,14 +91,12 @@ class ToolparseTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[Any, Any]:
         context = _context(tool_call_id, config)
-        answer = reply(self.function.execute(tool_input, context))
-        while answer.kind == "interrupt":
-            resumed = _resume(answer)
+        while True:
+            result = run(self.function, tool_input, context)
+            resumed = _resume(result)
             if resumed is _NO_GRAPH:
-                break
+                return self._finish(result, tool_call_id)
             context = {**context, "resume": resumed}
-            answer = reply(self.function.execute(tool_input, context))
-        return self._finish(answer, tool_call_id)
 
     async def _arun(
         self,
@@ -114,23 +113,24 @@ class ToolparseTool(BaseTool):
             )
             return done
         context = _context(tool_call_id, config)
-        answer = reply(await self.function.aexecute(tool_input, context))
-        while answer.kind == "interrupt":
-            resumed = _resume(answer)
+        while True:
+            result = await arun(self.function, tool_input, context)
+            resumed = _resume(result)
             if resumed is _NO_GRAPH:
-                break
+                return self._finish(result, tool_call_id)
             context = {**context, "resume": resumed}
-            answer = reply(await self.function.aexecute(tool_input, context))
-        return self._finish(answer, tool_call_id)
 
-    def _finish(self, answer: Reply, tool_call_id: str | None) -> tuple[Any, Any]:
-        if answer.kind == "ok":
-            return _blocks(answer.content), answer.artifact
-        text = answer.content if isinstance(answer.content, str) else ""
-        artifact = None
-        if answer.kind == "interrupt":
-            artifact = {"display": text, "data": answer.artifact}
-            text = interrupt_unavailable(self.function.name, text)
+    def _finish(self, result: ToolResult, tool_call_id: str | None) -> tuple[Any, Any]:
+        if not result.is_error and not result.is_interrupt:
+            blocks = content(
+                result,
+                lambda text: {"type": "text", "text": text},
+                lambda part: {"type": "image_url", "image_url": {"url": image_url(part)}},
+            )
+            return blocks, result.processed_content
+        text, artifact = result.text, None
+        if result.is_interrupt:
+            text, artifact = interrupt_unavailable(self.function.name, text), paused(result)
         if tool_call_id is None:
             raise ToolException(text)
         message = ToolMessage(
@@ -159,29 +159,19 @@ def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]
     return context
 
 
-def _resume(answer: Reply) -> Any:
-    """Pause the graph with LangGraph's ``interrupt()``; the value it is resumed with."""
-    if _graph_interrupt is None:
+def _resume(result: ToolResult) -> Any:
+    """For an interrupt, pause the graph with LangGraph's ``interrupt()``: the value it resumes with.
+
+    ``_NO_GRAPH`` for any other result, and where nobody can answer: outside
+    a graph run (``get_config`` fails), or in a run with no interrupt support
+    (no scratchpad).
+    """
+    if not result.is_interrupt or _graph_interrupt is None:
         return _NO_GRAPH
     try:
-        return _graph_interrupt({"display": answer.content, "data": answer.artifact})
+        return _graph_interrupt(paused(result))
     except (RuntimeError, KeyError):
-        # called outside a graph run (get_config fails), or in a run with no
-        # interrupt support (no scratchpad): nobody can answer here
         return _NO_GRAPH
-
-
-def _blocks(content: str | list[ContentPart]) -> str | list[str | dict[str, Any]]:
-    """Content parts as LangChain content blocks (text, and images as ``image_url``)."""
-    if isinstance(content, str):
-        return content
-    blocks: list[str | dict[str, Any]] = []
-    for part in content:
-        if isinstance(part, TextPart):
-            blocks.append({"type": "text", "text": part.text})
-        elif isinstance(part, ImagePart):
-            blocks.append({"type": "image_url", "image_url": {"url": image_url(part)}})
-    return blocks
 
 
 @overload
@@ -204,9 +194,7 @@ def to_langchain(
         such as ``math.factorial`` becomes a valid one); ``description``,
         ``return_direct`` and the exported schema come from the Function.
     """
-    functions, single = functions_of(source)
-    tools = [_to_tool(fn, e) for fn, e in zip(functions, exports(functions, strict), strict=True)]
-    return tools[0] if single else tools
+    return convert(source, strict, _to_tool)
 
 
 def _to_tool(function: Function, exported: Exported) -> ToolparseTool:
@@ -238,28 +226,23 @@ def from_langchain(tool: BaseTool) -> Function:
         schema = schema.schema()  # a pydantic.v1 model: its JSON Schema
     native_async = type(tool)._arun is not BaseTool._arun or getattr(tool, "coroutine", None)
 
-    def call(arguments: Any, context: Any) -> dict[str, Any]:
-        ids = context if isinstance(context, Mapping) else {}
-        return {
-            "type": "tool_call",
-            "name": tool.name,
-            "id": ids.get("tool_call_id") or "toolparse",
-            "args": _plain(arguments),
-        }
-
-    def config(context: Any) -> Any:
-        return context.get("config") if isinstance(context, Mapping) else None
+    def request(arguments: Any, context: Any) -> tuple[dict[str, Any], Any]:
+        """The tool call to invoke the tool with, and the LangChain config to pass on."""
+        given = context if isinstance(context, Mapping) else {}
+        call_id = given.get("tool_call_id") or "toolparse"
+        call = {"type": "tool_call", "name": tool.name, "id": call_id, "args": _plain(arguments)}
+        return call, given.get("config")
 
     if native_async:
 
         async def abody(arguments: Any, context: Any) -> Any:
-            return _outcome(await tool.ainvoke(call(arguments, context), config(context)))
+            return _outcome(await tool.ainvoke(*request(arguments, context)))
 
         body: Any = abody
     else:
 
         def body(arguments: Any, context: Any) -> Any:
-            return _outcome(tool.invoke(call(arguments, context), config(context)))
+            return _outcome(tool.invoke(*request(arguments, context)))
 
     return Function(
         tool.name,

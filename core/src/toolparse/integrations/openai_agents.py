@@ -17,16 +17,15 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 
 from ..function import Function
-from ..results import ContentPart, ImagePart, TextPart
 from ._common import (
     Exported,
-    exports,
-    functions_of,
+    arun,
+    content,
+    convert,
     image_url,
     interrupt_unavailable,
     is_async,
-    reply,
-    text_of,
+    run,
 )
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
@@ -64,16 +63,10 @@ def to_openai_agents(
     it is running: the model is told that the call needs a person (use
     ``needs_approval`` to ask before the tool runs).
     """
-    functions, single = functions_of(source)
-    tools = [
-        _to_tool(fn, e, needs_approval)
-        for fn, e in zip(functions, exports(functions, strict), strict=True)
-    ]
-    return tools[0] if single else tools
+    return convert(source, strict, lambda fn, exported: _to_tool(fn, exported, needs_approval))
 
 
 def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> FunctionTool:
-    name = function.name
     run_async = is_async(function)
 
     async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> Any:
@@ -83,16 +76,19 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             "run_context": ctx,
         }
         if run_async:
-            outcome = await function.aexecute(arguments, context)
+            result = await arun(function, arguments, context)
         else:
             # as the SDK runs its own sync tools: in a worker thread, off the loop
-            outcome = await asyncio.to_thread(function.execute, arguments, context)
-        answer = reply(outcome)
-        if answer.kind == "ok":
-            return _output(answer.content)
-        if answer.kind == "interrupt":
-            return interrupt_unavailable(name, str(answer.content))
-        return answer.content
+            result = await asyncio.to_thread(run, function, arguments, context)
+        if result.is_interrupt:
+            return interrupt_unavailable(function.name, result.text)
+        if result.is_error or ToolOutputText is None:  # older SDKs: content parts as text
+            return result.text
+        return content(
+            result,
+            lambda text: ToolOutputText(text=text),
+            lambda part: ToolOutputImage(image_url=image_url(part)),
+        )
 
     options: dict[str, Any] = {}
     if needs_approval is not False:
@@ -105,18 +101,3 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
         strict_json_schema=exported.strict,
         **options,
     )
-
-
-def _output(content: str | list[ContentPart]) -> Any:
-    """Content parts as the SDK's tool output items (text and images)."""
-    if isinstance(content, str):
-        return content
-    if ToolOutputText is None:  # pragma: no cover - older SDKs
-        return text_of(content)
-    items: list[Any] = []
-    for part in content:
-        if isinstance(part, TextPart):
-            items.append(ToolOutputText(text=part.text))
-        elif isinstance(part, ImagePart):
-            items.append(ToolOutputImage(image_url=image_url(part)))
-    return items

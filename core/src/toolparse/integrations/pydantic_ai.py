@@ -22,8 +22,8 @@ from pydantic_ai.toolsets import FunctionToolset
 
 from ..contract import Error
 from ..function import Function
-from ..results import ContentPart, ImagePart, TextPart
-from ._common import Exported, Reply, exports, functions_of, is_async, reply
+from ..results import ImagePart, ToolResult
+from ._common import Exported, arun, content, convert, is_async, paused, run
 
 __all__ = ["to_pydantic_ai"]
 
@@ -54,23 +54,17 @@ def to_pydantic_ai(
     application's approval, as pydantic-ai's deferred tools do); once approved,
     the body runs again with ``context["tool_call_approved"]`` true.
     """
-    functions, single = functions_of(source)
-    tools = [
-        _to_tool(fn, e, max_retries)
-        for fn, e in zip(functions, exports(functions, strict), strict=True)
-    ]
-    if single:
-        return tools[0]
-    return FunctionToolset(tools)
+    tools = convert(source, strict, lambda fn, exported: _to_tool(fn, exported, max_retries))
+    return tools if isinstance(tools, Tool) else FunctionToolset(tools)
 
 
 class _Arguments:
     """The tool's argument validator: JSON text decoded, toolparse's message otherwise.
 
     pydantic-ai decodes the model's JSON before the tool runs; with its own
-    validator a broken call would be answered in pydantic-ai's words. Here the
-    decoding failures get toolparse's message (everything else is validated
-    when the tool runs).
+    validator a broken call would be answered in pydantic-ai's words. Here
+    what does not decode to an object gets toolparse's message (everything
+    else is validated when the tool runs).
     """
 
     __slots__ = ("function",)
@@ -85,7 +79,7 @@ class _Arguments:
             value = None
         if isinstance(value, dict):
             return value
-        raise ModelRetry(self._rejection(input))
+        raise self._retry(input)
 
     def validate_python(self, input: Any, **_: Any) -> dict[str, Any]:
         if input is None:
@@ -94,20 +88,17 @@ class _Arguments:
             return input
         if isinstance(input, (str, bytes, bytearray)):
             return self.validate_json(input)
-        raise ModelRetry(self._rejection(input))
+        raise self._retry(input)
 
-    def _rejection(self, input: Any) -> str:
+    def _retry(self, input: Any) -> ModelRetry:
         if isinstance(input, (bytes, bytearray)):
             input = bytes(input).decode("utf-8", "replace")
-        outcome = self.function.parse_arguments(input)
+        rejected = self.function.parse_arguments(input)
         # decoding fails before any parser runs, so this is toolparse's own text
-        if type(outcome) is Error:
-            return outcome.message
-        return "Send the arguments as one JSON object."  # pragma: no cover - unreachable
+        return ModelRetry(rejected.message if type(rejected) is Error else "")
 
 
 def _to_tool(function: Function, exported: Exported, max_retries: int | None) -> Tool[Any]:
-
     def context_of(ctx: RunContext[Any]) -> dict[str, Any]:
         return {
             "deps": ctx.deps,
@@ -119,18 +110,18 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
 
     if is_async(function):
 
-        async def arun(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
-            return _answer(await function.aexecute(arguments, context), context)
+            return _answer(await arun(function, arguments, context), context)
 
-        body: Any = arun
+        body: Any = abody
     else:
         # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def run(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        def sync_body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
-            return _answer(function.execute(arguments, context), context)
+            return _answer(run(function, arguments, context), context)
 
-        body = run
+        body = sync_body
 
     tool: Tool[Any] = Tool.from_schema(
         body,
@@ -148,41 +139,30 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
     return tool
 
 
-def _answer(outcome: object, context: dict[str, Any]) -> Any:
-    """An outcome as pydantic-ai's answer: the content, ``ModelRetry``, or a deferral."""
-    answer: Reply = reply(outcome)
-    if answer.kind == "ok":
-        content = _content(answer.content)
-        if answer.artifact is None:
-            return content
-        return ToolReturn(return_value=content, metadata=answer.artifact)
-    if answer.kind == "error":
-        raise ModelRetry(answer.content if isinstance(answer.content, str) else "")
-    metadata = {"display": answer.content, "data": answer.artifact}
+def _answer(result: ToolResult, context: dict[str, Any]) -> Any:
+    """A result as pydantic-ai's answer: the content, ``ModelRetry``, or a deferral."""
+    if result.is_error:
+        raise ModelRetry(result.text)
+    if not result.is_interrupt:
+        value = content(result, str, _image)
+        if result.processed_content is None:
+            return value
+        return ToolReturn(return_value=value, metadata=result.processed_content)
     # approved, and the body still asks for a person: the application decides
     kind = CallDeferred if context["tool_call_approved"] else ApprovalRequired
     try:
-        deferral = kind(metadata=metadata)
+        deferral = kind(metadata=paused(result))
     except TypeError:  # pydantic-ai before deferral metadata: the call id is all it keeps
         deferral = kind()
     raise deferral
 
 
-def _content(content: str | list[ContentPart]) -> Any:
-    """Content parts as pydantic-ai's multimodal content (text, ``ImageUrl``, ``BinaryContent``)."""
-    if isinstance(content, str):
-        return content
-    items: list[Any] = []
-    for part in content:
-        if isinstance(part, TextPart):
-            items.append(part.text)
-        elif isinstance(part, ImagePart):
-            if part.url:
-                items.append(ImageUrl(url=part.data))
-            else:
-                try:
-                    data = base64.b64decode(part.data, validate=True)
-                except (binascii.Error, ValueError):
-                    data = part.data.encode()
-                items.append(BinaryContent(data=data, media_type=part.media_type))
-    return items
+def _image(part: ImagePart) -> ImageUrl | BinaryContent:
+    """An image part as pydantic-ai's ``ImageUrl``, or ``BinaryContent`` of its bytes."""
+    if part.url:
+        return ImageUrl(url=part.data)
+    try:
+        data = base64.b64decode(part.data, validate=True)
+    except (binascii.Error, ValueError):
+        data = part.data.encode()
+    return BinaryContent(data=data, media_type=part.media_type)

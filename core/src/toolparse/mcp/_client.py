@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..contract import Outcome, error, interrupt, ok
 from ..function import Function
+from ..plugins import plugin_manager
 from ..results import ContentPart, ImagePart, TextPart
 from ._request import INTERRUPT_META_KEY
 
@@ -81,11 +82,8 @@ def _body(session: Any, name: str) -> Any:
     async def call_remote(arguments: Any, context: Any) -> Outcome:
         meta = context.get(META_CONTEXT_KEY) if isinstance(context, Mapping) else None
         args = dict(arguments) if isinstance(arguments, Mapping) else {}
-        if isinstance(meta, Mapping):
-            result = await session.call_tool(name, args, meta=dict(meta))
-        else:
-            result = await session.call_tool(name, args)
-        return outcome_of(result)
+        meta = dict(meta) if isinstance(meta, Mapping) else None
+        return outcome_of(await session.call_tool(name, args, meta=meta))
 
     call_remote.__name__ = call_remote.__qualname__ = name
     return call_remote
@@ -106,25 +104,18 @@ async def functions_from_session(session: Any, *, concurrent: bool = True) -> li
 
     :raises ImportError: the jsonschema adapter is not installed.
     """
-    # the default manager, looked up when a server's tools are wrapped
-    from ..plugins import plugin_manager
-
-    # the default manager, looked up once per listing (never per call)
-    pm = plugin_manager()
-    if pm.adapter("jsonschema") is None:
+    if plugin_manager().adapter("jsonschema") is None:
         raise ImportError(
             'toolparse.mcp needs the jsonschema adapter to validate remote tools: pip install "toolparse[jsonschema]"'
         )
-    functions = []
-    for tool in await _all_tools(session):
-        functions.append(
-            Function(
-                tool.name,
-                _body(session, tool.name),
-                description=tool.description,
-                args_schema=dict(tool.input_schema),
-                adapter="jsonschema",
-                concurrent=concurrent,
-            )
+    return [
+        Function(
+            tool.name,
+            _body(session, tool.name),
+            description=tool.description,
+            args_schema=dict(tool.input_schema),
+            adapter="jsonschema",
+            concurrent=concurrent,
         )
-    return functions
+        for tool in await _all_tools(session)
+    ]

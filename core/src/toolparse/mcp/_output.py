@@ -10,34 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ..results import ToolResult
 
-__all__ = ["output_schema", "structured_content", "structured_of_text"]
-
-
-def _body_of(function: Function) -> Any:
-    """The callable whose return annotation describes the tool's output.
-
-    ``@tool`` keeps the decorated function on its body as ``func``; a
-    ``functools.partial`` keeps it as ``func`` too.
-    """
-    target: Any = function.function
-    for _ in range(8):  # a partial of a partial of ...: bounded, never a cycle
-        inner = getattr(target, "func", None)
-        if inner is None or not callable(inner):
-            break
-        target = inner
-    return target
-
-
-def _is_model(annotation: Any) -> bool:
-    if not isinstance(annotation, type):
-        return False
-    if dataclasses.is_dataclass(annotation) or typing.is_typeddict(annotation):
-        return True
-    from pydantic import BaseModel  # installed with the mcp SDK
-
-    return issubclass(annotation, BaseModel)
+__all__ = ["output_schema", "structured"]
 
 
 def output_schema(function: Function) -> dict[str, Any] | None:
@@ -53,23 +27,38 @@ def output_schema(function: Function) -> dict[str, Any] | None:
     declared = (function.options or {}).get("output_schema")
     if isinstance(declared, Mapping):
         return dict(declared)
+    # ``@tool`` keeps the decorated function on its body as ``func``, as a
+    # ``functools.partial`` does: its return annotation describes the output
+    body: Any = function.function
+    for _ in range(8):  # bounded: a mock's ``func`` is another mock, for ever
+        if not callable(getattr(body, "func", None)):
+            break
+        body = body.func
     try:
-        annotation = typing.get_type_hints(_body_of(function)).get("return")
+        annotation = typing.get_type_hints(body).get("return")
     except Exception:
         return None  # an annotation that cannot be resolved describes nothing
-    if not _is_model(annotation):
+    if not isinstance(annotation, type) or not (
+        dataclasses.is_dataclass(annotation)
+        or typing.is_typeddict(annotation)
+        or _is_pydantic_model(annotation)
+    ):
         return None
-    schema = _pydantic_schema(annotation)
-    if schema is None:
-        schema = _adapter_schema(function, annotation)
+    schema = _pydantic_schema(annotation) or _adapter_schema(function, annotation)
     return schema if schema is not None and schema.get("type") == "object" else None
 
 
-def _pydantic_schema(annotation: Any) -> dict[str, Any] | None:
-    """The serialisation schema pydantic gives (the mcp SDK depends on pydantic)."""
-    try:
-        from pydantic import TypeAdapter
+def _is_pydantic_model(annotation: type) -> bool:
+    from pydantic import BaseModel  # installed with the mcp SDK
 
+    return issubclass(annotation, BaseModel)
+
+
+def _pydantic_schema(annotation: type) -> dict[str, Any] | None:
+    """The serialisation schema pydantic gives (the mcp SDK depends on pydantic)."""
+    from pydantic import TypeAdapter
+
+    try:
         schema: dict[str, Any] = TypeAdapter(annotation).json_schema(
             mode="serialization", by_alias=False
         )
@@ -78,16 +67,9 @@ def _pydantic_schema(annotation: Any) -> dict[str, Any] | None:
     return schema
 
 
-def _adapter_schema(function: Function, annotation: Any) -> dict[str, Any] | None:
-    """The schema of the toolparse adapter that takes ``annotation``, if any."""
-    pm = function._pm
-    if pm is None:
-        # the default manager, looked up only for a tool built without one
-        from ..plugins import plugin_manager
-
-        # the default manager, when the server is built (never per call)
-        pm = plugin_manager()
-    for adapter in pm.adapters():
+def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | None:
+    """The schema of the first adapter of the Function's plugin manager that takes ``annotation``."""
+    for adapter in function._pm.adapters():
         try:
             if adapter.accepts(annotation):
                 return dict(adapter.json_schema(annotation))
@@ -96,22 +78,16 @@ def _adapter_schema(function: Function, annotation: Any) -> dict[str, Any] | Non
     return None
 
 
-def structured_content(result: ToolResult) -> dict[str, Any] | None:
+def structured(content: object) -> dict[str, Any] | None:
     """The JSON object a successful result's text holds, for ``structuredContent``.
 
     The core already turned the returned model into JSON text; parsing that
     text gives the object, with no second serialisation of the value.
     """
-    text = result.content
-    return structured_of_text(text) if isinstance(text, str) else None
-
-
-def structured_of_text(text: str) -> dict[str, Any] | None:
-    """The JSON object ``text`` holds, or ``None`` when it holds something else."""
-    if not text.startswith("{"):
+    if not isinstance(content, str) or not content.startswith("{"):
         return None
     try:
-        value = json.loads(text)
+        value = json.loads(content)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

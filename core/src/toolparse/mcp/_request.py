@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcp.server.context import ServerRequestContext
     from mcp.server.session import ServerSession
     from mcp_types import Implementation
 
-__all__ = ["APPROVAL_META_KEY", "CONTEXT_KEY", "INTERRUPT_META_KEY", "McpRequest"]
+__all__ = ["APPROVAL_META_KEY", "CONTEXT_KEY", "INTERRUPT_META_KEY", "McpRequest", "request_of"]
 
 #: the key of the context mapping that holds the :class:`McpRequest`
 CONTEXT_KEY = "mcp"
@@ -47,7 +48,6 @@ class McpRequest:
 
     def __init__(
         self,
-        *,
         request_id: str | int | None,
         client_info: Implementation | None,
         progress_token: str | int | None,
@@ -61,33 +61,9 @@ class McpRequest:
         self.meta = meta
         self.protocol_version = protocol_version
         self._session = session
-        self._loop: asyncio.AbstractEventLoop | None = None
-        if session is not None:
-            self._loop = asyncio.get_running_loop()
-        # the progress tasks still being sent, made by the first one
+        self._loop = asyncio.get_running_loop() if session is not None else None
+        # progress notifications an async tool started and nobody awaits yet
         self._pending: set[asyncio.Future[None]] | None = None
-
-    @classmethod
-    def _of(
-        cls,
-        request_id: str | int | None,
-        client_info: Implementation | None,
-        progress_token: str | int | None,
-        meta: Mapping[str, Any],
-        protocol_version: str,
-        session: ServerSession,
-    ) -> McpRequest:
-        """The request of a call the server answers, on its loop (built once per call, so lean)."""
-        request = cls.__new__(cls)
-        request.request_id = request_id
-        request.client_info = client_info
-        request.progress_token = progress_token
-        request.meta = meta
-        request.protocol_version = protocol_version
-        request._session = session
-        request._loop = asyncio.get_running_loop()
-        request._pending = None
-        return request
 
     @property
     def approved(self) -> bool:
@@ -124,11 +100,10 @@ class McpRequest:
         if running is loop:
             # called from the loop itself (an async tool): it cannot block here
             task = loop.create_task(coro)
-            pending = self._pending
-            if pending is None:
-                pending = self._pending = set()
-            pending.add(task)
-            task.add_done_callback(pending.discard)
+            if self._pending is None:
+                self._pending = set()
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
             return
         future = asyncio.run_coroutine_threadsafe(coro, loop)
         try:
@@ -139,3 +114,21 @@ class McpRequest:
     def __repr__(self) -> str:
         client = self.client_info.name if self.client_info is not None else None
         return f"McpRequest(request_id={self.request_id!r}, client={client!r}, progress_token={self.progress_token!r})"
+
+
+def request_of(ctx: ServerRequestContext[Any, Any]) -> McpRequest:
+    """The request of a ``tools/call`` the server answers, from the SDK's request context."""
+    params = ctx.params
+    meta = params.get("_meta") if params else None
+    meta = meta if isinstance(meta, Mapping) else {}
+    token = meta.get("progressToken")
+    session = ctx.session
+    client = session.client_params
+    return McpRequest(
+        ctx.request_id,
+        client.client_info if client is not None else None,
+        token if isinstance(token, (str, int)) and token is not True else None,
+        meta,
+        ctx.protocol_version,
+        session,
+    )

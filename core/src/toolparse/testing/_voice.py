@@ -101,13 +101,7 @@ ONE_VOICE: tuple[OneVoice, ...] = (
     _typed("number", "lots", 2.5),
     _typed("boolean", "maybe", True),
     OneVoice("object", _NAMED, "lots", type_reason("object"), {"name": "x"}),
-    OneVoice(
-        "union",
-        {"type": ["integer", "string"]},
-        [1],
-        type_reason("integer", "string"),
-        "x",
-    ),
+    OneVoice("union", {"type": ["integer", "string"]}, [1], type_reason("integer", "string"), "x"),
     OneVoice(
         "list",
         {"type": "array", "items": {"type": "integer"}},
@@ -143,20 +137,10 @@ ONE_VOICE: tuple[OneVoice, ...] = (
         [1, 2],
     ),
     OneVoice(
-        "date",
-        {"type": "string", "format": "date"},
-        "soon",
-        format_reason("date"),
-        "2024-01-31",
+        "date", {"type": "string", "format": "date"}, "soon", format_reason("date"), "2024-01-31"
     ),
     OneVoice(
-        "nested_required",
-        _NAMED,
-        {},
-        REQUIRED,
-        {"name": "x"},
-        ("value", "name"),
-        echoed=False,
+        "nested_required", _NAMED, {}, REQUIRED, {"name": "x"}, ("value", "name"), echoed=False
     ),
 )
 
