@@ -193,8 +193,6 @@ def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list
         calls = list(read(record))
         _record(calls, provider)  # an unknown tool is answered with this provider's names
         return calls
-    except ValueError:
-        raise
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         # a record of roughly the right shape with a piece missing
         raise ValueError(f"not a {provider} tool call ({type(exc).__name__}: {exc})") from None
@@ -302,8 +300,7 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
         found += [f"{name}: unrecognized parameter" for name in sorted(set(args) - set(accepted))]
     if found:
         return tuple(found)
-    first = str(outcome[0]).split("\n", 1)[0]
-    return (first if len(first) <= _CAP else first[: _CAP - 3] + "...",)
+    return (messages.cap(str(outcome[0]).split("\n", 1)[0], _CAP),)
 
 
 def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
@@ -314,5 +311,4 @@ def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
         return f"{where}: is required"
     if kind == "unrecognized":
         return f"{where}: unrecognized parameter"
-    text = f"{where}: {reason}"
-    return text if len(text) <= _CAP else text[: _CAP - 3] + "..."
+    return messages.cap(f"{where}: {reason}", _CAP)
