@@ -12,7 +12,7 @@ from hypothesis import settings
 
 import toolparse as tp
 from toolparse import problems
-from toolparse.messages import _suggestions
+from toolparse.messages import _arguments
 
 # CI explores a fixed set of examples, so a run is reproducible; locally every
 # run explores new ones. Either way a failure prints the blob to replay it.
@@ -97,7 +97,7 @@ def problems_built(monkeypatch: pytest.MonkeyPatch) -> Count:
 def comparisons(monkeypatch: pytest.MonkeyPatch) -> Count:
     """Count every name comparison the "did you mean" search makes during the test."""
     compared = Count()
-    similarity = _suggestions.similarity
+    similarity = _arguments.similarity
 
     def counted(name: str, candidate: str) -> float:
         compared.count += 1
@@ -105,5 +105,5 @@ def comparisons(monkeypatch: pytest.MonkeyPatch) -> Count:
 
     # patched where the search looks it up: toolparse.messages re-exports it,
     # and a patch of that name would count nothing
-    monkeypatch.setattr(_suggestions, "similarity", counted)
+    monkeypatch.setattr(_arguments, "similarity", counted)
     return compared

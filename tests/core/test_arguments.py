@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-from toolparse.arguments import depth_over, text_depth_over
 
 
 def echo() -> tp.Function:
@@ -179,7 +178,7 @@ def test_limits_validation_and_equality() -> None:
     assert repr(tp.Limits()) == "Limits(max_bytes=1048576, max_depth=256)"
 
 
-# -- the depth read from the text agrees with the walk over the decoded value ----------
+# -- the depth read from the text agrees with the decoded value's ------------------------
 
 _TRICKY_TEXT = st.text(alphabet='[]{}",:\\ab\n\u00e9\U0001f600', max_size=8)
 _JSON = st.recursive(
@@ -187,6 +186,23 @@ _JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY_TEXT, inner, max_size=4),
     max_leaves=25,
 )
+
+
+def depth_of(value: Any) -> int:
+    """How deeply a decoded value nests (the arguments object is depth 1)."""
+    if isinstance(value, (dict, list)):
+        items = value.values() if isinstance(value, dict) else value
+        return 1 + max(map(depth_of, items), default=0)
+    return 0
+
+
+def answers_as_its_depth(text: str | bytes, value: Any, limit: int) -> None:
+    fn = tp.Function("search", lambda a: "x", limits=tp.Limits(max_depth=limit))
+    too_deep = tp.Error(
+        f"The arguments for tool search are nested too deeply (depth {limit + 1}; "
+        f"the limit is {limit})."
+    )
+    assert fn.execute(text) == (tp.Ok("x") if depth_of(value) <= limit else too_deep)
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
@@ -197,8 +213,7 @@ def test_the_text_depth_is_the_decoded_depth(value: dict[str, Any], limit: int) 
         json.dumps(value, ensure_ascii=False),
         json.dumps(value, indent=2, separators=(" ,  ", " :\t")),
     ):
-        data = text.encode("utf-8", "surrogatepass")
-        assert text_depth_over(data, limit) == depth_over(value, limit)
+        answers_as_its_depth(text.encode("utf-8", "surrogatepass"), value, limit)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 255, 256, 257, 300])
@@ -210,8 +225,7 @@ def test_the_text_depth_of_deep_and_wide_text(depth: int) -> None:
     value = {"a": inner, "b": [{"sku": f"A-{i}", "n": i} for i in range(500)]}
     for limit in (depth - 1, depth, 256):
         if limit >= 1:
-            data = json.dumps(value).encode()
-            assert text_depth_over(data, limit) == depth_over(value, limit)
+            answers_as_its_depth(json.dumps(value), value, limit)
 
 
 def test_long_text_is_read_without_counting_and_keeps_the_promise() -> None:
@@ -247,6 +261,5 @@ def test_many_deep_siblings_are_measured_past_the_peeling_passes(depth: int) -> 
         return value
 
     value = {"name": "a", "tags": [nested(depth)] * 300}
-    text = json.dumps(value).encode()
     for limit in (depth - 1, depth, depth + 1, depth + 2):
-        assert text_depth_over(text, limit) == depth_over(value, limit)
+        answers_as_its_depth(json.dumps(value), value, limit)

@@ -12,8 +12,8 @@ import pytest
 
 import toolparse as tp
 from toolparse import providers
-from toolparse._schemas import MAX_DEPTH
 from toolparse.function._raw_schema import copy_schema
+from toolparse.nulls import MAX_DEPTH
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "mcp"]
 

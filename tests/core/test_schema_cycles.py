@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 import toolparse as tp
-from toolparse._schemas import merge_all_of
 
 SELF: dict[str, Any] = {"type": "object", "allOf": [{"$ref": "#"}]}
 LOOP: dict[str, Any] = {
@@ -22,8 +21,14 @@ LOOP: dict[str, Any] = {
 
 
 def test_a_part_that_is_itself_adds_nothing_to_the_merge() -> None:
-    assert merge_all_of(SELF, SELF) == {"type": "object"}
-    merged = merge_all_of(LOOP, LOOP)
+    # the exports merge allOf into one schema
+    alone = tp.Function("f", lambda a: "ok", parameters_schema=SELF)
+    assert tp.providers.to_tool(alone, "openai")["function"]["parameters"] == {
+        "type": "object",
+        "properties": {},
+    }
+    looped = tp.Function("f", lambda a: "ok", parameters_schema=LOOP)
+    merged = tp.providers.to_tool(looped, "gemini")["parameters"]
     assert merged["required"] == ["a"]
     assert set(merged["properties"]) == {"a", "b"}
 

@@ -1,9 +1,9 @@
-"""The brackets of structure read from JSON text: the quick reading agrees with cutting out every string."""
+"""The depth of JSON text read without walking the decoded value: strings that hold brackets,
+escapes, many flat records and long texts, each answered as the decoded value's depth says."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -11,17 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolparse as tp
-from toolparse.arguments import (
-    _BRACKETS,
-    _NOT_STRUCTURE,
-    _PIECE,
-    DEFAULT_LIMITS,
-    _found,
-    _structure,
-    decode,
-    depth_over,
-    text_depth_over,
-)
 
 _BOUNDED = settings(max_examples=50, deadline=None, derandomize=True)
 
@@ -36,22 +25,37 @@ _JSON = st.recursive(
 )
 
 
-def _kept(text: str) -> bytes:
-    data = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
-    return data.translate(_BRACKETS, _NOT_STRUCTURE)
+def depth(value: Any) -> int:
+    """How deeply a decoded value nests (the arguments object is depth 1)."""
+    if isinstance(value, dict):
+        return 1 + max(map(depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth, value), default=0)
+    return 0
 
 
-def _by_cutting_strings(kept: bytes) -> bytes:
-    # every quote delimits a string: cut each one out, brackets and all
-    return re.sub(rb'"[^"]*"', b"", kept)
+def answers_as_its_depth(text: str | bytes, value: Any, limit: int) -> None:
+    """``text`` (the JSON of ``value``) is accepted within ``limit`` and refused one level past it."""
+    fn = tp.Function("t", lambda a: "ok", limits=tp.Limits(max_depth=limit))
+    expected = (
+        tp.Ok("ok")
+        if depth(value) <= limit
+        else tp.Error(
+            f"The arguments for tool t are nested too deeply (depth {limit + 1}; "
+            f"the limit is {limit})."
+        )
+    )
+    assert fn.execute(text) == expected
 
 
 @_BOUNDED
-@given(st.dictionaries(_TEXT, _JSON, max_size=5))
-def test_the_structure_is_what_cutting_out_every_string_leaves(value: dict[str, Any]) -> None:
+@given(st.dictionaries(_TEXT, _JSON, max_size=5), st.integers(1, 6))
+def test_brackets_and_quotes_in_strings_are_not_structure(
+    value: dict[str, Any], limit: int
+) -> None:
     for text in (json.dumps(value), json.dumps(value, ensure_ascii=False, indent=1)):
-        kept = _kept(text)
-        assert bytes(_structure(kept)) == _by_cutting_strings(kept)
+        answers_as_its_depth(text, value, limit)
+        answers_as_its_depth(text.encode("utf-8", "surrogatepass"), value, limit)
 
 
 @pytest.mark.parametrize(
@@ -64,11 +68,8 @@ def test_the_structure_is_what_cutting_out_every_string_leaves(value: dict[str, 
     ],
 )
 def test_a_string_that_holds_brackets_is_not_structure(value: dict[str, Any]) -> None:
-    kept = _kept(json.dumps(value))
-    assert bytes(_structure(kept)) == _by_cutting_strings(kept)
-    data = json.dumps(value).encode()
     for limit in (1, 2, 3):
-        assert text_depth_over(data, limit) == depth_over(value, limit)
+        answers_as_its_depth(json.dumps(value), value, limit)
 
 
 def test_many_flat_records_are_within_the_limit_and_a_deep_one_among_them_is_not() -> None:
@@ -85,29 +86,24 @@ def test_many_flat_records_are_within_the_limit_and_a_deep_one_among_them_is_not
 
 
 @_BOUNDED
-@given(depth=st.integers(1, 40), width=st.integers(0, 60), limit=st.integers(1, 45))
-def test_the_bound_on_levels_never_hides_a_deep_value(depth: int, width: int, limit: int) -> None:
+@given(depth_=st.integers(1, 40), width=st.integers(0, 60), limit=st.integers(1, 45))
+def test_the_bound_on_levels_never_hides_a_deep_value(depth_: int, width: int, limit: int) -> None:
     # a chain beside flat siblings: what the two-brackets-in-a-row bound reads
     chain: Any = 0
-    for i in range(depth - 1):
+    for i in range(depth_ - 1):
         chain = [chain, "]"] if i % 2 else {"k": chain, "s": "[["}
     value = {"chain": chain, "flat": [{"a": 1}] * width}
-    data = json.dumps(value).encode()
-    assert text_depth_over(data, limit) == depth_over(value, limit)
+    answers_as_its_depth(json.dumps(value), value, limit)
 
 
-@pytest.mark.parametrize("at", [_PIECE - 1, 2 * _PIECE - 30, 2 * _PIECE, 3 * _PIECE - 1])
-def test_a_long_text_is_read_in_pieces_as_one(at: int) -> None:
-    # escapes, quotes and brackets on either side of where one piece ends
-    pad = "x" * at
-    value = {"pad": pad, "s": 'a\\"[b', "t": "\\\\", "deep": [[[["]", "é\ud800"]]]], "n": [1] * 50}
+@pytest.mark.parametrize("at", [65_535, 131_042, 131_072, 196_607])
+def test_a_long_text_is_read_as_a_short_one(at: int) -> None:
+    # escapes, quotes and brackets after a long string
+    value = {"pad": "x" * at, "s": 'a\\"[b', "t": "\\\\", "deep": [[[["]", "é"]]]], "n": [1] * 50}
     text = json.dumps(value, ensure_ascii=False)
-    data = text.encode("utf-8", "surrogatepass")
-    assert _found(text) == _found(data) == _kept(text)
     for limit in (3, 4, 5, 6, 256):
-        assert (
-            text_depth_over(text, limit) == text_depth_over(data, limit) == depth_over(value, limit)
-        )
+        answers_as_its_depth(text, value, limit)
+        answers_as_its_depth(text.encode(), value, limit)
 
 
 def _as_json_loads_reads_it(text: str) -> object:
@@ -129,23 +125,23 @@ def _as_json_loads_reads_it(text: str) -> object:
     | st.dictionaries(_TEXT, _JSON, max_size=3).map(json.dumps)
 )
 def test_a_text_decodes_as_json_loads_reads_it(text: str) -> None:
-    got = decode(text, "t", DEFAULT_LIMITS)
+    got = tp.Function("t", lambda a: "ok").parse_arguments(text)
     if not text.strip():
-        assert got == {}
+        assert got == tp.Ok({})
         return
     expected = _as_json_loads_reads_it(text)
     if isinstance(expected, str):
         assert isinstance(got, tp.Error)
         assert got.message == expected
     elif isinstance(expected, dict):
-        assert got == expected
+        assert got == tp.Ok(expected)
     else:
         assert isinstance(got, tp.Error)
         assert "must be a JSON object" in got.message
 
 
 def test_a_byte_order_mark_reads_as_json_loads_says() -> None:
-    got = decode('\ufeff{"a": 1}', "t", DEFAULT_LIMITS)
+    got = tp.Function("t", lambda a: "ok").parse_arguments('\ufeff{"a": 1}')
     assert isinstance(got, tp.Error)
     assert got.message == (
         "The arguments for tool t are not valid JSON (Unexpected UTF-8 BOM (decode using "

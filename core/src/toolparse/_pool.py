@@ -34,19 +34,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABANDONED",
-    "DEFAULT_MAX_WORKERS",
+    "POOL",
     "Share",
     "WorkerPool",
     "atimed",
+    "checked",
     "in_threads",
     "in_worker",
-    "set_max_workers",
-    "watch",
-    "worker_pool",
 ]
-
-#: The default bound: ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
-DEFAULT_MAX_WORKERS = 32
 
 _Job = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...]]
 
@@ -58,9 +53,8 @@ class WorkerPool:
     worker threads alive now; a thread with no job for ``idle_seconds`` ends.
     """
 
-    def __init__(self, max_workers: int = DEFAULT_MAX_WORKERS) -> None:
-        _check(max_workers)
-        self.max_workers = max_workers
+    def __init__(self, max_workers: int = 32) -> None:
+        self.max_workers = checked(max_workers)
         self.idle_seconds = 60.0
         self.busy = 0
         self.threads = 0
@@ -125,30 +119,17 @@ class WorkerPool:
             del future, fn, args
 
 
-def _check(max_workers: object) -> None:
+def checked(max_workers: Any) -> int:
+    """``max_workers``, a bound of the pool; else ``ValueError``."""
     if type(max_workers) is not int or max_workers < 1:
         raise ValueError(f"max_workers must be a whole number of at least 1, got {max_workers!r}")
+    return max_workers
 
 
-def _bound() -> int:
-    env = os.environ.get("TOOLPARSE_MAX_WORKERS", "").strip()
-    return int(env) if env.isdigit() and int(env) > 0 else DEFAULT_MAX_WORKERS
-
-
-#: built with this module, which loads on the first body run in a thread
-_pool = WorkerPool(_bound())
-
-
-def worker_pool() -> WorkerPool:
-    """The process-wide pool (bound by ``TOOLPARSE_MAX_WORKERS``, else 32)."""
-    return _pool
-
-
-def set_max_workers(max_workers: int) -> None:
-    """Set the bound of the process-wide pool (threads already running are kept)."""
-    _check(max_workers)
-    with _pool._lock:
-        _pool.max_workers = max_workers
+_ENV = os.environ.get("TOOLPARSE_MAX_WORKERS", "").strip()
+#: the process-wide pool, built with this module (loaded by the first body run in a thread),
+#: bound by ``TOOLPARSE_MAX_WORKERS``, else 32
+POOL = WorkerPool(int(_ENV) if _ENV.isdigit() and int(_ENV) > 0 else 32)
 
 
 # -- running a body in the pool, and its timeout ---------------------------------------
@@ -194,7 +175,7 @@ def in_threads(
     """
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    pool = worker_pool()
+    pool = POOL
     pending = steps[::-1]
     running: dict[Future[Outcome], tuple[int, Function, float]] = {}
     while pending or running:
@@ -261,7 +242,7 @@ async def in_worker(
         return parsed
     import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 
-    pool = worker_pool()
+    pool = POOL
     while True:
         future = pool.try_submit(_body, fn, parsed.value, context)
         if future is not None or share is None or share.running == 0:

@@ -93,67 +93,27 @@ def text_depth_over(data: str | bytes, limit: int) -> int:
     """A depth over ``limit`` reached by the valid JSON text ``data``, or 0 when within it.
 
     What :func:`depth_over` says of the decoded value, without walking it
-    (which costs about half of decoding): a few passes of the bytes' own
-    methods, then one pass per level over what is left of the brackets.
+    (which costs about half of decoding).
     """
-    found = _found(data)
-    if len(found) // 2 <= limit:
-        # each level takes two brackets of structure (more are only strings')
-        return 0
-    kept = _structure(found) if b'"' in found else found
+    kept = _structure(data)
     # each level past the first is first reached by two opening brackets in a
     # row, at a place of its own: "[[" (counted without overlap, so twice)
-    # bounds the depth, with no pass per pair as the peeling below takes
-    if 1 + 2 * kept.count(b"[[") <= limit:
+    # bounds the depth with no pass at all
+    if len(kept) // 2 <= limit or 1 + 2 * kept.count(b"[[") <= limit:
         return 0
-    done = 0
-    while kept:
-        if done + len(kept) // 2 <= limit:  # what is left cannot go deeper than that
+    for done in range(_PASSES):
+        # each pass takes exactly one level off the deepest brackets (its innermost pair)
+        if done + len(kept) // 2 <= limit:
             return 0
-        if done == _PASSES:
-            # every pass took one level off (the deepest brackets are always
-            # innermost pairs): the rest is the running sum's peak, in one pass
-            deepest = done + max(accumulate(map(_STEP.__getitem__, kept)))
-            return limit + 1 if deepest > limit else 0  # the first level past it, as below
-        kept = kept.replace(b"[]", b"")  # the innermost pairs, all at once
-        done += 1
         if done > limit:
-            return done
-    return 0
+            return limit + 1  # the first level past it, as depth_over says
+        kept = kept.replace(b"[]", b"")
+    return limit + 1 if _PASSES + _deepest(kept) > limit else 0
 
 
-#: the characters of a long text encoded and read at once: a piece small
-#: enough to be read in memory already at hand (a copy of a whole megabyte
-#: costs more than its reading); a text of two pieces or less is read whole
-_PIECE = 1 << 16
-
-
-def _found(text: str | bytes) -> bytes:
-    """The brackets (``{}`` as ``[]``) and quotes of JSON text, escapes taken out."""
-    if isinstance(text, str):
-        if "\\" in text:
-            # a backslash pair is one escaped backslash; then \" is a quote inside a string
-            text = text.replace("\\\\", "").replace('\\"', "")
-        if len(text) <= 2 * _PIECE:
-            return text.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_STRUCTURE)
-        return b"".join(
-            [
-                text[i : i + _PIECE]
-                .encode("utf-8", "surrogatepass")
-                .translate(_BRACKETS, _NOT_STRUCTURE)
-                for i in range(0, len(text), _PIECE)
-            ]
-        )
-    if b"\\" in text:
-        text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
-    if len(text) <= 2 * _PIECE:
-        return text.translate(_BRACKETS, _NOT_STRUCTURE)
-    return b"".join(
-        [
-            text[i : i + _PIECE].translate(_BRACKETS, _NOT_STRUCTURE)
-            for i in range(0, len(text), _PIECE)
-        ]
-    )
+def _deepest(kept: bytes | bytearray) -> int:
+    """The depth of brackets alone: the running sum's peak, in one pass."""
+    return max(accumulate(map(_STEP.__getitem__, kept)), default=0)
 
 
 # the brackets at odd places of the kept bytes, marked: "[" as "(", "]" as ")"
@@ -161,17 +121,23 @@ _MARK_ODD = bytes.maketrans(b"[]", b"()")
 _UNMARK = bytes.maketrans(b"()", b"[]")
 
 
-def _structure(kept: bytes) -> bytes | bytearray:
-    """The brackets of structure, from JSON's brackets and quotes (no escape left).
+def _structure(text: str | bytes) -> bytes | bytearray:
+    """The brackets of structure of JSON text (``{}`` read as ``[]``), strings cut out.
 
-    Every quote delimits a string, so a bracket is outside the strings when an
-    even number of quotes comes before it. The ``k``-th bracket at place ``p``
-    has ``p - k`` quotes before it: when every bracket's place has the parity
-    of its rank, no string holds a bracket and the brackets are the structure.
-    That is read with a few passes of the bytes' own methods (the places
-    marked, the quotes dropped, each half of what is left checked), instead of
-    taking out every pair of quotes one by one.
+    Once escapes are out, every quote delimits a string, so a bracket is
+    outside the strings when an even number of quotes comes before it. The
+    ``k``-th bracket at place ``p`` has ``p - k`` quotes before it: when every
+    bracket's place has the parity of its rank, no string holds a bracket and
+    the brackets are the structure. That is read with a few passes of the
+    bytes' own methods, instead of taking out every pair of quotes one by one.
     """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"\\" in data:
+        # a backslash pair is one escaped backslash; then \" is a quote inside a string
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    kept = data.translate(_BRACKETS, _NOT_STRUCTURE)
+    if b'"' not in kept:
+        return kept
     marked = bytearray(kept)
     marked[1::2] = kept[1::2].translate(_MARK_ODD)
     ranked = marked.translate(None, b'"')
@@ -183,35 +149,8 @@ def _structure(kept: bytes) -> bytes | bytearray:
     return _STRING.sub(b"", kept) if b'"' in kept else kept
 
 
-def _text_depth(text: str) -> int:
-    """The bracket depth of JSON text (used only when the decoder gave up)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 #: the decoder ``json.loads`` uses when given no options (the same defaults)
 _DECODER = json.JSONDecoder()
-
-
-def _max_digits() -> int:
-    limit = sys.get_int_max_str_digits()
-    return limit if limit else 4300
 
 
 def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Error:
@@ -222,59 +161,62 @@ def decode(arguments: object, tool: str, limits: Limits) -> dict[str, Any] | Err
     or arguments over the limits give an :class:`~toolparse.Error`.
     """
     if type(arguments) is dict:
-        value: object = arguments
-    elif arguments is None:
+        return arguments
+    if arguments is None:
         return {}
-    elif isinstance(arguments, (str, bytes, bytearray)):
-        text = (
-            arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8", "replace")
-        )
-        # "surrogatepass": a lone surrogate (valid in a str, not in UTF-8) is
-        # counted, never raised on; the decoder below then judges the text
-        data: bytes | None = None
-        if text.isascii() or len(text) * 4 <= limits.max_bytes:
-            size = len(text)  # one byte a character, or within the limit whatever they are
-        else:
-            data = text.encode("utf-8", "surrogatepass")
-            size = len(data)
-        if size > limits.max_bytes:
-            return Error(messages.too_large(tool, size, limits.max_bytes))
-        if not text.strip():
-            return {}
-        try:
-            # json.loads itself, less its checks of what it was given: a text
-            # that starts with a byte-order mark goes through it for its message
-            value = _DECODER.decode(text) if text[0] != "\ufeff" else json.loads(text)
-        except RecursionError:
-            return Error(messages.too_deep(tool, _text_depth(text), limits.max_depth))
-        except ValueError as exc:
-            reason = getattr(exc, "msg", None) or str(exc)
-            if isinstance(exc, json.JSONDecodeError):
-                reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-            elif "digits" in reason:
-                # Python's own limit on integer text, worded for the model (no
-                # hint about a setting it cannot change)
-                reason = f"an integer has more than {_max_digits()} digits"
-            return Error(messages.invalid_json(tool, reason), exc)
-        if not isinstance(value, dict):
-            return Error(messages.not_an_object(tool, value))
-        limit = limits.max_depth
-        # a short text: so few brackets cannot nest too deeply (a level takes two
-        # characters, so most calls are not even counted); a long one is read
-        chars = len(text)
-        if chars > 2 * limit + 1 and (
-            chars > _SCAN_FROM * limit or text.count("{") + text.count("[") > limit
-        ):
-            deep = text_depth_over(text if data is None else data, limit)
-            if deep:
-                return Error(messages.too_deep(tool, deep, limit))
-    elif isinstance(arguments, Mapping):
+    if isinstance(arguments, str):
+        return _decoded(arguments, tool, limits)
+    if isinstance(arguments, (bytes, bytearray)):
+        return _decoded(bytes(arguments).decode("utf-8", "replace"), tool, limits)
+    if isinstance(arguments, Mapping):
         # a mapping is handed on as it is (the walk would cost more than most
-        # parsers); a parser that runs out of stack on it gets too_deep below
-        value = dict(arguments)
+        # parsers); a parser that runs out of stack on it gets too_deep (recursion_error)
+        return dict(arguments)
+    return Error(messages.not_an_object(tool, arguments))
+
+
+def _decoded(text: str, tool: str, limits: Limits) -> dict[str, Any] | Error:
+    """JSON text decoded to a dict, within ``limits``."""
+    # "surrogatepass": a lone surrogate (valid in a str, not in UTF-8) is
+    # counted, never raised on; the decoder below then judges the text
+    data: bytes | None = None
+    if text.isascii() or len(text) * 4 <= limits.max_bytes:
+        size = len(text)  # one byte a character, or within the limit whatever they are
     else:
-        return Error(messages.not_an_object(tool, arguments))
-    return value  # type: ignore[return-value]
+        data = text.encode("utf-8", "surrogatepass")
+        size = len(data)
+    if size > limits.max_bytes:
+        return Error(messages.too_large(tool, size, limits.max_bytes))
+    if not text.strip():
+        return {}
+    try:
+        # json.loads itself, less its checks of what it was given: a text
+        # that starts with a byte-order mark goes through it for its message
+        value = _DECODER.decode(text) if text[0] != "\ufeff" else json.loads(text)
+    except RecursionError:  # deeper than the decoder goes: the depth read from the text
+        return Error(messages.too_deep(tool, _deepest(_structure(text)), limits.max_depth))
+    except ValueError as exc:
+        reason = getattr(exc, "msg", None) or str(exc)
+        if isinstance(exc, json.JSONDecodeError):
+            reason = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        elif "digits" in reason:
+            # Python's own limit on integer text, worded for the model (no
+            # hint about a setting it cannot change)
+            reason = f"an integer has more than {sys.get_int_max_str_digits() or 4300} digits"
+        return Error(messages.invalid_json(tool, reason), exc)
+    if not isinstance(value, dict):
+        return Error(messages.not_an_object(tool, value))
+    limit = limits.max_depth
+    # a short text: so few brackets cannot nest too deeply (a level takes two
+    # characters, so most calls are not even counted); a long one is read
+    chars = len(text)
+    if chars > 2 * limit + 1 and (
+        chars > _SCAN_FROM * limit or text.count("{") + text.count("[") > limit
+    ):
+        deep = text_depth_over(text if data is None else data, limit)
+        if deep:
+            return Error(messages.too_deep(tool, deep, limit))
+    return value
 
 
 def recursion_error(tool: str, arguments: Mapping[Any, Any], limits: Limits) -> str | None:

@@ -1,6 +1,6 @@
 """Running a batch of tool calls: the model's order, concurrency, timeouts.
 
-A batch is described once (:func:`_describe`): each call's tool, found by its
+A batch is described once (:class:`_Batch`): each call's tool, found by its
 name or a provider's alias of it, and the runs of concurrent calls that go
 together; every other call runs alone, a barrier. Both entry points walk that
 description in the model's order; only how a step runs differs: inline or in
@@ -44,9 +44,9 @@ def set_max_workers(max_workers: int) -> None:
     The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
     """
     # the worker threads load with their first use: setting the bound is one
-    from ._pool import set_max_workers as set_bound
+    from ._pool import POOL, checked
 
-    set_bound(max_workers)
+    POOL.max_workers = checked(max_workers)
 
 
 def worker_pool() -> WorkerPool:
@@ -57,9 +57,9 @@ def worker_pool() -> WorkerPool:
     ``idle_seconds``, 60, with no call).
     """
     # the worker threads load with their first use: reading the pool is one
-    from ._pool import worker_pool as pool
+    from ._pool import POOL
 
-    return pool()
+    return POOL
 
 
 def _check(timeout: object, max_concurrency: object) -> None:
@@ -98,10 +98,6 @@ def _together(fns: list[Function | None]) -> dict[int, int]:
     return runs
 
 
-#: ``together`` when no call is concurrent (never changed)
-_ALONE: dict[int, int] = {}
-
-
 def _context(context: Any, call: ToolCall) -> Any:
     """The caller's context plus ``tool_call_id``, as a new mapping; a context not a mapping as is."""
     if context is None:
@@ -111,8 +107,24 @@ def _context(context: Any, call: ToolCall) -> Any:
     return context
 
 
+def _table(functions: Iterable[Function] | Toolset) -> tuple[Any, dict[str, Function], Any]:
+    """The tools, their name → tool map, and their alias routes (``None``: not worked out yet)."""
+    tools: Any = functions
+    if type(tools) is not list:
+        try:  # a Toolset keeps both, built once
+            return tools, tools._table, tools._routes
+        except AttributeError:  # any other iterable of Functions
+            tools = list(tools)
+    table = {fn.name: fn for fn in tools}
+    if len(table) != len(tools):
+        names = [fn.name for fn in tools]
+        twice = next(name for name in names if names.count(name) > 1)
+        raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
+    return tools, table, None
+
+
 class _Batch:
-    """One batch, as :func:`_describe` describes it once for both entry points.
+    """One batch, described once for both entry points.
 
     ``fns`` is each call's tool (``None``: no such tool); ``together`` maps the
     first call of each run of concurrent calls that go together to the run's
@@ -132,15 +144,44 @@ class _Batch:
         "together",
     )
 
-    calls: list[ToolCall]
-    context: Any
-    fns: list[Function | None]
-    limit: int | None
-    pm: PluginManager | None
-    results: list[Any]
-    source: Iterable[Function]
-    timeout: float | None
-    together: dict[int, int]
+    def __init__(
+        self,
+        functions: Iterable[Function] | Toolset,
+        calls: Iterable[ToolCall],
+        context: Any,
+        timeout: float | None,
+        limit: int | None,
+        plugin_manager: PluginManager | None,
+    ) -> None:
+        if timeout is not None or limit is not None:
+            _check(timeout, limit)
+        self.context, self.timeout, self.limit = context, timeout, limit
+        # what the model can call, named in the answer to an unknown tool
+        self.source, table, routes = _table(functions)
+        # the default manager is taken here, at the edge, when the caller gives none
+        pm = default_manager() if plugin_manager is None else plugin_manager
+        self.pm = pm if pm.observed else None  # observers cost nothing until a plugin asks
+        self.calls = calls = calls if type(calls) is list else list(calls)
+        fns: list[Function | None] = []
+        split = False  # a call to no known tool, or to a concurrent one
+        try:
+            for call in calls:
+                fns.append(fn := table.get(call.name))
+                if fn is None or fn.concurrent:
+                    split = True
+        except TypeError:  # a name that cannot be a key (a list, a dict) names no tool
+            fns = [table.get(c.name) if type(c.name) is str else None for c in calls]
+            split = True
+        if split and None in fns:
+            # a provider's alias of a tool name, or no such tool: the routes are
+            # worked out on a miss only, as most models call tools by their names
+            routes = alias_routes(self.source) if routes is None else routes
+            for i, call in enumerate(calls):
+                if fns[i] is None and type(call.name) is str:
+                    fns[i] = routes.get(call.name)
+        self.fns = fns
+        self.together = _together(fns) if split else {}
+        self.results: list[Any] = [None] * len(fns)
 
     def step(self, i: int) -> Step:
         """Call ``i``, its tool and the context it sees."""
@@ -149,13 +190,10 @@ class _Batch:
 
     def steps(self, run: range) -> list[Step]:
         """The calls of ``run`` to known tools; those to no known tool are answered here."""
-        found = []
         for i in run:
             if self.fns[i] is None:
                 self.answer(i, None, None, now())
-            else:
-                found.append(self.step(i))
-        return found
+        return [self.step(i) for i in run if self.fns[i] is not None]
 
     def answer(
         self, i: int, fn: Function | None, outcome: Outcome | None, start: float, late: bool = False
@@ -170,8 +208,7 @@ class _Batch:
             # the providers load on this error path only (no cycle: they import no calls)
             from .providers import _callable_names
 
-            names = _callable_names(self.source, call)
-            text = messages.unknown_tool(call.name, names)
+            text = messages.unknown_tool(call.name, _callable_names(self.source, call))
             result = ToolResult(call.id, call.name, text, is_error=True, kind=call.kind)
         else:
             result = ToolResult.from_outcome(call, fn, outcome)  # type: ignore[arg-type]
@@ -188,8 +225,6 @@ class _Batch:
             return None
         return lambda outcome: self.answer(i, fn, outcome, start, late=True)
 
-    # -- how a step runs: sync, off this thread ---------------------------------------
-
     def off_thread(self, run: range) -> None:
         """Run the calls of ``run`` together: in worker threads, or on a loop of its own.
 
@@ -203,8 +238,6 @@ class _Batch:
             from ._pool import in_threads
 
             in_threads(steps, self.timeout, self.limit, self.answer, self.late)
-
-    # -- how a step runs: on a loop -------------------------------------------------
 
     async def arun(self, step: Step, share: Share | None = None) -> None:
         """Run ``step`` on the loop: an async body awaited here, a sync one in a worker thread."""
@@ -241,66 +274,6 @@ class _Batch:
         await asyncio.gather(*(one(step) for step in steps))
 
 
-def _describe(
-    functions: Iterable[Function] | Toolset,
-    calls: Iterable[ToolCall],
-    context: Any,
-    timeout: float | None,
-    limit: int | None,
-    plugin_manager: PluginManager | None,
-) -> _Batch:
-    """The one description of a batch, that both entry points walk (see :class:`_Batch`)."""
-    if timeout is not None or limit is not None:
-        _check(timeout, limit)
-    batch = _Batch()
-    batch.timeout = timeout
-    batch.limit = limit
-    batch.context = context
-    tools: Any = functions  # a list of Functions, or a Toolset with its tables built once
-    routes = None
-    if type(tools) is not list:
-        try:
-            table, routes = tools._table, tools._routes
-        except AttributeError:  # any other iterable of Functions
-            tools = list(tools)
-    if routes is None:
-        table = {fn.name: fn for fn in tools}
-        if len(table) != len(tools):
-            names = [fn.name for fn in tools]
-            twice = next(name for name in names if names.count(name) > 1)
-            raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
-    # what the model can call, named in the answer to an unknown tool (a Toolset keeps them)
-    batch.source = tools
-    # the default manager is taken here, at the edge, when the caller gives none
-    pm = default_manager() if plugin_manager is None else plugin_manager
-    batch.pm = pm if pm.observed else None  # observers cost nothing until a plugin asks
-    batch.calls = calls = calls if type(calls) is list else list(calls)
-    fns: list[Function | None] = []
-    get = table.get
-    split = False
-    try:
-        for call in calls:
-            fn = get(call.name)
-            fns.append(fn)
-            if fn is None or fn.concurrent:
-                split = True
-    except TypeError:  # a name that cannot be a key (a list, a dict) names no tool
-        fns = [get(call.name) if type(call.name) is str else None for call in calls]
-        split = True
-    batch.fns = fns
-    if split and None in fns:
-        # a provider's alias of a tool name, or no such tool: the routes are
-        # worked out on a miss only, as most models call tools by their names
-        if routes is None:
-            routes = alias_routes(tools)
-        for i, call in enumerate(calls):
-            if fns[i] is None and type(call.name) is str:
-                fns[i] = routes.get(call.name)
-    batch.together = _together(fns) if split else _ALONE
-    batch.results = [None] * len(fns)
-    return batch
-
-
 def execute_tool_calls(
     functions: Iterable[Function] | Toolset,
     calls: Iterable[ToolCall],
@@ -335,22 +308,19 @@ def execute_tool_calls(
     :raises ValueError: an invalid ``timeout`` or ``max_concurrency``;
         :class:`~toolparse.FunctionDefinitionError` for two tools of one name.
     """
-    batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
+    batch = _Batch(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
-    lean = batch.pm is None and timeout is None and not together
+    lean = batch.pm is None  # nothing observes: no clock
     i, n = 0, len(calls)
     while i < n:
-        call = calls[i]
-        fn = fns[i]
-        if lean and fn is not None:
-            # the common case, kept lean: inline, no clock, no observer
+        if timeout is None and i not in together:  # inline, in this thread
+            call, fn = calls[i], fns[i]
             ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
-            results[i] = ToolResult.from_outcome(call, fn, fn.execute(call.arguments, ctx))
-            i += 1
-        elif timeout is None and i not in together:
-            start = now()
-            ctx = _context(context, call)
-            batch.answer(i, fn, None if fn is None else fn.execute(call.arguments, ctx), start)
+            if lean and fn is not None:
+                results[i] = ToolResult.from_outcome(call, fn, fn.execute(call.arguments, ctx))
+            else:
+                start = now()
+                batch.answer(i, fn, None if fn is None else fn.execute(call.arguments, ctx), start)
             i += 1
         else:
             stop = together.get(i, i + 1)
@@ -376,23 +346,18 @@ async def aexecute_tool_calls(
     and leaves no task behind; a sync body already running in a thread
     cannot be stopped and finishes there.
     """
-    batch = _describe(functions, calls, context, timeout, max_concurrency, plugin_manager)
+    batch = _Batch(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
-    lean = batch.pm is None and timeout is None and not together
+    lean = batch.pm is None and timeout is None  # an async body awaited here, no clock
     i, n = 0, len(calls)
     while i < n:
-        call = calls[i]
-        fn = fns[i]
-        if lean and fn is not None and fn._async:
-            # the common case, kept lean: awaited here, no clock, no observer
+        call, fn, stop = calls[i], fns[i], together.get(i, i + 1)
+        if stop > i + 1:
+            await batch.agroup(batch.steps(range(i, stop)))
+        elif lean and fn is not None and fn._async:
             ctx = {"tool_call_id": call.id} if context is None else _context(context, call)
             results[i] = ToolResult.from_outcome(call, fn, await fn.aexecute(call.arguments, ctx))
-            i += 1
-        elif i not in together:
-            await batch.arun(batch.step(i))
-            i += 1
         else:
-            stop = together[i]
-            await batch.agroup(batch.steps(range(i, stop)))
-            i = stop
+            await batch.arun(batch.step(i))
+        i = stop
     return results

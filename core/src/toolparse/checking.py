@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import messages
@@ -68,17 +68,7 @@ class CallCheck:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready data."""
-        return {
-            "record": self.record,
-            "call": self.call,
-            "id": self.id,
-            "name": self.name,
-            "tool": self.tool,
-            "accepted": self.accepted,
-            "reasons": list(self.reasons),
-            "message": self.message,
-            "format": self.format,
-        }
+        return {**asdict(self), "reasons": list(self.reasons)}
 
 
 def check_calls(
@@ -126,6 +116,7 @@ def check_calls(
         for i, call in enumerate(calls):
             name = call.name
             fn = table.get(name) if isinstance(name, str) else None
+            text: str | None = None
             if fn is None:
                 key = (kind, name)
                 text = unknown.get(key) if isinstance(name, str) else None
@@ -133,18 +124,15 @@ def check_calls(
                     text = messages.unknown_tool(str(name), _callable_names(functions, call, names))
                     if len(unknown) < 1024 and isinstance(name, str):
                         unknown[key] = text
-                yield CallCheck(
-                    number, i, call.id or None, name, None, False, (UNKNOWN_TOOL,), text, kind
-                )
-                continue
-            outcome = fn.parse_arguments(call.arguments, context)
-            if type(outcome) is Error:
-                reasons = _reasons(fn, call.arguments, outcome)
-                yield CallCheck(
-                    number, i, call.id or None, name, fn.name, False, reasons, outcome[0], kind
-                )
+                reasons: tuple[str, ...] = (UNKNOWN_TOOL,)
+            elif type(outcome := fn.parse_arguments(call.arguments, context)) is Error:
+                reasons, text = _reasons(fn, call.arguments, outcome), outcome[0]
             else:
-                yield CallCheck(number, i, call.id or None, name, fn.name, True, (), None, kind)
+                reasons = ()
+            tool = None if fn is None else fn.name
+            yield CallCheck(
+                number, i, call.id or None, name, tool, not reasons, reasons, text, kind
+            )
 
 
 def _names(functions: list[Function]) -> dict[str, Function]:
@@ -205,8 +193,6 @@ def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list
         calls = list(read(record))
         _record(calls, provider)  # an unknown tool is answered with this provider's names
         return calls
-    except ValueError:
-        raise
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         # a record of roughly the right shape with a piece missing
         raise ValueError(f"not a {provider} tool call ({type(exc).__name__}: {exc})") from None
@@ -314,8 +300,7 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
         found += [f"{name}: unrecognized parameter" for name in sorted(set(args) - set(accepted))]
     if found:
         return tuple(found)
-    first = str(outcome[0]).split("\n", 1)[0]
-    return (first if len(first) <= _CAP else first[: _CAP - 3] + "...",)
+    return (messages.cap(str(outcome[0]).split("\n", 1)[0], _CAP),)
 
 
 def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
@@ -326,5 +311,4 @@ def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
         return f"{where}: is required"
     if kind == "unrecognized":
         return f"{where}: unrecognized parameter"
-    text = f"{where}: {reason}"
-    return text if len(text) <= _CAP else text[: _CAP - 3] + "..."
+    return messages.cap(f"{where}: {reason}", _CAP)

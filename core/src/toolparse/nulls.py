@@ -41,24 +41,19 @@ class _Obj:
         self.extra: _Node | None = None
         self.closed = False
         self.decode = False  # free-form: may arrive as JSON text
-        self.leaf = False  # drops a null of its own and nothing else (known once pruned)
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
-        if not self.required.issubset(value):
-            return False
-        if self.closed and not self.names.issuperset(value):
-            return False
-        return all(k not in value or value[k] in v for k, v in self.tags.items())
+        return (
+            self.required.issubset(value)
+            and (not self.closed or self.names.issuperset(value))
+            and all(k not in value or value[k] in v for k, v in self.tags.items())
+        )
 
     def child(self, key: str) -> _Node | None:
         return self.props.get(key) if key in self.names else self.extra
 
     def restore(self, value: Any, depth: int) -> Any:
-        if self.leaf:  # most objects only drop a null of their own, and most hold none
-            if not isinstance(value, dict) or all(value.values()) or depth > MAX_DEPTH:
-                return value
-            return _rebuilt(value, {}, self.strip)
         if self.decode and isinstance(value, str):
             value = _decoded(value)
         if not isinstance(value, dict) or depth > MAX_DEPTH:
@@ -66,10 +61,7 @@ class _Obj:
         changed = {}
         for key, child in self.props.items():  # only the names under which something may change
             item = value.get(key)
-            # (a leaf is looked at here, without a call: the commonest shape holds no null)
-            if item is None or (child.leaf and (not isinstance(item, dict) or all(item.values()))):
-                continue
-            if (new := child.restore(item, depth + 1)) is not item:
+            if item is not None and (new := child.restore(item, depth + 1)) is not item:
                 changed[key] = new
         if (extra := self.extra) is not None:
             for key, item in value.items():
@@ -84,8 +76,6 @@ class _Obj:
 class _Arr:
     """An array: the plans of its items, positional ones first."""
 
-    leaf = False
-
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
@@ -99,9 +89,7 @@ class _Arr:
         out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
             child = prefix[i] if i < count else self.items
-            if child is None or (child.leaf and (not isinstance(item, dict) or all(item.values()))):
-                continue  # (as for an object's values)
-            if (new := child.restore(item, depth + 1)) is not item:
+            if child is not None and (new := child.restore(item, depth + 1)) is not item:
                 out = list(value) if out is value else out
                 out[i] = new
         return out
@@ -109,8 +97,6 @@ class _Arr:
 
 class _Union:
     """``anyOf``/``oneOf``: the branches a value may be an instance of decide."""
-
-    leaf = False
 
     def __init__(self, strings: bool) -> None:
         self.strings = strings  # a branch takes strings: never decode one
@@ -318,16 +304,13 @@ def _pruned(top: _Node) -> bool:
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
             node.extra = node.extra if id(node.extra) in useful else None
-            node.leaf = not node.props and node.extra is None and not node.decode
     return id(top) in useful
 
 
 class Restorer:
     """Undoes what an export changed, for one parameters schema (see :func:`null_restorer`).
 
-    Both ways hand back the very same dict when nothing changes, and the top level says
-    so first: a call that sends no ``null`` and no name under which something may change
-    costs a few set operations.
+    Both ways hand back the very same dict when nothing changes.
     """
 
     __slots__ = ("_plan", "_strip", "deep")
@@ -340,20 +323,11 @@ class Restorer:
         #: the top-level names under which something may change further down (``None``:
         #: not all known, the root has a schema for names it does not declare): a call
         #: that sends none of them and no top-level ``null`` has nothing to restore
-        self.deep: frozenset[str] | None = (
-            frozenset(top.props) if top and top.extra is None else None
-        )
+        self.deep = frozenset(top.props) if top and top.extra is None else None
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere."""
-        deep, strip = self.deep, self._strip
-        if deep is not None and strip is not None and deep.isdisjoint(arguments):
-            # nothing further down: the top level alone (as ``top``, without the call)
-            if strip.isdisjoint(arguments) or all(arguments.values()):
-                return arguments
-            return _rebuilt(arguments, {}, strip)  # type: ignore[no-any-return]
-        restored: dict[str, Any] = self._plan.restore(arguments, 0)
-        return restored
+        return self._plan.restore(arguments, 0)  # type: ignore[no-any-return]
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with the top level's own nulls for "absent" dropped (a root union: all)."""
@@ -391,10 +365,8 @@ def null_restorer(schema: Mapping[str, Any], key: Hashable | None = None) -> Res
     """
     if key is None:
         return _restorer(schema)
-    try:
-        return _SHARED[key]
-    except KeyError:
+    if key not in _SHARED:
         if len(_SHARED) >= 256:
             _SHARED.clear()
-        found = _SHARED[key] = _restorer(schema)
-        return found
+        _SHARED[key] = _restorer(schema)
+    return _SHARED[key]

@@ -5,30 +5,31 @@ and what is accepted, state every problem at once, and carry nothing the model
 cannot act on. Adapters never format text of their own: they hand structured
 problems to :func:`toolparse.invalid_arguments`, which renders them here, once.
 
-The package holds, each in its own module: an echoed value, a place and an
-exception's text (``_safe_text``); the names lists and their "did you mean"
-(``_suggestions``); the texts of rejected arguments (``_arguments``); those of
-a call that goes wrong around them (``_calls``); and the shared words of every
+Here are the texts of a call that goes wrong before or around its tool's
+arguments (an unknown tool, arguments that are no JSON object or over a limit,
+a tool that timed out or found no worker) and the definition errors of a set
+of tools. The package's modules hold an echoed value, a place and an
+exception's text (``_safe_text``); the names lists, their "did you mean" and
+the texts of rejected arguments (``_arguments``); and the shared words of every
 adapter's reasons (``_reasons``, re-exported by :mod:`toolparse.adapter`).
 """
 
 from __future__ import annotations
 
-from ._arguments import MAX_PROBLEM_LINES
+from collections.abc import Sequence
+
+from ._arguments import MAX_CANDIDATES as MAX_CANDIDATES
+from ._arguments import MAX_NAMES as MAX_NAMES
+from ._arguments import MAX_PROBLEM_LINES, closest, did_you_mean, similarity
+from ._arguments import argument_keys as argument_keys
 from ._arguments import invalid as invalid
 from ._arguments import key_error as key_error
 from ._arguments import missing_required as missing_required
+from ._arguments import names_text as names_text
+from ._arguments import nearest as nearest
+from ._arguments import suggestions as suggestions
+from ._arguments import unrecognized_names as unrecognized_names
 from ._arguments import unrecognized_only as unrecognized_only
-from ._calls import UNEXPECTED_RESPONSE as UNEXPECTED_RESPONSE
-from ._calls import alias_clash as alias_clash
-from ._calls import duplicate_tool as duplicate_tool
-from ._calls import invalid_json as invalid_json
-from ._calls import no_worker as no_worker
-from ._calls import not_an_object as not_an_object
-from ._calls import timed_out as timed_out
-from ._calls import too_deep as too_deep
-from ._calls import too_large as too_large
-from ._calls import unknown_tool as unknown_tool
 from ._safe_text import MAX_EXCEPTION_CHARS as MAX_EXCEPTION_CHARS
 from ._safe_text import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS, value_text
 from ._safe_text import cap as cap
@@ -36,16 +37,9 @@ from ._safe_text import exception as exception
 from ._safe_text import frame_text as frame_text
 from ._safe_text import path_text as path_text
 from ._safe_text import safe_text as safe_text
-from ._suggestions import MAX_CANDIDATES as MAX_CANDIDATES
-from ._suggestions import MAX_NAMES as MAX_NAMES
-from ._suggestions import argument_keys as argument_keys
-from ._suggestions import did_you_mean, similarity
-from ._suggestions import names_text as names_text
-from ._suggestions import nearest as nearest
-from ._suggestions import suggestions as suggestions
-from ._suggestions import unrecognized_names as unrecognized_names
 
-# the names documented as public; those imported ``as`` themselves are the core's own
+# the names documented as public; those imported ``as`` themselves, and the texts
+# below, are the core's own
 __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_PROBLEM_LINES",
@@ -54,3 +48,107 @@ __all__ = [
     "similarity",
     "value_text",
 ]
+
+UNEXPECTED_RESPONSE = "An unexpected response was returned from the tool."
+
+
+# -- a set of tools (definition errors) ------------------------------------------
+
+
+def duplicate_tool(name: str) -> str:
+    """Two tools of one set share ``name``."""
+    return f"two tools are named {name!r}; names must be unique"
+
+
+def alias_clash(first: str, second: str, provider: str, alias: str) -> str:
+    """Two tools one provider would export under the same name."""
+    return (
+        f"tools {first!r} and {second!r} would both be exported to {provider} as "
+        f"{alias!r}; rename one of them"
+    )
+
+
+# -- the call itself -------------------------------------------------------------
+
+
+def unknown_tool(name: object, available: Sequence[str]) -> str:
+    """A tool call named a tool that does not exist (or named none)."""
+    if not isinstance(name, str) or not name:
+        what = (
+            "without a tool name"
+            if name is None or name == ""
+            else "with a tool name that is not text"
+        )
+        text, shown_name, hint = f"Tool call made {what}.", "", None
+    else:
+        shown_name = name if len(name) <= 64 and name.isprintable() else value_text(name, 64)
+        text = f"Tool call made to {shown_name} but tool not found."
+        hint = did_you_mean(name, available) if len(name) <= 256 else None
+    if hint is not None:
+        text += f' Did you mean "{hint}"?'
+    if available:
+        names = closest(shown_name, available)
+        for limit in range(MAX_NAMES, 0, -1):
+            full = f"{text} Available tools: {names_text(names, limit)}."
+            if len(full) <= MAX_MESSAGE_CHARS:
+                break
+        text = full
+    return cap(text)
+
+
+def invalid_json(tool: str, reason: str) -> str:
+    """The arguments were not valid JSON."""
+    return (
+        f"The arguments for tool {tool} are not valid JSON ({reason}). "
+        "Send the arguments as one JSON object."
+    )
+
+
+_JSON_KINDS = {
+    list: "a list",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+}
+
+
+def not_an_object(tool: str, value: object) -> str:
+    """The arguments decoded to something other than an object."""
+    kind = "null" if value is None else _JSON_KINDS.get(type(value), type(value).__name__)
+    return f"The arguments for tool {tool} must be a JSON object, not {kind}."
+
+
+def too_large(tool: str, size: int, limit: int) -> str:
+    """The arguments' JSON text is over the size limit."""
+    return f"The arguments for tool {tool} are too large ({size:,} bytes; the limit is {limit:,})."
+
+
+def too_deep(tool: str, depth: int, limit: int) -> str:
+    """The arguments are nested over the depth limit."""
+    return (
+        f"The arguments for tool {tool} are nested too deeply "
+        f"(depth {depth}; the limit is {limit})."
+    )
+
+
+def timed_out(tool: str, seconds: float, *, stopped: bool = True) -> str:
+    """The tool did not finish in time.
+
+    :param stopped: the body was cancelled (an ``async def`` body); ``False``
+        for a sync body, which cannot be stopped and may still finish.
+    """
+    shown = f"{seconds:g}"
+    unit = "second" if shown == "1" else "seconds"
+    head = f"The tool {tool} did not finish within {shown} {unit}"
+    if stopped:
+        return f"{head} and was stopped."
+    return f"{head}; it may still finish, so check its effect before calling it again."
+
+
+def no_worker(tool: str, limit: int) -> str:
+    """Every worker thread is held by earlier calls that have not finished."""
+    return (
+        f"The tool {tool} could not be started: all {limit} worker threads are busy "
+        "with earlier calls that have not finished. Try again later."
+    )

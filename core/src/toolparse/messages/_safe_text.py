@@ -151,11 +151,7 @@ def _library_dirs() -> tuple[str, ...]:
 def _is_toolparse(frame: Any) -> bool:
     """A frame of toolparse itself."""
     module = str(frame.f_globals.get("__name__") or "")
-    return (
-        module == "toolparse"
-        or module.startswith("toolparse.")
-        or str(frame.f_code.co_filename).startswith("<toolparse")
-    )
+    return module == "toolparse" or module.startswith("toolparse.")
 
 
 def _is_library(frame: Any) -> bool:
@@ -181,10 +177,10 @@ def frame_text(tb: Any) -> str:
         tb = tb.tb_next
     if not frames:
         return ""
-    chosen = next(((f, n) for f, n in reversed(frames) if not _is_library(f)), None)
-    if chosen is None:
-        chosen = next(((f, n) for f, n in frames if not _is_toolparse(f)), frames[-1])
-    frame, line = chosen
+    frame, line = next(
+        (f for f in reversed(frames) if not _is_library(f[0])),
+        next((f for f in frames if not _is_toolparse(f[0])), frames[-1]),
+    )
     code = frame.f_code
     name = getattr(code, "co_qualname", code.co_name)
     return f" at {os.path.basename(code.co_filename)}:{line}: {name}"
@@ -206,8 +202,6 @@ def exception(exc: BaseException, secrets: Sequence[str] = ()) -> str:
         text = str(exc)
     except Exception:  # a broken __str__ must not break the error path
         text = f"<{name} with an unprintable message>"
-    if not secrets:
-        return f"ERROR: ({name}) {safe_text(text)}{frame_text(exc.__traceback__)}"
     # before the cut (no part of a secret is left at it), and after (none in the frame)
     text = safe_text(redact(text, secrets))
     return redact(f"ERROR: ({name}) {text}{frame_text(exc.__traceback__)}", secrets)
