@@ -49,6 +49,8 @@ nitpick_ignore = [
     ("py:class", "ServerSession"),  # mcp.server.session.ServerSession
     ("py:class", "Starlette"),  # starlette.applications.Starlette
     ("py:class", "types.CallToolResult"),  # mcp.types, imported as ``types``
+    # the pool object worker_pool() returns; its readable fields are documented there
+    ("py:class", "WorkerPool"),
 ]
 # the libraries the core, the adapters, toolparse.mcp and the integrations build on
 _EXTERNAL = [

@@ -4,7 +4,7 @@ A batch is described once (:class:`_Batch`): each call's tool, found by its
 name or a provider's alias of it, and the runs of concurrent calls that go
 together; every other call runs alone, a barrier. Both entry points walk that
 description in the model's order; only how a step runs differs: inline or in
-a worker thread of the one bounded pool (:mod:`toolparse._pool`), awaited on
+a worker thread of the one bounded pool (:func:`worker_pool`), awaited on
 the caller's loop or on a loop of its own.
 """
 

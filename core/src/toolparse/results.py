@@ -162,7 +162,7 @@ class ToolResult:
         "tool_call_id",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 -- API.md fixes these keyword options
         self,
         tool_call_id: str | None,
         name: str | None,

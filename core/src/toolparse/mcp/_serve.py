@@ -15,7 +15,7 @@ __all__ = ["asgi_app", "serve", "serve_stdio"]
 Transport = Literal["stdio", "streamable-http"]
 
 
-def asgi_app(
+def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
     tools: Any,
     *,
     name: str = "toolparse",
@@ -69,7 +69,7 @@ async def serve_stdio(
         await server.run(read, write, server.create_initialization_options())
 
 
-def serve(
+def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
     tools: Any,
     *,
     name: str = "toolparse",

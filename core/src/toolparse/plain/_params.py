@@ -63,7 +63,7 @@ def params_checker(
     rejected they are named too. Nested objects accept only their declared
     properties (their schema is closed) under ``"report"`` and ``"reject"``;
     under ``"ignore"`` the names they do not declare are dropped, and when
-    there were any the function returns the :class:`~toolparse.Arguments`
+    there were any the function returns the ``Arguments``
     the body gets instead (a copy: what the model sent is left as it was).
     """
     compiler = Compiler(policy, as_sent=True)

@@ -81,7 +81,7 @@ class OneVoice:
         return f"{text} (received {value_text(self.wrong)})" if self.echoed else text
 
     def json_schema(self) -> dict[str, Any]:
-        """The tool's whole object schema: ``value``, required, declared as :attr:`schema`."""
+        """The tool's whole object schema: ``value``, required, declared as ``schema``."""
         return {
             "type": "object",
             "properties": {"value": copy.deepcopy(dict(self.schema))},  # the caller's to change
