@@ -43,31 +43,6 @@ OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
 _new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
 
 
-class Parameters:
-    """No parser, declared ``parameters``: the required keys and the policy, then the values.
-
-    ``values(arguments)`` is the built-in adapter's check of the declared
-    values: the ``Error`` naming every problem, ``None`` when they fit, or the
-    arguments the body gets instead (names a nested object does not declare
-    dropped under ``"ignore"``).
-    """
-
-    __slots__ = ("checked", "values")
-
-    def __init__(
-        self, policy: Policy, values: Callable[[Arguments], Error | Arguments | None]
-    ) -> None:
-        self.checked = policy.checked
-        self.values = values
-
-    def __call__(self, args: dict[str, Any]) -> Arguments | Error:
-        found = self.checked(args)
-        if type(found) is Error:
-            return found
-        problem = self.values(found)  # type: ignore[arg-type]
-        return found if problem is None else problem
-
-
 class Pending:
     """An ``async def`` parser's result still to be awaited, with the arguments it was given."""
 
@@ -168,7 +143,16 @@ class Plan:
         # Function that declares parameters (not by ``import toolparse``)
         from ..plain import params_checker
 
-        return Parameters(policy, params_checker(params, owner._accepted, policy.policy))
+        checked, values = policy.checked, params_checker(params, owner._accepted, policy.policy)
+
+        def check(args: dict[str, Any]) -> Arguments | Error:
+            found = checked(args)
+            if type(found) is Error:
+                return found
+            problem = values(found)  # type: ignore[arg-type]
+            return found if problem is None else problem
+
+        return check
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.

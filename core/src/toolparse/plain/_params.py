@@ -51,6 +51,20 @@ def _object(param: FunctionParam) -> ObjectNode:
     return ObjectNode(dict, is_dataclass=False, fields=fields)
 
 
+def _fast(node: Node) -> tuple[type | None, frozenset[Any] | None]:
+    """The type a valid value of ``node`` has, and the values it may take, when one type tells.
+
+    A value of that type (and among the values) fits without its converter:
+    an enum of one JSON type has no ``true == 1`` or ``1 == 1.0`` to tell apart.
+    """
+    if isinstance(node, ScalarNode):
+        return node.type, None
+    kinds = {type(v) for v, _ in node.choices} if isinstance(node, ChoiceNode) else set()
+    if len(kinds) == 1:
+        return kinds.pop(), frozenset(v for v, _ in node.choices)
+    return None, None
+
+
 def params_checker(
     params: Sequence[FunctionParam], accepted: Sequence[str], policy: str
 ) -> Callable[[Mapping[str, Any]], Error | Arguments | None]:
@@ -68,18 +82,15 @@ def params_checker(
     """
     compiler = Compiler(policy, as_sent=True)
     nodes = [(p.name, _node(p)) for p in params]
-    fields = tuple(
-        (name, node.type if isinstance(node, ScalarNode) else None, compiler.convert(node))
-        for name, node in nodes
-    )
+    fields = tuple((name, *_fast(node), compiler.convert(node)) for name, node in nodes)
     accepted = tuple(accepted)
 
     def check(arguments: Mapping[str, Any]) -> Error | None:
         failed: Failed | None = None
         get = arguments.get
-        for name, fast, convert in fields:
+        for name, fast, values, convert in fields:
             value = get(name, _MISSING)
-            if value is _MISSING or type(value) is fast:
+            if value is _MISSING or (type(value) is fast and (values is None or value in values)):
                 continue
             result = convert(value)
             if type(result) is Failed:
@@ -97,7 +108,7 @@ def params_checker(
             return found
         kept = {
             name: new
-            for name, _, convert in nested
+            for name, _, _, convert in nested
             if (value := arguments.get(name, _MISSING)) is not _MISSING
             and (new := convert(value)) != value
         }
