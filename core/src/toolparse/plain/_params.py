@@ -59,8 +59,7 @@ def _fast(node: Node) -> tuple[type | None, frozenset[Any] | None]:
     """
     if isinstance(node, ScalarNode):
         return node.type, None
-    kinds = {type(v) for v, _ in node.choices} if isinstance(node, ChoiceNode) else set()
-    if len(kinds) == 1:
+    if isinstance(node, ChoiceNode) and len(kinds := {type(v) for v, _ in node.choices}) == 1:
         return kinds.pop(), frozenset(v for v, _ in node.choices)
     return None, None
 
