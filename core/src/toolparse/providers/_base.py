@@ -103,12 +103,29 @@ class BuiltinProvider:
     name_rule: NameRule
     #: the most tools one request may carry (``None``: no limit)
     max_tools: int | None = None
+    #: the longest description accepted (``None``: no limit)
+    max_description: int | None = None
     #: the shapes :meth:`parse_tool_calls` reads, for the error about any other
     shapes: str
+    #: the key of the one ``user`` message all answers go in (``None``: one message each)
+    together: str | None = None
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
         raise NotImplementedError
+
+    def head(self, function: Function) -> dict[str, Any]:
+        """``{name[, description]}``: the name the tool is exported under, its description."""
+        tool: dict[str, Any] = {"name": self.name_rule.alias(function.name, self.name)}
+        description = function.description
+        if description is not None:
+            if self.max_description is not None and len(description) > self.max_description:
+                raise ValueError(
+                    f"{self.name}: the description of tool {function.name!r} has "
+                    f"{len(description)} characters; at most {self.max_description} are accepted"
+                )
+            tool["description"] = description
+        return tool
 
     def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
         """One tool per function; each function's own ``strict`` applies unless ``strict`` is given.
@@ -137,15 +154,12 @@ class BuiltinProvider:
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """The message(s) that carry these results back (an interrupt is refused)."""
         refuse_interrupts(results)
-        return self.wrap([self.answer(result) for result in results])
+        answers = [self.answer(result) for result in results]
+        return [{"role": "user", self.together: answers}] if self.together else answers
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """One result in the provider's shape."""
         raise NotImplementedError
-
-    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The messages holding the answers: by default, each its own."""
-        return answers
 
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
@@ -187,11 +201,7 @@ class BuiltinProvider:
 
 
 def plain(payload: Any) -> Any:
-    """A response as plain data: SDK objects (pydantic models) are dumped.
-
-    Duck typed on ``model_dump`` so that no SDK is imported; lists of SDK
-    objects are dumped item by item.
-    """
+    """A response as plain data: SDK objects dumped (duck typed: no SDK imported), lists by item."""
     dump = getattr(payload, "model_dump", None)
     if dump is not None and not isinstance(payload, type):
         try:

@@ -43,17 +43,15 @@ class GeminiProvider(BuiltinProvider):
     name = "gemini"
     name_rule = NAME_RULE
     shapes = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
+    together = "parts"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """A ``FunctionDeclaration``: ``{name, description, parameters}``.
+        """A ``FunctionDeclaration``: ``{name, description, parameters}`` (no strict mode).
 
-        ``parameters`` is left out for a tool without arguments (Gemini refuses
-        an object with no properties). Gemini has no strict mode: ``strict``
-        changes nothing here.
+        ``parameters`` is left out for a tool without arguments (Gemini refuses an object with
+        no properties).
         """
-        declaration: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
-        if function.description is not None:
-            declaration["description"] = function.description
+        declaration = self.head(function)
         schema = parameters(function, self.name)
         if (function.options or {}).get("parameters_json_schema"):
             declaration["parametersJsonSchema"] = gemini_json_schema(schema)
@@ -71,17 +69,11 @@ class GeminiProvider(BuiltinProvider):
         return [{"functionDeclarations": declarations}] if declarations else []
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The ``functionCall`` parts of a response, a ``Content``, or a list of parts.
+        """The ``functionCall`` parts of a response (its first candidate), a ``Content`` or parts.
 
-        Of a response, the first candidate is read. A call without an ``id``
-        gets one unique within the response (``gemini-call-1``, ...), which
-        :meth:`to_result_message` leaves out again: Gemini matches such
-        responses by order and name. Whole-number floats in the arguments
-        become ints (the arguments travel as a protobuf ``Struct``, where
-        every number is a float), as the SDK itself does. Server-side parts
-        (``executableCode``, ``codeExecutionResult``) are skipped.
-
-        :raises ValueError: the payload is not of the Gemini shape.
+        An id made up for a call without one is not sent back: Gemini matches such responses
+        by order and name. Whole-number floats in the arguments become ints (they travel as a
+        protobuf ``Struct``, where every number is a float), as the SDK itself does.
         """
         data = plain(payload)
         if isinstance(data, Mapping) and "candidates" in data:
@@ -120,9 +112,8 @@ class GeminiProvider(BuiltinProvider):
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """A ``functionResponse`` part (they all go in one ``user`` ``Content``).
 
-        The text goes in ``response.output`` (``response.error`` when
-        ``is_error``), as the Gemini docs ask; images go in the response's
-        ``parts`` (``inlineData`` for base64, ``fileData`` for a URL).
+        The text goes in ``response.output`` (``error`` when ``is_error``), as the Gemini docs
+        ask; images in the response's ``parts``.
         """
         texts: list[str] = []
         media: list[dict[str, Any]] = []
@@ -144,9 +135,6 @@ class GeminiProvider(BuiltinProvider):
         if media:
             response["parts"] = media
         return {"functionResponse": response}
-
-    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{"role": "user", "parts": answers}]
 
 
 def _whole(value: Any) -> Any:

@@ -32,20 +32,16 @@ class MCPProvider(BuiltinProvider):
     shapes = "a tools/call request, its params, or a list of them"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """A ``Tool``: ``{name, description, inputSchema}``.
+        """A ``Tool``: ``{name, description, inputSchema}`` (no strict mode).
 
-        ``Function.options`` may add ``title``, ``annotations`` (the hints
-        ``readOnlyHint``, ``destructiveHint``, ...) and ``output_schema``
-        (``outputSchema``). MCP has no strict mode: ``strict`` changes nothing.
+        ``Function.options`` may add ``title``, ``annotations`` and ``output_schema``.
         """
-        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
+        tool = self.head(function)
         options = function.options or {}
         if options.get("title") is not None:
-            tool["title"] = options["title"]
-        if function.description is not None:
-            tool["description"] = function.description
+            tool = {"name": tool.pop("name"), "title": options["title"], **tool}
         tool["inputSchema"] = parameters(function, self.name)
-        for option in ("output_schema", "annotations"):
+        for option, key in (("output_schema", "outputSchema"), ("annotations", "annotations")):
             value = options.get(option)
             if value is None:
                 continue
@@ -57,19 +53,14 @@ class MCPProvider(BuiltinProvider):
                 raise ValueError(
                     f'mcp: the output_schema of tool {function.name!r} must have type "object" at its root'
                 )
-            key = "outputSchema" if option == "output_schema" else option
             tool[key] = copy.deepcopy(dict(value))
         return tool
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``tools/call`` request, its ``params``, or a batch of them.
 
-        The call id is the JSON-RPC request id as a string; without one (bare
-        ``params``), an id unique within the payload (``mcp-call-1``, ...).
-        In a batch, other requests and notifications are skipped.
-
-        :raises ValueError: the payload is not a ``tools/call`` request, its
-            params, or a list of them.
+        The call id is the JSON-RPC request id as a string. In a batch, other requests and
+        notifications are skipped.
         """
         data = plain(payload)
         batch = isinstance(data, list)
@@ -102,9 +93,8 @@ class MCPProvider(BuiltinProvider):
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """A ``CallToolResult``: ``{content, isError[, structuredContent]}``.
 
-        Text → ``text`` content, base64 images → ``image`` content, image URLs
-        → ``resource_link``. ``is_error`` → ``isError: true``;
-        ``ToolResult.options={"structured_content": {...}}`` → ``structuredContent``.
+        Image URLs become ``resource_link`` content; ``ToolResult.options={"structured_content":
+        {...}}`` is ``structuredContent``.
         """
         message: dict[str, Any] = {"content": [self._part(p) for p in content_parts(result)]}
         structured = (result.options or {}).get("structured_content")
