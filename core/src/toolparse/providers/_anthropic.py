@@ -29,10 +29,7 @@ class AnthropicProvider(BuiltinProvider):
     together = "content"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """``{name, description, input_schema[, strict][, cache_control]}``.
-
-        ``Function.options={"cache_control": True}`` on the last tool caches them all.
-        """
+        """``{name, description, input_schema[, strict][, cache_control]}``."""
         schema = parameters(function, self.name)
         for key in ("anyOf", "oneOf", "allOf"):
             if key in schema:
@@ -48,25 +45,17 @@ class AnthropicProvider(BuiltinProvider):
         return _cached(tool, function.options, f"tool {function.name!r}")
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.
-
-        Server-side tool calls (``server_tool_use``, ``mcp_tool_use``) are skipped: Anthropic
-        runs them.
-        """
+        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks."""
         data = plain(payload)
-        if isinstance(data, Mapping) and "content" in data and not _FOREIGN_KEYS & data.keys():
-            blocks = data["content"]
-            if isinstance(blocks, str):
-                return []
-            if not isinstance(blocks, list):
-                raise self.expected(payload)
-        elif isinstance(data, Mapping) and "type" in data and not _FOREIGN_KEYS & data.keys():
-            blocks = [data]
-        elif isinstance(data, list):
-            blocks = data
-        else:
+        if isinstance(data, Mapping) and _FOREIGN_KEYS & data.keys():
             raise self.expected(payload)
-        blocks = self.each(blocks, payload, _is_block)
+        if isinstance(data, Mapping) and "content" in data:
+            data = data["content"]
+            if isinstance(data, str):
+                return []
+            if not isinstance(data, list):
+                raise self.expected(payload)
+        blocks = self.listed(data, payload, _is_block)
         make_id = id_maker("toolu_", blocks)
         return [
             ToolCall(make_id(block.get("id")), block.get("name"), block.get("input"))

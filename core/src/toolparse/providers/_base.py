@@ -34,11 +34,11 @@ class NameRule:
     :param provider: the provider the rule is for (named in errors).
     :param pattern: the whole-name regular expression.
     :param words: the rule in words, for error messages.
-    :param invalid: a regular expression matching one character the rule does
-        not allow (each becomes ``_`` in an alias).
+    :param invalid: a regular expression matching one character the rule does not allow (each
+        becomes ``_`` in an alias).
     :param max_length: the longest name allowed.
-    :param first: a regular expression the first character must match (an
-        alias gets a leading ``_`` when it does not), or ``None``.
+    :param first: a regular expression the first character must match (an alias gets a leading
+        ``_`` when it does not), or ``None``.
     """
 
     __slots__ = ("first", "invalid", "max_length", "pattern", "provider", "words")
@@ -74,12 +74,12 @@ class NameRule:
     def alias(self, name: str, provider: str | None = None) -> str:
         """The name to export ``name`` under: itself when valid, else a readable alias.
 
-        Every character the rule does not allow becomes ``_``; a name that
-        would be too long is cut and ends in ``_`` and 8 hex digits of a hash
-        of the whole name, so the alias is stable and still tells tools apart.
+        Every character the rule does not allow becomes ``_``; a name that would be too long is
+        cut and ends in ``_`` and 8 hex digits of a hash of the whole name, so the alias is
+        stable and still tells tools apart.
 
-        :raises ValueError: no alias fits the rule (the message names the rule
-            and ``provider``, default the rule's own provider).
+        :raises ValueError: no alias fits the rule (the message names the rule and ``provider``,
+            default the rule's own provider).
         """
         if not isinstance(name, str) or not name:
             raise self._error(str(name), provider, " and cannot be aliased")
@@ -128,11 +128,7 @@ class BuiltinProvider:
         return tool
 
     def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
-        """One tool per function; each function's own ``strict`` applies unless ``strict`` is given.
-
-        Refuses duplicate names, colliding aliases and (where the provider has
-        a limit) too many tools.
-        """
+        """One tool per function, each with its own ``strict`` unless ``strict`` is given."""
         seen: dict[str, str] = {}
         for fn in functions:
             exported = self.name_rule.alias(fn.name, self.name)
@@ -177,14 +173,19 @@ class BuiltinProvider:
         )
 
     def each(self, items: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
-        """``items`` as a list of plain mappings, each of which ``fits``, else the payload is refused.
-
-        Typed ``Any``, as their values are: a call keeps the name it came with.
-        """
+        """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         found = [plain(item) for item in items]
         if not all(isinstance(item, Mapping) and fits(item) for item in found):
             raise self.expected(payload)
         return found
+
+    def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
+        """``data``, one item that ``fits`` or a list of them, as a list (else refused)."""
+        if isinstance(data, Mapping) and fits(data):
+            return [data]
+        if not isinstance(data, list):
+            raise self.expected(payload)
+        return self.each(data, payload, fits)
 
     def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
         """The error for a content part the provider cannot carry ``where``."""
@@ -222,8 +223,7 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls that came without one, ``prefix`` and a number: unique within one response.
 
-    An id the response already uses is skipped, so a provider can tell its
-    own ids from made-up ones when the result goes back.
+    An id the response already uses is skipped: a provider tells made-up ids from its own.
     """
     taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
     numbers = itertools.count(1)

@@ -39,10 +39,7 @@ _VALUE_TYPES = (
 
 
 def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
-    """The ``parameters`` Schema for a tool, or ``None`` when it takes no arguments.
-
-    :raises ValueError: the schema is recursive (use ``parameters_json_schema``).
-    """
+    """The ``parameters`` Schema for a tool, or ``None`` when it takes no arguments."""
     root = dict(schema)
     out = _Gemini(root, name).node(root, ())
     # Gemini refuses an OBJECT with empty properties: omit it
@@ -50,11 +47,7 @@ def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
 
 
 def gemini_json_schema(schema: Schema) -> Schema:
-    """The ``parametersJsonSchema`` for a tool: JSON Schema, conservatively cleaned.
-
-    Removes ``$schema`` (everywhere) and turns ``const`` into a one-value
-    ``enum``; keeps ``$ref``/``$defs`` (recursion works on this path) and key order.
-    """
+    """The ``parametersJsonSchema`` of a tool: no ``$schema``, a ``const`` as a one-value enum."""
     return rewrite(schema, _json_schema)
 
 

@@ -32,10 +32,7 @@ class MCPProvider(BuiltinProvider):
     shapes = "a tools/call request, its params, or a list of them"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """A ``Tool``: ``{name, description, inputSchema}`` (no strict mode).
-
-        ``Function.options`` may add ``title``, ``annotations`` and ``output_schema``.
-        """
+        """A ``Tool``: ``{name, title, description, inputSchema, outputSchema, annotations}``."""
         tool = self.head(function)
         options = function.options or {}
         if options.get("title") is not None:
@@ -57,11 +54,7 @@ class MCPProvider(BuiltinProvider):
         return tool
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The calls in a ``tools/call`` request, its ``params``, or a batch of them.
-
-        The call id is the JSON-RPC request id as a string. In a batch, other requests and
-        notifications are skipped.
-        """
+        """The calls in a ``tools/call`` request, its ``params``, or a batch of them."""
         data = plain(payload)
         batch = isinstance(data, list)
         requests = [plain(item) for item in data] if batch else [data]
@@ -91,11 +84,7 @@ class MCPProvider(BuiltinProvider):
         ]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """A ``CallToolResult``: ``{content, isError[, structuredContent]}``.
-
-        Image URLs become ``resource_link`` content; ``ToolResult.options={"structured_content":
-        {...}}`` is ``structuredContent``.
-        """
+        """A ``CallToolResult``: ``{content, isError[, structuredContent]}``."""
         message: dict[str, Any] = {"content": [self._part(p) for p in content_parts(result)]}
         structured = (result.options or {}).get("structured_content")
         if structured is not None:

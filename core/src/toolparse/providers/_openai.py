@@ -1,9 +1,6 @@
 """OpenAI: Chat Completions (``"openai"``) and the Responses API (``"openai-responses"``).
 
-Both take the same tool names, parameters and strict mode (with OpenAI's size
-limits); Chat Completions nests a tool under ``function`` and answers with
-``role: "tool"`` messages, the Responses API has flat tools, ``function_call``
-items and ``function_call_output`` items.
+Both take the same tool names, parameters and strict mode (with OpenAI's size limits).
 """
 
 from __future__ import annotations
@@ -83,15 +80,9 @@ class OpenAIProvider(_OpenAI):
                 raise self.expected(payload)
         if isinstance(data, Mapping) and "message" in data and "role" not in data:
             data = plain(data["message"]) or {}  # a Choice
-        if isinstance(data, Mapping) and _is_call(data):
-            calls: Any = [data]
-        elif isinstance(data, Mapping) and _is_message(data):
-            calls = data.get("tool_calls") or []
-        elif isinstance(data, list):
-            calls = data
-        else:
-            raise self.expected(payload)
-        calls = self.each(calls, payload, _is_call)
+        if isinstance(data, Mapping) and not _is_call(data) and _is_message(data):
+            data = data.get("tool_calls") or []
+        calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
         return [_call(call, make_id(call.get("id"))) for call in calls]
 
@@ -108,12 +99,10 @@ class OpenAIProvider(_OpenAI):
 
 def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
     """One tool call: a function call, or a custom one with its raw input text."""
-    custom: Any
-    function: Any
     if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-        custom = mapping(call.get("custom"))
+        custom: Any = mapping(call.get("custom"))
         return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
-    function = mapping(call.get("function"))
+    function: Any = mapping(call.get("function"))
     return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
@@ -150,29 +139,19 @@ class OpenAIResponsesProvider(_OpenAI):
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", name, description, parameters, strict}`` (flat).
 
-        ``strict`` is always sent: when it is left out the Responses API makes
-        the schema strict by itself, so optional arguments become mandatory.
+        ``strict`` is always sent: left out, the Responses API makes optional arguments mandatory.
         """
         return {"type": "function", **self.definition(function, strict), "strict": strict}
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The calls of a ``Response``, a list of output items, or one item.
-
-        Server-side calls (web search, remote MCP, ...) and messages are skipped. The call id
-        is ``call_id`` (``id`` is the item's own id).
-        """
+        """The calls of a ``Response``, a list of output items, or one item (ids: ``call_id``)."""
         data = plain(payload)
         if isinstance(data, Mapping) and "output" in data and "type" not in data:
             items = data["output"] or []
             if data.get("object", "response") != "response" or not isinstance(items, list):
                 raise self.expected(payload)
-        elif isinstance(data, Mapping) and "type" in data:
-            items = [data]
-        elif isinstance(data, list):
-            items = data
-        else:
-            raise self.expected(payload)
-        items = self.each(items, payload, _is_item)
+            data = items
+        items = self.listed(data, payload, _is_item)
         make_id = id_maker("call_", items, key="call_id")
         found = []
         for item in items:
@@ -190,10 +169,7 @@ class OpenAIResponsesProvider(_OpenAI):
         return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """``{"type": "function_call_output", "call_id", "output"}`` (``custom_tool_call_output``).
-
-        With images the output is a list of ``input_text`` and ``input_image`` parts.
-        """
+        """``{"type": "function_call_output", "call_id", "output"}`` (or a custom one's)."""
         output = self.content(result, self._input)
         return {
             "type": _OUTPUT_TYPES.get(result.kind) or f"{result.kind}_output",
@@ -234,10 +210,7 @@ def _is_item(item: Mapping[str, Any]) -> bool:
 
 
 def _check_limits(schema: Schema, name: str) -> None:
-    """Refuse a strict schema over OpenAI's documented size limits.
-
-    Properties and levels of object nesting are counted as the schema expands through ``$ref``.
-    """
+    """Refuse a strict schema over OpenAI's documented size limits (nesting through ``$ref``)."""
     properties, deepest = _expanded(schema)
     enums = chars = 0
     stack: list[object] = [schema]

@@ -25,11 +25,7 @@ _MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs
 
 
 def parameters(function: Function, provider: str) -> Schema:
-    """The parameters schema of ``function`` as every provider starts from it.
-
-    An object root (a root ``$ref`` inlined, a root ``allOf`` merged when its parts agree),
-    tuples in 2020-12 form, and no top-level ``description`` when it is the tool's own.
-    """
+    """The parameters schema of ``function`` as every provider starts from it: an object root."""
     schema = function.json_schema()
     ref = schema.get("$ref")
     if isinstance(ref, str):
@@ -67,8 +63,7 @@ def parameters(function: Function, provider: str) -> Schema:
 def rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schema]) -> Schema:
     """A new schema: every subschema copied, then ``finish(source, copy)`` gives its new form.
 
-    Data keywords (``enum``, ``default``, ...) are kept as they are; levels are counted as
-    ``Function`` counts them for a raw schema.
+    Levels are counted as ``Function`` counts them for a raw schema.
     """
 
     def walk(node: Any, depth: int) -> Any:
@@ -110,10 +105,7 @@ def _modern_tuple(node: Mapping[str, Any], out: Schema) -> Schema:
 
 
 def loose_arrays(schema: Schema) -> Schema:
-    """Every array with an ``items`` schema, as OpenAI wants even outside strict mode.
-
-    A missing ``items`` becomes ``{}``, ``items: false`` after a tuple ``maxItems`` (same meaning).
-    """
+    """Every array with an ``items`` schema, as OpenAI wants even outside strict mode."""
     return rewrite(schema, _loose_array)
 
 

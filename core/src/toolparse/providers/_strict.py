@@ -1,12 +1,8 @@
 """Strict schemas: the JSON Schema subset OpenAI and Anthropic decode against.
 
-Both want every object closed (``additionalProperties: false``). OpenAI also wants every
-property in ``required``: an optional one becomes nullable, ``null`` meaning "not sent" (the core
-drops it before the parser, so its default applies). Anthropic keeps ``required`` as it was.
-
-Keywords a provider does not decode against are described in the description instead; the
-parser still enforces them. Shapes that cannot be expressed at all raise ``ValueError`` saying
-what to change.
+Both want every object closed. OpenAI also wants every property in ``required``: an optional one
+becomes nullable, ``null`` meaning "not sent" (the core drops it before the parser, so its default
+applies). Keywords a provider does not decode against are described in the description instead.
 """
 
 from __future__ import annotations
