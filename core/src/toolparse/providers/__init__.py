@@ -282,10 +282,8 @@ def _callable_names(
     if rule is None or provider is None:
         # the first (strictest) rule's names run under every provider
         name = call.name if isinstance(call.name, str) else ""
-        first = next(iter(rules.items()))
-        provider, rule = next(
-            ((p, r) for p, r in rules.items() if r.pattern.fullmatch(name)), first
-        )
+        meeting = [(p, r) for p, r in rules.items() if r.pattern.fullmatch(name)]
+        provider, rule = (meeting or list(rules.items()))[0]
     if cache is not None and provider in cache:
         return cache[provider]
     tools = functions if hasattr(functions, "_names_for") else list(functions)

@@ -58,7 +58,9 @@ class MCPProvider(BuiltinProvider):
         data = plain(payload)
         batch = isinstance(data, list)
         requests = [plain(item) for item in data] if batch else [data]
-        params_list: list[tuple[Any, Any]] = []
+        make_id = id_maker("mcp-call-")
+        found: list[ToolCall] = []
+        params: Any  # a call keeps the name it came with
         for request in requests:
             if not isinstance(request, Mapping):
                 raise self.expected(payload)
@@ -67,21 +69,17 @@ class MCPProvider(BuiltinProvider):
                     if batch:
                         continue  # another request in a batch
                     raise self.expected(payload)
-                params = plain(request.get("params"))
+                request_id, params = request.get("id"), plain(request.get("params"))
                 if not isinstance(params, Mapping):
                     raise self.expected(payload)
-                params_list.append((request.get("id"), params))
             elif "name" in request and not _FOREIGN_KEYS & request.keys():
-                params_list.append((None, request))
+                request_id, params = None, request
             elif batch and "jsonrpc" in request:
                 continue  # a response in a batch
             else:
                 raise self.expected(payload)
-        make_id = id_maker("mcp-call-")
-        return [
-            ToolCall(make_id(request_id), params.get("name"), params.get("arguments"))
-            for request_id, params in params_list
-        ]
+            found.append(ToolCall(make_id(request_id), params.get("name"), params.get("arguments")))
+        return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """A ``CallToolResult``: ``{content, isError[, structuredContent]}``."""

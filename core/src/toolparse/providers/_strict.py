@@ -275,10 +275,8 @@ def _with_null(schema: Schema) -> Schema:
     kind = out.get("type")
     if "$ref" in out or "allOf" in out or (kind is None and not {"enum", "anyOf"} & out.keys()):
         description = out.pop("description", None)
-        wrapped: Schema = {"anyOf": [out, {"type": "null"}]}
-        if description is not None:
-            wrapped["description"] = description
-        return wrapped
+        told = {} if description is None else {"description": description}
+        return {"anyOf": [out, {"type": "null"}], **told}
     if "anyOf" in out and kind is None:
         out["anyOf"] = [*out["anyOf"], {"type": "null"}]
         return out
@@ -293,12 +291,11 @@ def _with_null(schema: Schema) -> Schema:
 
 def _recursion(schema: Schema) -> str | None:
     """Why ``schema`` is recursive (Anthropic's strict mode decodes no recursion), or ``None``."""
-    defs = {
-        f"#/{key}/{name}": value
+    edges = {
+        f"#/{key}/{name}": _refs(value)
         for key in ("$defs", "definitions")
         for name, value in (schema.get(key) or {}).items()
     }
-    edges = {name: _refs(value) for name, value in defs.items()}
     if "#" in _refs(schema) or any("#" in targets for targets in edges.values()):
         return "a recursive schema"
     state: dict[str, int] = {}  # 1: being visited, 2: done
