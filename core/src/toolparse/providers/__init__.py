@@ -7,13 +7,11 @@ Four functions, one vocabulary for every provider::
     results = toolparse.execute_tool_calls(functions, calls)
     messages.extend(to_result_message(results, "openai"))
 
-Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``,
-``"anthropic"``, ``"gemini"`` and ``"mcp"``; more through the
-``toolparse_register_providers`` hook. This package is itself the plugin that
-registers the built-in ones: it registers itself on a plugin manager the first
-time it needs that manager's providers, so the plugin manager never imports it.
-Importing this module is cheap: each provider's module loads when it is first
-needed.
+Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``, ``"anthropic"``, ``"gemini"``
+and ``"mcp"``; more through the ``toolparse_register_providers`` hook. This package is itself the
+plugin that registers the built-in ones, on a plugin manager the first time it needs that
+manager's providers, so the plugin manager never imports it. Importing this module is cheap: each
+provider's module loads when it is first needed.
 """
 
 from __future__ import annotations
@@ -49,9 +47,9 @@ __all__ = [
 class Provider(Protocol):
     """What a provider format implements (register one with ``toolparse_register_providers``).
 
-    ``name`` is what users pass as ``provider``. The four methods back the
-    module-level functions of the same names; ``strict`` is already decided
-    (from ``Function.strict`` or the caller) when ``to_tool`` is called.
+    ``name`` is what users pass as ``provider``. The four methods back the module-level functions
+    of the same names; ``strict`` is already decided (from ``Function.strict`` or the caller)
+    when ``to_tool`` is called.
     """
 
     name: str
@@ -100,8 +98,8 @@ def builtin_providers() -> list[Provider]:
 def name_rules() -> list[tuple[str, NameRule]]:
     """``(provider, rule)`` for each built-in provider's tool-name rule.
 
-    Calls made under any of these aliases are routed back to their tool by
-    ``execute_tool_calls`` and :class:`toolparse.Toolset`.
+    Calls made under any of these aliases are routed back to their tool by ``execute_tool_calls``
+    and :class:`toolparse.Toolset`.
     """
     # every built-in provider has a name_rule (the Provider protocol makes it optional)
     return [(p.name, p.name_rule) for p in builtin_providers()]  # type: ignore[attr-defined]
@@ -117,9 +115,8 @@ def toolparse_register_providers(register: Callable[[Provider], None]) -> None:
 def registered(plugin_manager: PluginManager | None = None) -> dict[str, Provider]:
     """Every provider of ``plugin_manager`` by name, the built-in ones included.
 
-    The first time, this package registers itself on the manager as the
-    plugin ``"toolparse.providers"`` (unless that name is blocked), through
-    the same hook a third-party provider uses.
+    The first time, this package registers itself on the manager as the plugin
+    ``"toolparse.providers"`` (unless that name is blocked), through the hook a third party uses.
 
     :param plugin_manager: where to look (default: :func:`toolparse.plugin_manager`).
     """
@@ -160,10 +157,10 @@ def to_tool(
 ) -> dict[str, Any]:
     """``function`` as one tool definition in ``provider``'s shape.
 
-    :param strict: ask for strict mode (OpenAI, Anthropic); ``None`` uses
-        ``function.strict``. Providers without a strict mode ignore it.
-    :raises ValueError: the name breaks the provider's rule, or the schema
-        cannot be expressed (the message says which rule).
+    :param strict: ask for strict mode (OpenAI, Anthropic); ``None`` uses ``function.strict``.
+        Providers without a strict mode ignore it.
+    :raises ValueError: the name breaks the provider's rule, or the schema cannot be expressed
+        (the message says which rule).
     """
     found = _provider(provider, function._pm)
     return found.to_tool(function, strict=function.strict if strict is None else bool(strict))
@@ -174,10 +171,9 @@ def to_tools(
 ) -> list[Any]:
     """The value of the request's ``tools`` parameter for ``functions``.
 
-    Each function's own ``strict`` applies, unless ``strict`` says otherwise
-    for all. Names must be unique, and so must the names they are exported
-    under (a name that breaks the provider's rule gets an alias: see
-    :class:`NameRule`).
+    Each function's own ``strict`` applies, unless ``strict`` says otherwise for all. Names must
+    be unique, and so must the names they are exported under (a name that breaks the provider's
+    rule gets an alias: see :class:`NameRule`).
     """
     functions = list(functions)
     found = _provider(provider, functions[0]._pm if functions else None)
@@ -191,21 +187,18 @@ def parse_tool_calls(
 ) -> list[ToolCall]:
     """The tool calls in a provider's response, as :class:`toolparse.ToolCall`.
 
-    Never loses a call: a payload that is not of the provider's shape raises
-    ``ValueError`` saying what was expected (``[]`` means a response of that
-    shape without tool calls); every call the application must answer comes
-    back, a custom (free-form) tool call with ``kind="custom"`` and its raw
-    input text as ``arguments``; server-side tool calls (web search, code
-    execution) are skipped. Calls without an id get ids unique within the
-    response. A call without a usable name keeps it as it came
-    (``execute_tool_calls`` answers it with an error result).
+    Never loses a call: a payload that is not of the provider's shape raises ``ValueError`` saying
+    what was expected (``[]`` means a response of that shape without tool calls); every call the
+    application must answer comes back, a custom (free-form) tool call with ``kind="custom"`` and
+    its raw input text as ``arguments``; server-side tool calls (web search, code execution) are
+    skipped. Calls without an id get ids unique within the response. A call without a usable
+    name keeps it as it came (``execute_tool_calls`` answers it with an error result).
 
-    :param payload: the response as a dict, or the SDK's own object (anything
-        with ``model_dump()``); smaller pieces (a message, a list of calls)
-        work too. Nothing is validated here: the arguments go to
-        ``execute_tool_calls`` as they came.
-    :param functions: the tools offered (Functions or a Toolset): a call made
-        under the alias a tool was exported as gets the tool's own name back.
+    :param payload: the response as a dict, or the SDK's own object (anything with
+        ``model_dump()``); smaller pieces (a message, a list of calls) work too. Nothing is
+        validated here: the arguments go to ``execute_tool_calls`` as they came.
+    :param functions: the tools offered (Functions or a Toolset): a call made under the alias a
+        tool was exported as gets the tool's own name back.
     """
     found = _provider(provider)
     calls = found.parse_tool_calls(payload)
@@ -226,12 +219,12 @@ def to_result_message(
 ) -> list[dict[str, Any]]:
     """The message(s) carrying ``results`` back, ready to append to the conversation.
 
-    Always a list (OpenAI: one ``tool`` message per result; Anthropic and
-    Gemini: one ``user`` message; MCP: one ``CallToolResult`` per result), so
+    Always a list (OpenAI: one ``tool`` message per result; Anthropic and Gemini: one ``user``
+    message; MCP: one ``CallToolResult`` per result), so
     ``messages.extend(to_result_message(results, provider))`` works for all.
 
-    :raises ValueError: a result is an interrupt (``is_interrupt``): it is
-        not an answer; resolve it first (:meth:`toolparse.ToolResult.resolve`).
+    :raises ValueError: a result is an interrupt (``is_interrupt``): it is not an answer; resolve
+        it first (:meth:`toolparse.ToolResult.resolve`).
     """
     from ._base import refuse_interrupts
 
@@ -255,8 +248,7 @@ def _record(calls: Iterable[ToolCall], provider: str) -> None:
 def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> dict[str, str]:
     """The name each tool is exported under to ``provider`` → the tool's own name.
 
-    A tool the provider's rule cannot name is left out; of two tools one alias
-    would name, the first keeps it. A Toolset keeps the map it made the first time.
+    A tool the rule cannot name is left out; of two tools one alias would name, the first keeps it.
     """
     kept = getattr(functions, "_names_for", None)
     if kept is not None:
@@ -275,18 +267,13 @@ def _callable_names(
 ) -> list[str]:
     """The names the model can call these tools by, for the answer to an unknown tool.
 
-    The names the tools were exported under to the provider the call came
-    from (``parse_tool_calls`` records it); for a call made some other way,
-    to the first built-in provider whose name rule the called name meets (a
-    dotted name is not OpenAI's), else OpenAI's (the strictest). Every name
-    given runs its tool: ``execute_tool_calls`` routes the aliases back.
-
-    :param cache: the names found per provider, kept by a caller that asks
-        again for the same tools.
+    Those the tools were exported under to the provider the call came from (recorded by
+    ``parse_tool_calls``), else to the first built-in provider whose rule the called name meets
+    (else OpenAI's, the strictest). ``cache`` keeps them per provider for the same tools.
     """
     provider: str | None = getattr(call, "_provider", None)
     rules = dict(name_rules())
-    rule = rules.get(provider) if provider is not None else None
+    rule = rules.get(provider or "")
     if rule is None and provider is not None:
         try:
             rule = getattr(get_provider(provider), "name_rule", None)
@@ -295,10 +282,8 @@ def _callable_names(
     if rule is None or provider is None:
         # the first (strictest) rule's names run under every provider
         name = call.name if isinstance(call.name, str) else ""
-        first = next(iter(rules.items()))
-        provider, rule = next(
-            ((p, r) for p, r in rules.items() if r.pattern.fullmatch(name)), first
-        )
+        meeting = [(p, r) for p, r in rules.items() if r.pattern.fullmatch(name)]
+        provider, rule = (meeting or list(rules.items()))[0]
     if cache is not None and provider in cache:
         return cache[provider]
     tools = functions if hasattr(functions, "_names_for") else list(functions)

@@ -26,13 +26,10 @@ class AnthropicProvider(BuiltinProvider):
     name = "anthropic"
     name_rule = NAME_RULE
     shapes = "a Message, a message param, a list of content blocks or a tool_use block"
+    together = "content"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """``{name, description, input_schema[, strict][, cache_control]}``.
-
-        ``Function.options={"cache_control": True}`` (or ``"1h"``, or a mapping)
-        adds a cache breakpoint: put it on the last tool to cache them all.
-        """
+        """``{name, description, input_schema[, strict][, cache_control]}``."""
         schema = parameters(function, self.name)
         for key in ("anyOf", "oneOf", "allOf"):
             if key in schema:
@@ -42,37 +39,23 @@ class AnthropicProvider(BuiltinProvider):
                 )
         if strict:
             schema = strict_schema(schema, "anthropic", self.name, function.name)
-        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
-        if function.description is not None:
-            tool["description"] = function.description
-        tool["input_schema"] = schema
+        tool = {**self.head(function), "input_schema": schema}
         if strict:
             tool["strict"] = True
         return _cached(tool, function.options, f"tool {function.name!r}")
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks.
-
-        Server-side tool calls (``server_tool_use``, ``mcp_tool_use``) are
-        skipped: Anthropic runs them. A block without an id gets one
-        (``toolu_1``, ...) unique within the message.
-
-        :raises ValueError: the payload is not of the Messages shape.
-        """
+        """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks."""
         data = plain(payload)
-        if isinstance(data, Mapping) and "content" in data and not _FOREIGN_KEYS & data.keys():
-            blocks = data["content"]
-            if isinstance(blocks, str):
-                return []
-            if not isinstance(blocks, list):
-                raise self.expected(payload)
-        elif isinstance(data, Mapping) and "type" in data and not _FOREIGN_KEYS & data.keys():
-            blocks = [data]
-        elif isinstance(data, list):
-            blocks = data
-        else:
+        if isinstance(data, Mapping) and _FOREIGN_KEYS & data.keys():
             raise self.expected(payload)
-        blocks = self.each(blocks, payload, _is_block)
+        if isinstance(data, Mapping) and "content" in data:
+            data = data["content"]
+            if isinstance(data, str):
+                return []
+            if not isinstance(data, list):
+                raise self.expected(payload)
+        blocks = self.listed(data, payload, _is_block)
         make_id = id_maker("toolu_", blocks)
         return [
             ToolCall(make_id(block.get("id")), block.get("name"), block.get("input"))
@@ -81,12 +64,7 @@ class AnthropicProvider(BuiltinProvider):
         ]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """A ``tool_result`` block (they all go in one ``user`` message).
-
-        ``is_error`` → ``is_error: true``; ``options={"cache_control": True}`` on
-        a result or on a content part adds a cache breakpoint there. Images go
-        as ``image`` blocks (base64 JPEG, PNG, GIF, WebP, or a URL).
-        """
+        """A ``tool_result`` block (they all go in one ``user`` message)."""
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.need_id(result)}
         parts = content_parts(result)
         if isinstance(result.content, str) and result.content:
@@ -96,9 +74,6 @@ class AnthropicProvider(BuiltinProvider):
         if result.is_error:
             block["is_error"] = True
         return _cached(block, result.options, f"result of {result.name!r}")
-
-    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{"role": "user", "content": answers}]
 
     def _part(self, part: ContentPart) -> dict[str, Any]:
         out: dict[str, Any]
@@ -134,11 +109,7 @@ def _is_block(block: Mapping[str, Any]) -> bool:
 
 
 def _cached(out: dict[str, Any], options: Mapping[str, Any] | None, where: str) -> dict[str, Any]:
-    """``out`` with the cache breakpoint ``options["cache_control"]`` asks for, if any.
-
-    ``True`` → ``{"type": "ephemeral"}``; ``"5m"``/``"1h"`` → that TTL; a
-    mapping of type ``"ephemeral"`` passes through; ``False``/``None`` → none.
-    """
+    """``out`` with the cache breakpoint ``options["cache_control"]`` asks for, if any."""
     value = (options or {}).get("cache_control")
     if value is None or value is False:
         return out

@@ -34,11 +34,11 @@ class NameRule:
     :param provider: the provider the rule is for (named in errors).
     :param pattern: the whole-name regular expression.
     :param words: the rule in words, for error messages.
-    :param invalid: a regular expression matching one character the rule does
-        not allow (each becomes ``_`` in an alias).
+    :param invalid: a regular expression matching one character the rule does not allow (each
+        becomes ``_`` in an alias).
     :param max_length: the longest name allowed.
-    :param first: a regular expression the first character must match (an
-        alias gets a leading ``_`` when it does not), or ``None``.
+    :param first: a regular expression the first character must match (an alias gets a leading
+        ``_`` when it does not), or ``None``.
     """
 
     __slots__ = ("first", "invalid", "max_length", "pattern", "provider", "words")
@@ -74,12 +74,12 @@ class NameRule:
     def alias(self, name: str, provider: str | None = None) -> str:
         """The name to export ``name`` under: itself when valid, else a readable alias.
 
-        Every character the rule does not allow becomes ``_``; a name that
-        would be too long is cut and ends in ``_`` and 8 hex digits of a hash
-        of the whole name, so the alias is stable and still tells tools apart.
+        Every character the rule does not allow becomes ``_``; a name that would be too long is
+        cut and ends in ``_`` and 8 hex digits of a hash of the whole name, so the alias is
+        stable and still tells tools apart.
 
-        :raises ValueError: no alias fits the rule (the message names the rule
-            and ``provider``, default the rule's own provider).
+        :raises ValueError: no alias fits the rule (the message names the rule and ``provider``,
+            default the rule's own provider).
         """
         if not isinstance(name, str) or not name:
             raise self._error(str(name), provider, " and cannot be aliased")
@@ -103,19 +103,32 @@ class BuiltinProvider:
     name_rule: NameRule
     #: the most tools one request may carry (``None``: no limit)
     max_tools: int | None = None
+    #: the longest description accepted (``None``: no limit)
+    max_description: int | None = None
     #: the shapes :meth:`parse_tool_calls` reads, for the error about any other
     shapes: str
+    #: the key of the one ``user`` message all answers go in (``None``: one message each)
+    together: str | None = None
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
         raise NotImplementedError
 
-    def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
-        """One tool per function; each function's own ``strict`` applies unless ``strict`` is given.
+    def head(self, function: Function) -> dict[str, Any]:
+        """``{name[, description]}``: the name the tool is exported under, its description."""
+        tool: dict[str, Any] = {"name": self.name_rule.alias(function.name, self.name)}
+        description = function.description
+        if description is not None:
+            if self.max_description is not None and len(description) > self.max_description:
+                raise ValueError(
+                    f"{self.name}: the description of tool {function.name!r} has "
+                    f"{len(description)} characters; at most {self.max_description} are accepted"
+                )
+            tool["description"] = description
+        return tool
 
-        Refuses duplicate names, colliding aliases and (where the provider has
-        a limit) too many tools.
-        """
+    def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
+        """One tool per function, each with its own ``strict`` unless ``strict`` is given."""
         seen: dict[str, str] = {}
         for fn in functions:
             exported = self.name_rule.alias(fn.name, self.name)
@@ -137,15 +150,12 @@ class BuiltinProvider:
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """The message(s) that carry these results back (an interrupt is refused)."""
         refuse_interrupts(results)
-        return self.wrap([self.answer(result) for result in results])
+        answers = [self.answer(result) for result in results]
+        return [{"role": "user", self.together: answers}] if self.together else answers
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """One result in the provider's shape."""
         raise NotImplementedError
-
-    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The messages holding the answers: by default, each its own."""
-        return answers
 
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
@@ -163,14 +173,19 @@ class BuiltinProvider:
         )
 
     def each(self, items: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
-        """``items`` as a list of plain mappings, each of which ``fits``, else the payload is refused.
-
-        Typed ``Any``, as their values are: a call keeps the name it came with.
-        """
+        """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         found = [plain(item) for item in items]
         if not all(isinstance(item, Mapping) and fits(item) for item in found):
             raise self.expected(payload)
         return found
+
+    def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
+        """``data``, one item that ``fits`` or a list of them, as a list (else refused)."""
+        if isinstance(data, Mapping) and fits(data):
+            return [data]
+        if not isinstance(data, list):
+            raise self.expected(payload)
+        return self.each(data, payload, fits)
 
     def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
         """The error for a content part the provider cannot carry ``where``."""
@@ -187,11 +202,7 @@ class BuiltinProvider:
 
 
 def plain(payload: Any) -> Any:
-    """A response as plain data: SDK objects (pydantic models) are dumped.
-
-    Duck typed on ``model_dump`` so that no SDK is imported; lists of SDK
-    objects are dumped item by item.
-    """
+    """A response as plain data: SDK objects dumped (duck typed: no SDK imported), lists by item."""
     dump = getattr(payload, "model_dump", None)
     if dump is not None and not isinstance(payload, type):
         try:
@@ -212,8 +223,7 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls that came without one, ``prefix`` and a number: unique within one response.
 
-    An id the response already uses is skipped, so a provider can tell its
-    own ids from made-up ones when the result goes back.
+    An id the response already uses is skipped: a provider tells made-up ids from its own.
     """
     taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
     numbers = itertools.count(1)

@@ -1,11 +1,10 @@
 """Google Gemini: function declarations, ``functionCall`` parts, ``functionResponse`` parts.
 
-Everything is in the REST (camelCase) spelling, which the ``google-genai`` SDK
-accepts too. Tool definitions use the classic ``parameters`` field by
-default: it works with every Gemini model and API version (Gemini Developer
-API and Vertex AI, v1 and v1beta), where ``parametersJsonSchema`` is newer
-and documented for v1beta only. ``Function.options={"parameters_json_schema":
-True}`` sends JSON Schema instead (needed for recursive schemas).
+Everything is in the REST (camelCase) spelling, which the ``google-genai`` SDK accepts too. Tools
+use the classic ``parameters`` field by default: it works with every Gemini model and API version
+(Developer API and Vertex AI, v1 and v1beta), where ``parametersJsonSchema`` is newer and
+documented for v1beta only. ``Function.options={"parameters_json_schema": True}`` sends JSON
+Schema instead (needed for recursive schemas).
 """
 
 from __future__ import annotations
@@ -43,17 +42,11 @@ class GeminiProvider(BuiltinProvider):
     name = "gemini"
     name_rule = NAME_RULE
     shapes = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
+    together = "parts"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """A ``FunctionDeclaration``: ``{name, description, parameters}``.
-
-        ``parameters`` is left out for a tool without arguments (Gemini refuses
-        an object with no properties). Gemini has no strict mode: ``strict``
-        changes nothing here.
-        """
-        declaration: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
-        if function.description is not None:
-            declaration["description"] = function.description
+        """A ``FunctionDeclaration``: ``{name, description, parameters}`` (no strict mode)."""
+        declaration = self.head(function)
         schema = parameters(function, self.name)
         if (function.options or {}).get("parameters_json_schema"):
             declaration["parametersJsonSchema"] = gemini_json_schema(schema)
@@ -71,18 +64,7 @@ class GeminiProvider(BuiltinProvider):
         return [{"functionDeclarations": declarations}] if declarations else []
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The ``functionCall`` parts of a response, a ``Content``, or a list of parts.
-
-        Of a response, the first candidate is read. A call without an ``id``
-        gets one unique within the response (``gemini-call-1``, ...), which
-        :meth:`to_result_message` leaves out again: Gemini matches such
-        responses by order and name. Whole-number floats in the arguments
-        become ints (the arguments travel as a protobuf ``Struct``, where
-        every number is a float), as the SDK itself does. Server-side parts
-        (``executableCode``, ``codeExecutionResult``) are skipped.
-
-        :raises ValueError: the payload is not of the Gemini shape.
-        """
+        """The ``functionCall`` parts of a response (first candidate), a ``Content`` or parts."""
         data = plain(payload)
         if isinstance(data, Mapping) and "candidates" in data:
             candidates = data["candidates"] or []
@@ -97,15 +79,11 @@ class GeminiProvider(BuiltinProvider):
         ):
             data = plain(data["content"]) or {"parts": []}  # a Candidate
         if isinstance(data, Mapping) and "parts" in data and "type" not in data:
-            parts = data["parts"] or []
-        elif isinstance(data, Mapping) and _is_part(data):
-            parts = [data]
-        elif isinstance(data, list):
-            parts = data
+            parts = self.each(data["parts"] or [], payload, _is_part)
         else:
-            raise self.expected(payload)
+            parts = self.listed(data, payload, _is_part)
         found: list[Any] = []
-        for part in self.each(parts, payload, _is_part):
+        for part in parts:
             call = plain(part.get("functionCall") or part.get("function_call"))
             if call is None and "name" in part and "args" in part:
                 call = part  # a FunctionCall itself
@@ -118,12 +96,7 @@ class GeminiProvider(BuiltinProvider):
         ]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """A ``functionResponse`` part (they all go in one ``user`` ``Content``).
-
-        The text goes in ``response.output`` (``response.error`` when
-        ``is_error``), as the Gemini docs ask; images go in the response's
-        ``parts`` (``inlineData`` for base64, ``fileData`` for a URL).
-        """
+        """A ``functionResponse`` part: the text in ``response.output``, as the Gemini docs ask."""
         texts: list[str] = []
         media: list[dict[str, Any]] = []
         for part in content_parts(result):
@@ -134,23 +107,24 @@ class GeminiProvider(BuiltinProvider):
                 media.append({where[0]: {"mimeType": part.media_type, where[1]: part.data}})
             else:
                 raise self.cannot_carry(part, "a function response")
+        try:  # the name the tool was declared under
+            name = NAME_RULE.alias(result.name or "")
+        except ValueError:  # no alias fits; a call that named no tool is answered under no name
+            name = result.name if isinstance(result.name, str) else ""
         response: dict[str, Any] = {
-            "name": _exported_name(result.name),
+            "name": name,
             "response": {"error" if result.is_error else "output": "\n".join(texts)},
         }
-        # an id made up for a call that came without one: send none back
+        # an id made up for a call that came without one: none back, Gemini matches by order
         if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
             response = {"id": result.tool_call_id, **response}
         if media:
             response["parts"] = media
         return {"functionResponse": response}
 
-    def wrap(self, answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{"role": "user", "parts": answers}]
-
 
 def _whole(value: Any) -> Any:
-    """``value`` with whole-number floats turned into ints, at every level."""
+    """``value`` with whole-number floats as ints (a protobuf ``Struct`` has only floats)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, Mapping):
@@ -175,13 +149,3 @@ def _is_part(data: Mapping[str, Any]) -> bool:
     if "name" in data and "args" in data:
         return True
     return "type" not in data and any(data.get(key) is not None for key in _PART_KEYS)
-
-
-def _exported_name(name: object) -> str:
-    """The name the tool was declared under (its alias, when its own breaks the rule)."""
-    if not isinstance(name, str) or not name:
-        return ""  # a call that named no tool: answered under no name
-    try:
-        return NAME_RULE.alias(name)
-    except ValueError:
-        return name

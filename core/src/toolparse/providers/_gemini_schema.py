@@ -1,13 +1,8 @@
 """JSON Schema → Gemini's ``Schema`` (the OpenAPI 3.0 subset of ``parameters``).
 
-Gemini answers any field outside its ``Schema`` with a 400 ("Unknown name"),
-rejects type arrays, ``$ref``/``$defs``, non-string enums and empty
-``properties``. This conversion inlines every reference, turns ``null`` unions
-into ``nullable: true``, ``oneOf`` into ``anyOf``, keeps string enums, and
-describes everything else (non-string enums, ``exclusiveMinimum``, unsupported
-formats, ...) in the description so the model still reads it; the parser
-enforces it as before. Recursion cannot be inlined: such tools need the
-JSON Schema path (option ``parameters_json_schema``).
+Gemini answers any field outside its ``Schema`` with a 400 ("Unknown name"), and rejects type
+arrays, ``$ref``/``$defs``, non-string enums and empty ``properties``. What it cannot say is
+described in the description, so the model still reads it; the parser enforces it as before.
 """
 
 from __future__ import annotations
@@ -30,11 +25,6 @@ _KEEP = frozenset(
     {"description", "title", "minItems", "maxItems", "minLength", "maxLength", "pattern"}
     | {"minimum", "maximum", "minProperties", "maxProperties", "default"}
 )
-_SILENT = frozenset(
-    {"$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "discriminator"}
-    | {"readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType"}
-    | {"additionalProperties", "propertyNames", "patternProperties", "unevaluatedProperties"}
-)
 #: any value, as the Schema can say it: a string, a number or a boolean
 _ANY_VALUE: tuple[Schema, ...] = ({"type": "STRING"}, {"type": "NUMBER"}, {"type": "BOOLEAN"})
 # the Schema type of a JSON value (bool before int: a bool is an int)
@@ -49,10 +39,7 @@ _VALUE_TYPES = (
 
 
 def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
-    """The ``parameters`` Schema for a tool, or ``None`` when it takes no arguments.
-
-    :raises ValueError: the schema is recursive (use ``parameters_json_schema``).
-    """
+    """The ``parameters`` Schema for a tool, or ``None`` when it takes no arguments."""
     root = dict(schema)
     out = _Gemini(root, name).node(root, ())
     # Gemini refuses an OBJECT with empty properties: omit it
@@ -60,11 +47,7 @@ def gemini_schema(schema: Mapping[str, Any], name: str) -> Schema | None:
 
 
 def gemini_json_schema(schema: Schema) -> Schema:
-    """The ``parametersJsonSchema`` for a tool: JSON Schema, conservatively cleaned.
-
-    Removes ``$schema`` (everywhere) and turns ``const`` into a one-value
-    ``enum``; keeps ``$ref``/``$defs`` (recursion works on this path) and key order.
-    """
+    """The ``parametersJsonSchema`` of a tool: no ``$schema``, a ``const`` as a one-value enum."""
     return rewrite(schema, _json_schema)
 
 
@@ -78,22 +61,18 @@ def _json_schema(node: Mapping[str, Any], out: Schema) -> Schema:
     }
 
 
-def _any_value() -> Schema:
-    return {"anyOf": [dict(v) for v in _ANY_VALUE]}
-
-
 class _Gemini(SchemaWalk):
-    """The Gemini ``Schema`` of every subschema of one root.
-
-    ``type`` and ``anyOf`` give the type and whether null is allowed, each
-    other keyword goes through its rule (``_RULES``; a keyword without one is
-    kept when the ``Schema`` has it, else described), and the array and
-    object keywords come last.
-    """
+    """The Gemini ``Schema`` of every subschema of one root (arrays and objects converted last)."""
 
     __slots__ = ("name",)
     string = "STRING"
     any_value = _ANY_VALUE
+    keep = _KEEP
+    silent = (
+        SchemaWalk.silent
+        | {"$defs", "definitions", "additionalProperties"}
+        | {"propertyNames", "patternProperties", "unevaluatedProperties"}
+    )
 
     def __init__(self, root: Schema, name: str) -> None:
         super().__init__(root)
@@ -131,7 +110,7 @@ class _Gemini(SchemaWalk):
             s["anyOf"] = [*s.get("anyOf", ()), *s.pop("oneOf")]
         self.branches(s.get("anyOf"), node)
         for key, value in s.items():
-            rule: Rule = _RULES.get(key, _Gemini.other)
+            rule: Rule = _RULES.get(key, SchemaWalk.other)
             rule(self, key, value, node)
         self.array(s, node)
         self.object(s, node)
@@ -142,7 +121,7 @@ class _Gemini(SchemaWalk):
 
     def finished(self, node: Converted) -> Schema:
         if not ({"type", "anyOf", "enum"} & node.out.keys()):
-            node.out = {**_any_value(), **node.out}  # a value of any type
+            node.out = {**self.anything(), **node.out}  # a value of any type
         if node.nullable:
             node.out["nullable"] = True
         return node.done()
@@ -191,13 +170,6 @@ class _Gemini(SchemaWalk):
         return out
 
     # -- the keyword rules: each writes the keyword into node.out, or a note ------
-
-    def other(self, key: str, value: Any, node: Converted) -> None:
-        """Kept when the ``Schema`` has it; else described (annotations dropped)."""
-        if key in _KEEP:
-            node.out[key] = value
-        elif key not in _SILENT:
-            node.note(key, value)
 
     def values(self, key: str, value: Any, node: Converted) -> None:
         """``enum`` and ``const``: Gemini's enums are strings; other values said in words."""
@@ -252,7 +224,7 @@ class _Gemini(SchemaWalk):
         elif isinstance(s.get("items"), Mapping) and s["items"]:
             node.out["items"] = self.node(s["items"], (*node.path, "items"))
         elif node.out.get("type") == "ARRAY":
-            node.out["items"] = _any_value()
+            node.out["items"] = self.anything()
 
     def object(self, s: Schema, node: Converted) -> None:
         """``properties``, in their order; a part of an ``allOf`` may say only ``required``."""

@@ -32,20 +32,13 @@ class MCPProvider(BuiltinProvider):
     shapes = "a tools/call request, its params, or a list of them"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
-        """A ``Tool``: ``{name, description, inputSchema}``.
-
-        ``Function.options`` may add ``title``, ``annotations`` (the hints
-        ``readOnlyHint``, ``destructiveHint``, ...) and ``output_schema``
-        (``outputSchema``). MCP has no strict mode: ``strict`` changes nothing.
-        """
-        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
+        """A ``Tool``: ``{name, title, description, inputSchema, outputSchema, annotations}``."""
+        tool = self.head(function)
         options = function.options or {}
         if options.get("title") is not None:
-            tool["title"] = options["title"]
-        if function.description is not None:
-            tool["description"] = function.description
+            tool = {"name": tool.pop("name"), "title": options["title"], **tool}
         tool["inputSchema"] = parameters(function, self.name)
-        for option in ("output_schema", "annotations"):
+        for option, key in (("output_schema", "outputSchema"), ("annotations", "annotations")):
             value = options.get(option)
             if value is None:
                 continue
@@ -57,24 +50,17 @@ class MCPProvider(BuiltinProvider):
                 raise ValueError(
                     f'mcp: the output_schema of tool {function.name!r} must have type "object" at its root'
                 )
-            key = "outputSchema" if option == "output_schema" else option
             tool[key] = copy.deepcopy(dict(value))
         return tool
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The calls in a ``tools/call`` request, its ``params``, or a batch of them.
-
-        The call id is the JSON-RPC request id as a string; without one (bare
-        ``params``), an id unique within the payload (``mcp-call-1``, ...).
-        In a batch, other requests and notifications are skipped.
-
-        :raises ValueError: the payload is not a ``tools/call`` request, its
-            params, or a list of them.
-        """
+        """The calls in a ``tools/call`` request, its ``params``, or a batch of them."""
         data = plain(payload)
         batch = isinstance(data, list)
         requests = [plain(item) for item in data] if batch else [data]
-        params_list: list[tuple[Any, Any]] = []
+        make_id = id_maker("mcp-call-")
+        found: list[ToolCall] = []
+        params: Any  # a call keeps the name it came with
         for request in requests:
             if not isinstance(request, Mapping):
                 raise self.expected(payload)
@@ -83,29 +69,20 @@ class MCPProvider(BuiltinProvider):
                     if batch:
                         continue  # another request in a batch
                     raise self.expected(payload)
-                params = plain(request.get("params"))
+                request_id, params = request.get("id"), plain(request.get("params"))
                 if not isinstance(params, Mapping):
                     raise self.expected(payload)
-                params_list.append((request.get("id"), params))
             elif "name" in request and not _FOREIGN_KEYS & request.keys():
-                params_list.append((None, request))
+                request_id, params = None, request
             elif batch and "jsonrpc" in request:
                 continue  # a response in a batch
             else:
                 raise self.expected(payload)
-        make_id = id_maker("mcp-call-")
-        return [
-            ToolCall(make_id(request_id), params.get("name"), params.get("arguments"))
-            for request_id, params in params_list
-        ]
+            found.append(ToolCall(make_id(request_id), params.get("name"), params.get("arguments")))
+        return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """A ``CallToolResult``: ``{content, isError[, structuredContent]}``.
-
-        Text → ``text`` content, base64 images → ``image`` content, image URLs
-        → ``resource_link``. ``is_error`` → ``isError: true``;
-        ``ToolResult.options={"structured_content": {...}}`` → ``structuredContent``.
-        """
+        """A ``CallToolResult``: ``{content, isError[, structuredContent]}``."""
         message: dict[str, Any] = {"content": [self._part(p) for p in content_parts(result)]}
         structured = (result.options or {}).get("structured_content")
         if structured is not None:

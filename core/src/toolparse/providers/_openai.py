@@ -1,9 +1,6 @@
 """OpenAI: Chat Completions (``"openai"``) and the Responses API (``"openai-responses"``).
 
-Both take the same tool names, parameters and strict mode (with OpenAI's size
-limits); Chat Completions nests a tool under ``function`` and answers with
-``role: "tool"`` messages, the Responses API has flat tools, ``function_call``
-items and ``function_call_output`` items.
+Both take the same tool names, parameters and strict mode (with OpenAI's size limits).
 """
 
 from __future__ import annotations
@@ -31,20 +28,10 @@ class _OpenAI(BuiltinProvider):
 
     name_rule = NAME_RULE
     max_tools = 128
-    #: the longest description accepted (``None``: no limit)
-    max_description: int | None = None
 
     def definition(self, function: Function, strict: bool) -> dict[str, Any]:
         """``{name, description, parameters}``: the parameters strict or not."""
-        tool: dict[str, Any] = {"name": NAME_RULE.alias(function.name, self.name)}
-        description = function.description
-        if description is not None:
-            if self.max_description is not None and len(description) > self.max_description:
-                raise ValueError(
-                    f"openai: the description of tool {function.name!r} has "
-                    f"{len(description)} characters; at most {self.max_description} are accepted"
-                )
-            tool["description"] = description
+        tool = self.head(function)
         schema = parameters(function, self.name)
         # an object without properties is refused ("object schema missing properties")
         schema.setdefault("properties", {})
@@ -80,21 +67,11 @@ class OpenAIProvider(_OpenAI):
         return {"type": "function", "function": definition}
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The calls in a ``ChatCompletion``, a choice, a message or a list of calls.
-
-        Of a completion, the first choice is read (the others are
-        alternatives). A ``custom`` tool call comes back with
-        ``kind="custom"`` and its raw input text as arguments. A call without
-        an id gets one (``call_1``, ...) unique within the response.
-
-        :raises ValueError: the payload is not of the Chat Completions shape.
-        """
+        """The calls in a ``ChatCompletion`` (its first choice), a choice, a message or calls."""
         data = plain(payload)
         if isinstance(data, Mapping) and "choices" in data:
-            choices = data["choices"]
-            if not isinstance(choices, list) or data.get("object", "chat.completion") != (
-                "chat.completion"
-            ):
+            choices, kind = data["choices"], data.get("object", "chat.completion")
+            if not isinstance(choices, list) or kind != "chat.completion":
                 raise self.expected(payload)
             if not choices:
                 return []
@@ -103,24 +80,14 @@ class OpenAIProvider(_OpenAI):
                 raise self.expected(payload)
         if isinstance(data, Mapping) and "message" in data and "role" not in data:
             data = plain(data["message"]) or {}  # a Choice
-        if isinstance(data, Mapping) and _is_call(data):
-            calls: Any = [data]
-        elif isinstance(data, Mapping) and _is_message(data):
-            calls = data.get("tool_calls") or []
-        elif isinstance(data, list):
-            calls = data
-        else:
-            raise self.expected(payload)
-        calls = self.each(calls, payload, _is_call)
+        if isinstance(data, Mapping) and not _is_call(data) and _is_message(data):
+            data = data.get("tool_calls") or []
+        calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
         return [_call(call, make_id(call.get("id"))) for call in calls]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """``{"role": "tool", "tool_call_id", "content"}``, text only.
-
-        An image part raises ``ValueError`` (the Responses API,
-        ``"openai-responses"``, carries images).
-        """
+        """``{"role": "tool", "tool_call_id", "content"}``, text only (Responses carry images)."""
         content = self.content(result, self._text)
         return {"role": "tool", "tool_call_id": self.need_id(result), "content": content}
 
@@ -132,12 +99,10 @@ class OpenAIProvider(_OpenAI):
 
 def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
     """One tool call: a function call, or a custom one with its raw input text."""
-    custom: Any
-    function: Any
     if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-        custom = mapping(call.get("custom"))
+        custom: Any = mapping(call.get("custom"))
         return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
-    function = mapping(call.get("function"))
+    function: Any = mapping(call.get("function"))
     return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
@@ -174,38 +139,19 @@ class OpenAIResponsesProvider(_OpenAI):
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """``{"type": "function", name, description, parameters, strict}`` (flat).
 
-        ``strict`` is always sent: when it is left out the Responses API makes
-        the schema strict by itself, so optional arguments become mandatory.
+        ``strict`` is always sent: left out, the Responses API makes optional arguments mandatory.
         """
         return {"type": "function", **self.definition(function, strict), "strict": strict}
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
-        """The calls of a ``Response``, a list of output items, or one item.
-
-        ``function_call`` items become calls; ``custom_tool_call`` items
-        come back with ``kind="custom"`` and their raw ``input`` text as
-        arguments; any other item with a ``call_id`` (a call the application
-        answers, e.g. ``computer_call``) comes back with its item type as
-        ``kind``. Server-side calls (web search, file search, code
-        interpreter, remote MCP) and messages are skipped. The call id is
-        ``call_id`` (``id`` is the item's own id).
-
-        :raises ValueError: the payload is not of the Responses shape.
-        """
+        """The calls of a ``Response``, a list of output items, or one item (ids: ``call_id``)."""
         data = plain(payload)
         if isinstance(data, Mapping) and "output" in data and "type" not in data:
-            if data.get("object", "response") != "response" or not isinstance(
-                data["output"] or [], list
-            ):
-                raise self.expected(payload)
             items = data["output"] or []
-        elif isinstance(data, Mapping) and "type" in data:
-            items = [data]
-        elif isinstance(data, list):
-            items = data
-        else:
-            raise self.expected(payload)
-        items = self.each(items, payload, _is_item)
+            if data.get("object", "response") != "response" or not isinstance(items, list):
+                raise self.expected(payload)
+            data = items
+        items = self.listed(data, payload, _is_item)
         make_id = id_maker("call_", items, key="call_id")
         found = []
         for item in items:
@@ -223,13 +169,7 @@ class OpenAIResponsesProvider(_OpenAI):
         return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
-        """``{"type": "function_call_output", "call_id", "output"}``.
-
-        The result of a custom tool call goes as a ``custom_tool_call_output``.
-        Text stays a string; with images the output is a list of ``input_text``
-        and ``input_image`` parts (an image part's ``options={"detail": ...}``
-        is passed on).
-        """
+        """``{"type": "function_call_output", "call_id", "output"}`` (or a custom one's)."""
         output = self.content(result, self._input)
         return {
             "type": _OUTPUT_TYPES.get(result.kind) or f"{result.kind}_output",
@@ -270,13 +210,7 @@ def _is_item(item: Mapping[str, Any]) -> bool:
 
 
 def _check_limits(schema: Schema, name: str) -> None:
-    """Refuse a strict schema over OpenAI's documented size limits.
-
-    At most 5000 properties and 10 levels of object nesting (both counted
-    through ``$ref``, as the schema expands; a recursive reference is counted
-    once), 1000 enum values, and 120,000 characters of property names,
-    definition names, enum and const values.
-    """
+    """Refuse a strict schema over OpenAI's documented size limits (nesting through ``$ref``)."""
     properties, deepest = _expanded(schema)
     enums = chars = 0
     stack: list[object] = [schema]
@@ -315,11 +249,7 @@ def _check_limits(schema: Schema, name: str) -> None:
 
 
 def _expanded(schema: Schema) -> tuple[int, int]:
-    """Properties and object nesting of ``schema`` with every ``$ref`` expanded.
-
-    Each definition is measured once (memoised); a reference back into a
-    definition being measured (recursion) adds nothing.
-    """
+    """Properties and object nesting of ``schema``, each ``$ref`` expanded (and measured once)."""
     memo: dict[str, tuple[int, int]] = {}
 
     def measure(node: object, depth: int) -> tuple[int, int]:

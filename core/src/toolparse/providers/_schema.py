@@ -1,11 +1,7 @@
 """The parameters schema every export starts from, and the two walks the formats share.
 
-:func:`rewrite` copies a schema and lets a format change each subschema on
-the way back up (2020-12 tuples, OpenAI's loose arrays, Gemini's JSON
-Schema). :class:`SchemaWalk` converts a schema for a format that cannot say
-everything (the strict modes, Gemini's ``Schema``): references inlined,
-``allOf`` merged, each keyword through the format's own rule, what the format
-cannot say written into the description instead.
+:func:`rewrite` copies a schema, changing each subschema on the way back up; :class:`SchemaWalk`
+converts one for a format that cannot say everything (the strict modes, Gemini's ``Schema``).
 """
 
 from __future__ import annotations
@@ -29,14 +25,7 @@ _MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs
 
 
 def parameters(function: Function, provider: str) -> Schema:
-    """The parameters schema of ``function`` as every provider starts from it.
-
-    An object root (a root ``$ref`` is inlined, its siblings win; a root
-    ``allOf`` merged when its parts agree), tuples in 2020-12 form, and no
-    top-level ``description`` when it is the tool's own.
-
-    :raises ValueError: the root is not an object.
-    """
+    """The parameters schema of ``function`` as every provider starts from it: an object root."""
     schema = function.json_schema()
     ref = schema.get("$ref")
     if isinstance(ref, str):
@@ -74,8 +63,6 @@ def parameters(function: Function, provider: str) -> Schema:
 def rewrite(schema: Schema, finish: Callable[[Mapping[str, Any], Schema], Schema]) -> Schema:
     """A new schema: every subschema copied, then ``finish(source, copy)`` gives its new form.
 
-    Data keywords (``enum``, ``default``, ...) are kept as they are; the
-    values of ``properties`` and ``$defs`` are schemas, the maps are not.
     Levels are counted as ``Function`` counts them for a raw schema.
     """
 
@@ -118,12 +105,7 @@ def _modern_tuple(node: Mapping[str, Any], out: Schema) -> Schema:
 
 
 def loose_arrays(schema: Schema) -> Schema:
-    """Every array with an ``items`` schema, as OpenAI wants even outside strict mode.
-
-    OpenAI answers "array schema missing items" otherwise. A missing ``items``
-    becomes ``{}`` (any value: the same meaning); ``items: false`` after a
-    tuple becomes ``maxItems`` (the same meaning too).
-    """
+    """Every array with an ``items`` schema, as OpenAI wants even outside strict mode."""
     return rewrite(schema, _loose_array)
 
 
@@ -179,10 +161,8 @@ Rule = Callable[[Any, str, Any, Converted], None]
 class SchemaWalk:
     """The recursive transform the strict and Gemini exports share, for one root.
 
-    :meth:`node` refuses a schema nested too deep, inlines a reference under
-    its siblings (meeting it again inside is :meth:`cycle`), merges ``allOf``
-    (:meth:`all_of`) and hands the rest to :meth:`convert`, where the format
-    sends each keyword through its own rule for it.
+    :meth:`node` inlines a reference under its siblings (meeting it again inside is :meth:`cycle`),
+    merges ``allOf`` (:meth:`all_of`) and hands the rest to the format's :meth:`convert`.
     """
 
     __slots__ = ("inlining", "root")
@@ -194,6 +174,13 @@ class SchemaWalk:
     any_value: ClassVar[tuple[Schema, ...]]
     #: the keywords of a map said in words when it becomes a JSON string
     map_notes: ClassVar[tuple[str, ...]] = ()
+    #: the keywords the format has (kept by :meth:`other`)
+    keep: frozenset[str]
+    #: annotations with nothing to say to the model: dropped without a note
+    silent: ClassVar[frozenset[str]] = frozenset(
+        {"$schema", "$id", "$anchor", "$comment", "discriminator", "readOnly", "writeOnly"}
+        | {"deprecated", "contentEncoding", "contentMediaType"}
+    )
 
     def __init__(self, root: Schema) -> None:
         self.root = root
@@ -244,14 +231,24 @@ class SchemaWalk:
         """A converted schema's type in a word or two, for notes."""
         raise NotImplementedError
 
+    def anything(self) -> Schema:
+        """A value of any type, as the format can say it."""
+        return {"anyOf": [dict(v) for v in self.any_value]}
+
     def skip(self, key: str, value: Any, node: Converted) -> None:
         """A keyword :meth:`convert` writes with the others of its kind (arrays, objects)."""
+
+    def other(self, key: str, value: Any, node: Converted) -> None:
+        """A keyword without a rule: kept when the format has it, else described."""
+        if key in self.keep:
+            node.out[key] = value
+        elif key not in self.silent:
+            node.note(key, value)
 
     def json_string(self, s: Schema, node: Converted) -> None:
         """A free-form object as a JSON-encoded string (decoded before the parser runs).
 
-        An object must declare its properties (Gemini) or be closed (strict
-        modes): a map can be neither.
+        An object must declare its properties (Gemini) or be closed (strict): a map is neither.
         """
         node.notes.append("a JSON object, encoded as a string")
         node.out["type"] = self.string
@@ -267,8 +264,7 @@ class SchemaWalk:
     def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
         """Positional items, which no format here can say: their union, the order in words.
 
-        Returns the ``items`` schema, and the ``maxItems`` of a closed tuple
-        (``None`` for an open one).
+        Returns the ``items`` schema, and the ``maxItems`` of a closed tuple (else ``None``).
         """
         prefix, rest, most = s["prefixItems"], s.get("items"), s.get("maxItems")
         items = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
@@ -276,7 +272,7 @@ class SchemaWalk:
         told = not closed and isinstance(rest, Mapping) and bool(rest)
         tail = [self.node(rest, (*node.path, "items"))] if told else []
         if not closed and not told:
-            tail = [dict(v) for v in self.any_value]
+            tail = self.anything()["anyOf"]
         union = [b for i, b in enumerate(items + tail) if b not in (items + tail)[:i]]
         text = "in this order: " + ", ".join(self.kind(b) for b in items)
         if not closed:

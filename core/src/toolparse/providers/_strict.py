@@ -1,20 +1,8 @@
 """Strict schemas: the JSON Schema subset OpenAI and Anthropic decode against.
 
-Both providers want every object closed (``additionalProperties: false``).
-OpenAI also wants every property listed in ``required``: a property that was
-optional becomes nullable, and ``null`` for it means "not sent" (the core
-drops it before the parser, so its default applies). Anthropic lets optional
-properties stay optional, so its strict schemas keep ``required`` as it was.
-
-Keywords a provider does not decode against are removed and described in the
-property's description instead; the parser still enforces them. A free-form
-object (no declared properties) travels as a JSON-encoded string, decoded
-again before the parser runs; a value of any type becomes a union of the
-primitive types; tuples become a union of their items with an "in this order"
-note; ``allOf`` parts are merged into one schema. Shapes that cannot be
-expressed at all (an object with both properties and a schema for other keys,
-an open map at the root, recursion for Anthropic, ``allOf`` parts that
-disagree) raise ``ValueError`` saying what to change.
+Both want every object closed. OpenAI also wants every property in ``required``: an optional one
+becomes nullable, ``null`` meaning "not sent" (the core drops it before the parser, so its default
+applies). Keywords a provider does not decode against are described in the description instead.
 """
 
 from __future__ import annotations
@@ -50,31 +38,19 @@ _KEEP: dict[Target, frozenset[str]] = {
     | {"exclusiveMinimum", "minItems", "maxItems", "minLength", "maxLength"},
     "anthropic": _STRUCTURE | {"pattern", "format", "minItems", "const", "allOf", "default"},
 }
-# annotations with nothing to say to the model: dropped without a note
-_SILENT = frozenset(
-    {"$schema", "$id", "$anchor", "$comment", "discriminator", "readOnly", "writeOnly"}
-    | {"deprecated", "contentEncoding", "contentMediaType"}
-)
 _PRIMITIVE = (str, int, float, bool, type(None))
 # a schema with none of these allows a value of any type
 _TYPED = frozenset({"type", "anyOf", "allOf", "enum", "const", "$ref"})
 #: what "any value" becomes where every schema needs a type
-ANY_VALUE: tuple[Schema, ...] = (
-    {"type": "string"},
-    {"type": "number"},
-    {"type": "boolean"},
-    {"type": "null"},
-)
+ANY_VALUE: tuple[Schema, ...] = tuple({"type": t} for t in ("string", "number", "boolean", "null"))
 
 
 def strict_schema(schema: Mapping[str, Any], target: Target, provider: str, name: str) -> Schema:
-    """The strict form of a tool's parameters schema for ``target``.
+    """The strict form of a tool's parameters schema (not modified) for ``target``.
 
-    :param schema: the parameters schema (:func:`parameters`; not modified).
-    :param target: ``"openai"`` (every property required, optional ones
-        nullable) or ``"anthropic"`` (``required`` kept as it was).
+    :param target: ``"openai"`` (every property required, optional ones nullable) or
+        ``"anthropic"`` (``required`` kept as it was).
     :param provider: the provider and ``name`` the tool, for errors.
-    :raises ValueError: the schema cannot be expressed in strict mode.
     """
     root = dict(schema)
     try:
@@ -95,11 +71,7 @@ def strict_schema(schema: Mapping[str, Any], target: Target, provider: str, name
 
 
 class _Strict(SchemaWalk):
-    """The strict form of every subschema of one root, for one target.
-
-    A keyword without a rule of its own (``_RULES``) is kept when the target
-    decodes against it, else described; an object is closed last.
-    """
+    """The strict form of every subschema of one root, for one target (objects closed last)."""
 
     __slots__ = ("formats", "keep", "rules", "target")
     keeps_refs = True
@@ -151,18 +123,17 @@ class _Strict(SchemaWalk):
                 raise self.fail(node.path, "both anyOf and oneOf")
             s["anyOf"] = s.pop("oneOf")
         for key, value in s.items():
-            rule: Rule = self.rules.get(key, _Strict.other)
+            rule: Rule = self.rules.get(key, SchemaWalk.other)
             rule(self, key, value, node)
             if key == "type" and items is not None:
                 node.out["items"] = items
         if _is_object(s):
             self.object(s, node)
         if not (_TYPED & node.out.keys()):
-            node.out["anyOf"] = [dict(v) for v in ANY_VALUE]  # any type: every schema needs one
+            node.out.update(self.anything())  # any type: every schema needs one
         return node.done()
 
     def kind(self, schema: Schema) -> str:
-        """A schema's type in a word or two, for notes."""
         kind = schema.get("type")
         if isinstance(kind, list):
             return " or ".join(kind)
@@ -176,13 +147,6 @@ class _Strict(SchemaWalk):
         return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else "value"
 
     # -- the keyword rules: each writes the keyword into node.out, or a note ------
-
-    def other(self, key: str, value: Any, node: Converted) -> None:
-        """Kept when the target decodes against it; else described (annotations dropped)."""
-        if key in self.keep:
-            node.out[key] = value
-        elif key not in _SILENT:
-            node.note(key, value)
 
     def definitions(self, key: str, value: Any, node: Converted) -> None:
         if isinstance(value, Mapping):
@@ -225,10 +189,7 @@ class _Strict(SchemaWalk):
     # -- arrays and objects ---------------------------------------------------------
 
     def array_items(self, s: Schema, node: Converted) -> Schema | None:
-        """The ``items`` a tuple or an array without an items schema gets, else ``None``.
-
-        A tuple's ``prefixItems``/``items`` leave ``s`` (a closed one gets its ``maxItems``).
-        """
+        """The ``items`` of a tuple (its keys leave ``s``) or an array without any, or ``None``."""
         if isinstance(s.get("prefixItems"), list):
             items, largest = self.positional(s, node)
             del s["prefixItems"]
@@ -238,15 +199,11 @@ class _Strict(SchemaWalk):
             s.setdefault("type", "array")
             return items
         if s.get("type") == "array" and "items" not in s:
-            return {"anyOf": [dict(v) for v in ANY_VALUE]}  # OpenAI refuses an array without
+            return self.anything()  # OpenAI refuses an array without
         return None
 
     def object(self, s: Schema, node: Converted) -> None:
-        """Closed: other keys allowed (``additionalProperties: true``) cannot be sent.
-
-        For OpenAI every property is required: an optional one becomes
-        nullable, ``null`` meaning "not sent".
-        """
+        """Closed; for OpenAI every property required (``null`` for an optional one: "not sent")."""
         open_map = s.get("additionalProperties")
         if (isinstance(open_map, Mapping) and open_map) or s.get("patternProperties"):
             raise self.fail(node.path, *_OPEN_MAP[bool(node.path)])
@@ -318,10 +275,8 @@ def _with_null(schema: Schema) -> Schema:
     kind = out.get("type")
     if "$ref" in out or "allOf" in out or (kind is None and not {"enum", "anyOf"} & out.keys()):
         description = out.pop("description", None)
-        wrapped: Schema = {"anyOf": [out, {"type": "null"}]}
-        if description is not None:
-            wrapped["description"] = description
-        return wrapped
+        told = {} if description is None else {"description": description}
+        return {"anyOf": [out, {"type": "null"}], **told}
     if "anyOf" in out and kind is None:
         out["anyOf"] = [*out["anyOf"], {"type": "null"}]
         return out
@@ -336,12 +291,11 @@ def _with_null(schema: Schema) -> Schema:
 
 def _recursion(schema: Schema) -> str | None:
     """Why ``schema`` is recursive (Anthropic's strict mode decodes no recursion), or ``None``."""
-    defs = {
-        f"#/{key}/{name}": value
+    edges = {
+        f"#/{key}/{name}": _refs(value)
         for key in ("$defs", "definitions")
         for name, value in (schema.get(key) or {}).items()
     }
-    edges = {name: _refs(value) for name, value in defs.items()}
     if "#" in _refs(schema) or any("#" in targets for targets in edges.values()):
         return "a recursive schema"
     state: dict[str, int] = {}  # 1: being visited, 2: done
@@ -351,17 +305,12 @@ def _recursion(schema: Schema) -> str | None:
         for target in edges.get(name, ()):
             if state.get(target) == 1:
                 return f"a recursive schema ({name} refers back to itself)"
-            why = visit(target) if target not in state else None
-            if why is not None:
+            if target not in state and (why := visit(target)):
                 return why
         state[name] = 2
         return None
 
-    for name in edges:
-        why = visit(name) if name not in state else None
-        if why is not None:
-            return why
-    return None
+    return next((why for name in edges if name not in state and (why := visit(name))), None)
 
 
 def _refs(node: object) -> list[str]:
