@@ -1,12 +1,4 @@
-"""The ``@tool`` decorator: tools from plain functions, with langchain_core's signature.
-
-``tool`` builds a :class:`~toolparse.Function` from a function (or a
-runnable-like object). The arguments' schema is inferred from the function's
-signature by an adapter (``from_signature``), so the model's arguments are
-validated before the body runs; the body is then called with keyword
-arguments. The call forms, keywords and ``ValueError`` cases are those of
-``langchain_core.tools.tool``.
-"""
+"""The ``@tool`` decorator: the call forms, keywords and errors of ``langchain_core``'s."""
 
 from __future__ import annotations
 
