@@ -251,9 +251,7 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _batches(
-    stream: IO[bytes], progress: _Progress | None, *rest: Any
-) -> Iterator[tuple[Any, ...]]:
+def _batches(stream: IO[bytes], *rest: Any) -> Iterator[tuple[Any, ...]]:
     """``(first line number, lines, *rest)`` for each batch of ``stream``."""
     first, lines = 1, []
     for line in stream:
@@ -261,8 +259,6 @@ def _batches(
         if len(lines) == CHUNK:
             yield first, lines, *rest
             first, lines = first + CHUNK, []
-            if progress is not None:
-                progress.update(first - 1)
     if lines:
         yield first, lines, *rest
 
@@ -274,7 +270,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
         progress = _Progress(label, stream) if sys.stderr.isatty() else None
         try:
-            batches = _batches(stream, progress, args.format, label, args.json)
+            batches = _batches(stream, args.format, label, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
                     _check_batch(loaded.tools, *b) for b in batches
@@ -284,6 +280,8 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
             for part, text in parts:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check
+                if progress is not None:
+                    progress.update(summary.records)
         finally:
             if progress is not None:
                 progress.done()
@@ -300,21 +298,17 @@ class _Progress:
     def __init__(self, label: str, stream: IO[bytes]) -> None:
         self.label = label
         self.stream = stream
-        try:
-            self.size = os.fstat(stream.fileno()).st_size
-        except (OSError, ValueError):
-            self.size = 0
         self.last = 0.0
 
     def update(self, lines: int) -> None:
         if time.monotonic() - self.last < 0.2:
             return
         self.last = time.monotonic()
-        share = ""
-        try:
-            share = f" ({100 * self.stream.tell() / self.size:.0f}%)" if self.size else ""
-        except (OSError, ValueError):
-            pass
+        try:  # a pipe has no size and no position
+            size = os.fstat(self.stream.fileno()).st_size
+            share = f" ({100 * self.stream.tell() / size:.0f}%)"
+        except (OSError, ValueError, ZeroDivisionError):
+            share = ""
         sys.stderr.write(f"\rchecking {self.label}: {lines:,} lines{share}")
         sys.stderr.flush()
 

@@ -17,8 +17,7 @@ from typing import Any, NoReturn
 from ..checking import FORMATS
 from ..errors import FunctionDefinitionError
 from ._check import check
-from ._commands import call, mcp, plugins, schema
-from ._demo import demo
+from ._commands import call, demo, mcp, plugins, schema
 from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]
