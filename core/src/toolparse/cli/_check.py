@@ -106,9 +106,8 @@ def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
     for entry in out:
         print(json.dumps(entry) if args.json else _definition_line(entry))
     if not args.json:
-        print(
-            f"{len(loaded.tools)} tool{'' if len(loaded.tools) == 1 else 's'} checked: {bad} problem(s)"
-        )
+        count = len(loaded.tools)
+        print(f"{count} tool{'' if count == 1 else 's'} checked: {bad} problem(s)")
     return FAILED if bad else OK
 
 
@@ -251,7 +250,9 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _batches(stream: IO[bytes], *rest: Any) -> Iterator[tuple[Any, ...]]:
+def _batches(
+    stream: IO[bytes], progress: _Progress | None, *rest: Any
+) -> Iterator[tuple[Any, ...]]:
     """``(first line number, lines, *rest)`` for each batch of ``stream``."""
     first, lines = 1, []
     for line in stream:
@@ -259,6 +260,8 @@ def _batches(stream: IO[bytes], *rest: Any) -> Iterator[tuple[Any, ...]]:
         if len(lines) == CHUNK:
             yield first, lines, *rest
             first, lines = first + CHUNK, []
+            if progress is not None:
+                progress.update(first - 1)
     if lines:
         yield first, lines, *rest
 
@@ -270,7 +273,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
         progress = _Progress(label, stream) if sys.stderr.isatty() else None
         try:
-            batches = _batches(stream, args.format, label, args.json)
+            batches = _batches(stream, progress, args.format, label, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
                     _check_batch(loaded.tools, *b) for b in batches
@@ -280,8 +283,6 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
             for part, text in parts:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check
-                if progress is not None:
-                    progress.update(summary.records)
         finally:
             if progress is not None:
                 progress.done()

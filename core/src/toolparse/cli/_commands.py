@@ -102,9 +102,8 @@ def call(args: argparse.Namespace) -> int:
     tools = load_tools(args.target).tools
     if len(tools) != 1:
         names = ", ".join(fn.name for fn in tools)
-        raise CommandError(
-            f"{args.target} has {len(tools)} tools ({names}); name one as TARGET:NAME"
-        )
+        message = f"{args.target} has {len(tools)} tools ({names}); name one as TARGET:NAME"
+        raise CommandError(message)
     fn = tools[0]
     arguments = _arguments(args.arguments)
     context = _object(args.context, "the context") if args.context else None

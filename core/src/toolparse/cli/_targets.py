@@ -105,10 +105,8 @@ def _import(source: str, loaded: Loaded | None) -> types.ModuleType:
 
 def _failed(source: str, exc: BaseException, filename: str | None) -> str:
     if isinstance(exc, SyntaxError):
-        where = (
-            f" ({os.path.basename(exc.filename or '')}, line {exc.lineno})" if exc.lineno else ""
-        )
-        return f"cannot import {source}: SyntaxError: {exc.msg}{where}"
+        where = f" ({os.path.basename(exc.filename or '')}, line {exc.lineno})"
+        return f"cannot import {source}: SyntaxError: {exc.msg}{where if exc.lineno else ''}"
     return f"importing {source} failed: {_brief(exc)}{_at(exc, filename)}"
 
 
@@ -156,10 +154,9 @@ def _at(exc: BaseException, filename: str | None) -> str:
 
 
 def _run_statements(spec: Any, source: str, loaded: Loaded) -> types.ModuleType:
-    """Run the module one top-level statement at a time, noting each that fails.
+    """Run the module as ``import`` would, one top-level statement at a time, noting failures.
 
-    The command's one ``compile``/``exec``: the user's own module, run as
-    ``import`` would run it, one statement at a time.
+    The command's one ``compile``/``exec``: the user's own module, nothing generated.
     """
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

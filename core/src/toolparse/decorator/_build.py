@@ -1,12 +1,9 @@
 """Building the :class:`~toolparse.Function` of a ``@tool``: from a function or a runnable.
 
-A function's signature is read, its schema inferred by an adapter
-(``from_signature``) or taken from ``args_schema``, and its description taken
-from the arguments, the docstring or the source, in langchain_core's order.
-The body calls the function with keyword arguments (the parsed value turned
-into keywords by the adapter) and the context parameter filled in, or, with
-``infer_schema=False``, with one string as in langchain_core; a
-``content_and_artifact`` pair becomes ``Ok(content, artifact)``.
+The schema is inferred by an adapter (``from_signature``) or taken from ``args_schema``, the
+description taken from the arguments, the docstring or the source, in langchain_core's order.
+The body calls the function with the adapter's keyword arguments and the context filled in
+(with ``infer_schema=False``: one string); ``content_and_artifact`` pairs become ``Ok``.
 """
 
 from __future__ import annotations

@@ -26,22 +26,14 @@ __all__ = ["FunctionSignature", "parse_docstring", "read_signature"]
 
 
 class FunctionSignature(NamedTuple):
-    """What ``@tool`` needs to know about a function's parameters.
+    """What ``@tool`` needs to know about a function's parameters."""
 
-    :param params: the named parameters the model sends, in declaration order.
-    :param context: the name of the parameter annotated ``Context`` (or ``None``).
-    :param takes_kwargs: whether it has a ``**kwargs`` parameter.
-    :param annotated: the names of ``params`` that carry a type annotation.
-    :param problems: definition problems as ``(field, message)`` pairs.
-    :param variadic: the ``*args`` / ``**kwargs`` parameters, as written; a
-        problem only when the schema is inferred from the signature.
-    """
-
-    params: list[SignatureParam]
-    context: str | None
+    params: list[SignatureParam]  # the named ones the model sends, in declaration order
+    context: str | None  # the name of the one annotated ``Context``
     takes_kwargs: bool
-    annotated: list[str]
-    problems: list[tuple[str, str]]
+    annotated: list[str]  # the names of ``params`` that carry a type annotation
+    problems: list[tuple[str, str]]  # ``(field, message)``
+    #: ``*args`` and ``**kwargs`` as written: a problem only when the schema is inferred
     variadic: list[str]
 
     @property
@@ -100,14 +92,12 @@ def read_signature(fn: Callable[..., Any], subject: str) -> FunctionSignature:
     try:
         parameters = inspect.signature(fn).parameters.values()
         hints = _hints(fn)
-    except NameError as exc:
-        raise FunctionDefinitionError(
-            [("annotations", f"cannot resolve a type annotation: {exc}")], subject=subject
-        ) from exc
-    except (TypeError, ValueError) as exc:
-        raise FunctionDefinitionError(
-            [("function", f"has no signature Python can read: {exc}")], subject=subject
-        ) from exc
+    except (NameError, TypeError, ValueError) as exc:
+        if isinstance(exc, NameError):
+            problem = ("annotations", f"cannot resolve a type annotation: {exc}")
+        else:
+            problem = ("function", f"has no signature Python can read: {exc}")
+        raise FunctionDefinitionError([problem], subject=subject) from exc
     found = FunctionSignature([], None, False, [], [], [])
     context: str | None = None
     bound = bound_names(fn)  # a partial's keywords are the application's, not the model's
