@@ -279,7 +279,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
                     _check_batch(loaded.tools, *b) for b in batches
                 )
             else:
-                parts = _in_processes(loaded.target, args.jobs, batches)
+                parts = _in_processes(args.target, args.jobs, batches)
             for part, text in parts:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check

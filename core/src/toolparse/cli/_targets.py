@@ -27,8 +27,7 @@ __all__ = ["Loaded", "load_tools"]
 class Loaded:
     """The tools a target names, and what could not be defined (``tolerant`` loads only)."""
 
-    target: str
-    tools: list[Function]
+    tools: list[Function] = field(default_factory=list)
     #: ``(line, message)`` for each statement whose tool definition raised
     broken: list[tuple[int, str]] = field(default_factory=list)
     #: ``(line, message)`` for each statement that failed otherwise (often because of a broken one)
@@ -48,7 +47,7 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
     if not source or (sep and not name and source == target[:-1]):
         message = f"{target!r} is not a target; write module, module:NAME or path/to/file.py[:NAME]"
         raise CommandError(message)
-    loaded = Loaded(target, [])
+    loaded = Loaded()
     value: Any = _import(source, loaded if tolerant else None)
     if not name:
         # a name __all__ lists may be missing because its definition broke: said already
