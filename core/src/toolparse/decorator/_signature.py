@@ -1,11 +1,9 @@
 """Reading a plain function for ``@tool``: its signature, and its docstring (``parse_docstring``).
 
-The named parameters become :class:`~toolparse.SignatureParam` values for an
-adapter's ``from_signature``; the parameter annotated ``Context`` is set aside,
-and so are the arguments a ``functools.partial`` already binds. Docstrings are
-read by the ``docstring-parser`` package (imported only when a tool asks for
-it): Google style with langchain_core's rules for what makes one invalid, NumPy
-and reST styles too.
+The named parameters become :class:`~toolparse.SignatureParam` values for an adapter's
+``from_signature``; the parameter annotated ``Context`` is set aside, and so are the arguments
+a ``functools.partial`` binds. Docstrings are read by ``docstring-parser`` (imported when a tool
+asks for it): Google style with langchain_core's rules of validity, NumPy and reST styles too.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, get_args, overload
 
 from ..adapter import UnknownArguments
 from ..function import Function
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["tool"]
 
 ResponseFormat = Literal["content", "content_and_artifact"]
-_FORMATS = ("content", "content_and_artifact")
+_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 
 
 @overload
