@@ -106,9 +106,8 @@ def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
     for entry in out:
         print(json.dumps(entry) if args.json else _definition_line(entry))
     if not args.json:
-        print(
-            f"{len(loaded.tools)} tool{'' if len(loaded.tools) == 1 else 's'} checked: {bad} problem(s)"
-        )
+        count = len(loaded.tools)
+        print(f"{count} tool{'' if count == 1 else 's'} checked: {bad} problem(s)")
     return FAILED if bad else OK
 
 
@@ -280,7 +279,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
                     _check_batch(loaded.tools, *b) for b in batches
                 )
             else:
-                parts = _in_processes(loaded.target, args.jobs, batches)
+                parts = _in_processes(args.target, args.jobs, batches)
             for part, text in parts:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check
@@ -300,21 +299,17 @@ class _Progress:
     def __init__(self, label: str, stream: IO[bytes]) -> None:
         self.label = label
         self.stream = stream
-        try:
-            self.size = os.fstat(stream.fileno()).st_size
-        except (OSError, ValueError):
-            self.size = 0
         self.last = 0.0
 
     def update(self, lines: int) -> None:
         if time.monotonic() - self.last < 0.2:
             return
         self.last = time.monotonic()
-        share = ""
-        try:
-            share = f" ({100 * self.stream.tell() / self.size:.0f}%)" if self.size else ""
-        except (OSError, ValueError):
-            pass
+        try:  # a pipe has no size and no position
+            size = os.fstat(self.stream.fileno()).st_size
+            share = f" ({100 * self.stream.tell() / size:.0f}%)"
+        except (OSError, ValueError, ZeroDivisionError):
+            share = ""
         sys.stderr.write(f"\rchecking {self.label}: {lines:,} lines{share}")
         sys.stderr.flush()
 

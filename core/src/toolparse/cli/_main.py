@@ -1,9 +1,4 @@
-"""The ``toolparse`` command (also ``python -m toolparse``): its parser, and one line per error.
-
-Every subcommand names its tools with one TARGET syntax; the exit statuses are
-those of ``_errors``: 0 all went well, 1 a call was rejected, a tool failed or
-a definition is broken, 2 the command line or the target is wrong, 3 a bug.
-"""
+"""The ``toolparse`` command (also ``python -m toolparse``): its parser, and one line per error."""
 
 from __future__ import annotations
 
@@ -17,8 +12,7 @@ from typing import Any, NoReturn
 from ..checking import FORMATS
 from ..errors import FunctionDefinitionError
 from ._check import check
-from ._commands import call, mcp, plugins, schema
-from ._demo import demo
+from ._commands import call, demo, mcp, plugins, schema
 from ._errors import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]

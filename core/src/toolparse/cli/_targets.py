@@ -27,8 +27,7 @@ __all__ = ["Loaded", "load_tools"]
 class Loaded:
     """The tools a target names, and what could not be defined (``tolerant`` loads only)."""
 
-    target: str
-    tools: list[Function]
+    tools: list[Function] = field(default_factory=list)
     #: ``(line, message)`` for each statement whose tool definition raised
     broken: list[tuple[int, str]] = field(default_factory=list)
     #: ``(line, message)`` for each statement that failed otherwise (often because of a broken one)
@@ -48,7 +47,7 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
     if not source or (sep and not name and source == target[:-1]):
         message = f"{target!r} is not a target; write module, module:NAME or path/to/file.py[:NAME]"
         raise CommandError(message)
-    loaded = Loaded(target, [])
+    loaded = Loaded()
     value: Any = _import(source, loaded if tolerant else None)
     if not name:
         # a name __all__ lists may be missing because its definition broke: said already
@@ -105,10 +104,8 @@ def _import(source: str, loaded: Loaded | None) -> types.ModuleType:
 
 def _failed(source: str, exc: BaseException, filename: str | None) -> str:
     if isinstance(exc, SyntaxError):
-        where = (
-            f" ({os.path.basename(exc.filename or '')}, line {exc.lineno})" if exc.lineno else ""
-        )
-        return f"cannot import {source}: SyntaxError: {exc.msg}{where}"
+        where = f" ({os.path.basename(exc.filename or '')}, line {exc.lineno})"
+        return f"cannot import {source}: SyntaxError: {exc.msg}{where if exc.lineno else ''}"
     return f"importing {source} failed: {_brief(exc)}{_at(exc, filename)}"
 
 
@@ -156,10 +153,9 @@ def _at(exc: BaseException, filename: str | None) -> str:
 
 
 def _run_statements(spec: Any, source: str, loaded: Loaded) -> types.ModuleType:
-    """Run the module one top-level statement at a time, noting each that fails.
+    """Run the module as ``import`` would, one top-level statement at a time, noting failures.
 
-    The command's one ``compile``/``exec``: the user's own module, run as
-    ``import`` would run it, one statement at a time.
+    The command's one ``compile``/``exec``: the user's own module, nothing generated.
     """
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

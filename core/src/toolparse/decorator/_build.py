@@ -1,8 +1,9 @@
 """Building the :class:`~toolparse.Function` of a ``@tool``: from a function or a runnable.
 
-A function's signature is read, its schema inferred by an adapter
-(``from_signature``) or taken from ``args_schema``, and its description taken
-from the arguments, the docstring or the source, in langchain_core's order.
+The schema is inferred by an adapter (``from_signature``) or taken from ``args_schema``, the
+description taken from the arguments, the docstring or the source, in langchain_core's order.
+The body calls the function with the adapter's keyword arguments and the context filled in
+(with ``infer_schema=False``: one string); ``content_and_artifact`` pairs become ``Ok``.
 """
 
 from __future__ import annotations
@@ -10,23 +11,18 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..adapter import keywords
+from ..contract import Error, Interrupt, Ok
 from ..errors import FunctionDefinitionError
 from ..function import Function
+from ..function._callables import BOUND_ATTRIBUTE, bound_names
 from ..params import SignatureParam
-from ._body import (
-    SINGLE_SCHEMA,
-    Keywords,
-    keyword_arguments,
-    label,
-    make_body,
-    single_argument,
-    single_input_parser,
-)
-from ._signature import FunctionSignature, read_signature
+from ..problems import ArgumentProblem, invalid_arguments
+from ..results import ToolResult
+from ._signature import FunctionSignature, parse_docstring, read_signature
 
 if TYPE_CHECKING:
     from ..adapter import Adapter
@@ -34,15 +30,126 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "make", "own_name", "refuse"]
 
-# the adapters asked, in order, to infer a schema when ``adapter=None``: the built-in one
-# first, so a signature means the same whatever is installed (a parameter whose type
-# another adapter owns is validated by that adapter)
+# the adapters asked, in order, to infer a schema when ``adapter=None``: the built-in one first,
+# so a signature means the same whatever is installed (a type another adapter owns is its to check)
 _INFERENCE_ORDER = ("plain", "pydantic")
 
-# ``Annotated`` metadata that only a library's adapter can enforce (``Field(ge=1)``,
-# ``annotated_types.Ge(1)``): a signature that uses it is that library's source, so no
-# constraint is silently dropped
+# ``Annotated`` metadata only a library's adapter can enforce (``Field(ge=1)``, ``Ge(1)``):
+# a signature that uses it is that library's source, so no constraint is silently dropped
 _METADATA_OWNERS = {"pydantic": "pydantic", "annotated_types": "pydantic"}
+
+#: how a body turns ``(arguments, context)`` into the function's positional and keyword arguments
+ArgumentsOf = Callable[[Any, Any], tuple[tuple[Any, ...], dict[str, Any]]]
+#: an adapter's ``keywords``: a parsed value as keyword arguments
+Keywords = Callable[[Any], dict[str, Any]]
+
+#: the one argument of a tool built with ``infer_schema=False`` (langchain_core's name for it)
+SINGLE_INPUT = "__arg1"
+SINGLE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {SINGLE_INPUT: {"type": "string"}},
+    "required": [SINGLE_INPUT],
+}
+
+
+def _is_async(fn: object) -> bool:
+    """Whether calling ``fn`` gives a coroutine (an ``async def``, or an object with one as ``__call__``)."""
+    call = getattr(type(fn), "__call__", None)  # noqa: B004 - the method, not callability
+    return inspect.iscoroutinefunction(fn) or (
+        not inspect.isroutine(fn) and inspect.iscoroutinefunction(call)
+    )
+
+
+def _artifact_of(name: str, result: Any) -> Any:
+    """``(content, artifact)`` as ``Ok(content, artifact)``."""
+    if isinstance(result, (Ok, Error, Interrupt, ToolResult)):
+        return result  # the result vocabulary speaks for itself
+    if isinstance(result, tuple) and len(result) == 2:
+        return Ok(result[0], result[1])
+    message = (
+        f"ERROR: tool {name} must return a (content, artifact) tuple because its "
+        f'response_format is "content_and_artifact"; it returned {type(result).__name__}.'
+    )
+    return Error(message, TypeError(message))
+
+
+def make_body(
+    fn: Callable[..., Any], name: str, artifact: bool, arguments_of: ArgumentsOf
+) -> Callable[..., Any]:
+    """The ``(arguments, context)`` body that calls ``fn`` with what ``arguments_of`` gives."""
+    if _is_async(fn):
+
+        async def async_body(arguments: Any, context: Any) -> Any:
+            args, kwargs = arguments_of(arguments, context)
+            result = await fn(*args, **kwargs)
+            return _artifact_of(name, result) if artifact else result
+
+        return async_body
+
+    def body(arguments: Any, context: Any) -> Any:
+        args, kwargs = arguments_of(arguments, context)
+        result = fn(*args, **kwargs)
+        return _artifact_of(name, result) if artifact else result
+
+    return body
+
+
+def label(body: Callable[..., Any], fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Name ``body`` after ``fn`` and keep ``fn`` on it as ``func`` (langchain's name).
+
+    Not ``functools.wraps``: ``__wrapped__`` would make ``inspect.signature``
+    report ``fn``'s parameters instead of the body's ``(arguments, context)``.
+    """
+    for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
+        value = getattr(fn, attr, None)
+        if isinstance(value, str):
+            setattr(body, attr, value)
+    body.func = fn  # type: ignore[attr-defined]
+    # a partial's bound arguments stay the application's: the Function rejects a call that sends one
+    setattr(body, BOUND_ATTRIBUTE, bound_names(fn))
+    return body
+
+
+def keyword_arguments(sig: FunctionSignature, keywords: list[Keywords]) -> ArgumentsOf:
+    """Keyword arguments from the parsed value, through ``keywords[0]`` (the adapter's, once known)."""
+    ctx = sig.context
+    # names the function cannot take (extra keys a parser let through) are left out
+    allowed = None if sig.takes_kwargs else frozenset(sig.names)
+
+    def arguments_of(value: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        kwargs = keywords[0](value)
+        if allowed is not None and not allowed.issuperset(kwargs):
+            kwargs = {k: v for k, v in kwargs.items() if k in allowed}
+        return (), kwargs if ctx is None else {**kwargs, ctx: context}
+
+    return arguments_of
+
+
+def single_argument(ctx: str | None) -> ArgumentsOf:
+    """``infer_schema=False``: the one string, passed positionally."""
+
+    def arguments_of(value: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if isinstance(value, Mapping) and len(value) == 1:
+            value = next(iter(value.values()))  # else what your own parse_args produced
+        return (value,), {} if ctx is None else {ctx: context}
+
+    return arguments_of
+
+
+def single_input_parser(arguments: Mapping[str, Any]) -> Any:
+    """One string argument: ``__arg1``, or (as langchain_core allows) any one name."""
+    if len(arguments) == 1:
+        ((key, value),) = arguments.items()
+        if isinstance(value, str):
+            return Ok({SINGLE_INPUT: value})
+        problems = [ArgumentProblem((key,), "Input should be a valid string", value)]
+    elif not arguments:
+        problems = [ArgumentProblem.missing(SINGLE_INPUT)]
+    else:
+        problems = [ArgumentProblem.unrecognized(k) for k in arguments if k != SINGLE_INPUT]
+        if SINGLE_INPUT not in arguments:
+            problems.insert(0, ArgumentProblem.missing(SINGLE_INPUT))
+    return invalid_arguments(problems, arguments=arguments, accepted=[SINGLE_INPUT])
 
 
 class Options(NamedTuple):
@@ -103,23 +210,14 @@ def _given(description: str | None, fallback: str | None) -> str | None:
     return description.strip() if isinstance(description, str) else description
 
 
-def _manager(opts: Options) -> PluginManager:
-    if opts.plugin_manager is not None:
-        return opts.plugin_manager
-    from ..plugins import plugin_manager  # the default, only when the decorator was given none
-
-    return plugin_manager()
-
-
-def _keywords_of(adapter: Adapter | None) -> Keywords:
-    found = getattr(adapter, "keywords", None)
-    return found if callable(found) else keywords
-
-
 def make(obj: Any, name: str, opts: Options) -> Function:
     """The Function ``tool`` makes of ``obj`` (a function, a callable object or a runnable)."""
     subject = f"tool {name!r}"
-    pm = _manager(opts)
+    pm = opts.plugin_manager
+    if pm is None:
+        from ..plugins import plugin_manager  # the default, only when the decorator was given none
+
+        pm = plugin_manager()
     converter: list[Keywords] = [keywords]  # the adapter's, once the Function has found it
     adapter: Adapter | None = None
     if _is_runnable(obj):
@@ -147,7 +245,8 @@ def make(obj: Any, name: str, opts: Options) -> Function:
         adapter=adapter,
         **opts.passed,
     )
-    converter[0] = _keywords_of(function.adapter)
+    found = getattr(function.adapter, "keywords", None)
+    converter[0] = found if callable(found) else keywords
     return function
 
 
@@ -191,39 +290,36 @@ def _from_function(
     if problems:
         raise FunctionDefinitionError(problems, subject=subject)
     if opts.parse_docstring:
-        doc = _read_docstring(doc, sig, infer, opts.error_on_invalid_docstring, subject)
-    description = _given(opts.description, doc)
+        doc, described = parse_docstring(
+            doc,
+            [*sig.names, *([sig.context] if sig.context else [])],
+            # with args_schema the schema documents the arguments: only the description is read
+            sig.annotated if infer else (),
+            opts.error_on_invalid_docstring and infer,
+            subject,
+        )
+        for param in sig.params:
+            if (
+                param.name in described
+            ):  # the docstring wins over Annotated (langchain_core's order)
+                param.description = described[param.name]
+    description = _given(opts.description, doc or None)
     if not infer:
         return opts.args_schema, None, description
     adapter = _inference_adapter(
         pm, opts.adapter or _metadata_owner(sig.params, subject, pm), subject
     )
-    return _from_signature(adapter, name, sig.params, subject), adapter, description
+    try:
+        source = adapter.from_signature(name, sig.params)  # type: ignore[attr-defined]
+    except FunctionDefinitionError as exc:
+        raise FunctionDefinitionError(exc.errors, subject=subject) from exc
+    except Exception as exc:
+        message = f"the {adapter.name} adapter cannot describe it: {exc}"
+        raise refuse("signature", message, subject) from exc
+    return source, adapter, description
 
 
-def _read_docstring(
-    doc: str | None, sig: FunctionSignature, infer: bool, strict: bool, subject: str
-) -> str | None:
-    """The description a docstring gives; each parameter's description lands on its ``SignatureParam``."""
-    from ._docstrings import parse_docstring
-
-    description, described = parse_docstring(
-        doc,
-        [*sig.names, *([sig.context] if sig.context else [])],
-        # with args_schema the schema documents the arguments: only the description is read
-        sig.annotated if infer else (),
-        strict and infer,
-        subject,
-    )
-    for param in sig.params:
-        if param.name in described:  # the docstring wins over Annotated (langchain_core's order)
-            param.description = described[param.name]
-    return description or None
-
-
-def _metadata_owner(
-    params: Sequence[SignatureParam], subject: str, pm: PluginManager
-) -> str | None:
+def _metadata_owner(params: list[SignatureParam], subject: str, pm: PluginManager) -> str | None:
     """The adapter whose library wrote a parameter's ``Annotated`` constraints (``None``: none)."""
     for param in params:
         if typing.get_origin(param.annotation) is not typing.Annotated:
@@ -254,20 +350,9 @@ def _inference_adapter(pm: PluginManager, name: str | None, subject: str) -> Ada
         message = f'no installed adapter is called {name!r} (installed: {installed}); install it with pip install "toolparse[{name}]"'
         raise refuse("adapter", message, subject)
     if not callable(getattr(adapter, "from_signature", None)):
-        raise refuse(
-            "adapter", f"the {name} adapter cannot infer a schema from a signature", subject
-        )
+        message = f"the {name} adapter cannot infer a schema from a signature"
+        raise refuse("adapter", message, subject)
     return adapter
-
-
-def _from_signature(adapter: Adapter, name: str, params: list[SignatureParam], subject: str) -> Any:
-    try:
-        return adapter.from_signature(name, params)  # type: ignore[attr-defined]
-    except FunctionDefinitionError as exc:
-        raise FunctionDefinitionError(exc.errors, subject=subject) from exc
-    except Exception as exc:
-        message = f"the {adapter.name} adapter cannot describe it: {exc}"
-        raise refuse("signature", message, subject) from exc
 
 
 def _runnable_source(runnable: Any, pm: PluginManager, subject: str) -> Any:

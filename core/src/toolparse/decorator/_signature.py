@@ -1,8 +1,9 @@
-"""Reading a plain function's signature for ``@tool``.
+"""Reading a plain function for ``@tool``: its signature, and its docstring (``parse_docstring``).
 
-The named parameters become :class:`~toolparse.SignatureParam` values for an
-adapter's ``from_signature``; the parameter annotated ``Context`` is set aside,
-and so are the arguments a ``functools.partial`` already binds.
+The named parameters become :class:`~toolparse.SignatureParam` values for an adapter's
+``from_signature``; the parameter annotated ``Context`` is set aside, and so are the arguments
+a ``functools.partial`` binds. Docstrings are read by ``docstring-parser`` (imported when a tool
+asks for it): Google style with langchain_core's rules of validity, NumPy and reST styles too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import functools
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..context import is_context
@@ -19,26 +20,18 @@ from ..errors import FunctionDefinitionError
 from ..function._callables import bound_names
 from ..params import EMPTY, SignatureParam
 
-__all__ = ["FunctionSignature", "read_signature"]
+__all__ = ["FunctionSignature", "parse_docstring", "read_signature"]
 
 
 class FunctionSignature(NamedTuple):
-    """What ``@tool`` needs to know about a function's parameters.
+    """What ``@tool`` needs to know about a function's parameters."""
 
-    :param params: the named parameters the model sends, in declaration order.
-    :param context: the name of the parameter annotated ``Context`` (or ``None``).
-    :param takes_kwargs: whether it has a ``**kwargs`` parameter.
-    :param annotated: the names of ``params`` that carry a type annotation.
-    :param problems: definition problems as ``(field, message)`` pairs.
-    :param variadic: the ``*args`` / ``**kwargs`` parameters, as written; a
-        problem only when the schema is inferred from the signature.
-    """
-
-    params: list[SignatureParam]
-    context: str | None
+    params: list[SignatureParam]  # the named ones the model sends, in declaration order
+    context: str | None  # the name of the one annotated ``Context``
     takes_kwargs: bool
-    annotated: list[str]
-    problems: list[tuple[str, str]]
+    annotated: list[str]  # the names of ``params`` that carry a type annotation
+    problems: list[tuple[str, str]]  # ``(field, message)``
+    #: ``*args`` and ``**kwargs`` as written: a problem only when the schema is inferred
     variadic: list[str]
 
     @property
@@ -47,15 +40,10 @@ class FunctionSignature(NamedTuple):
         return [p.name for p in self.params]
 
 
-def _strip_annotated(annotation: Any) -> Any:
-    while typing.get_origin(annotation) is typing.Annotated:
-        annotation = typing.get_args(annotation)[0]
-    return annotation
-
-
 def _is_context_annotation(annotation: Any) -> bool:
     """``Context``, ``Annotated[Context, ...]`` and ``Context | None`` mark the context parameter."""
-    annotation = _strip_annotated(annotation)
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
     if is_context(annotation):
         return True
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
@@ -102,14 +90,12 @@ def read_signature(fn: Callable[..., Any], subject: str) -> FunctionSignature:
     try:
         parameters = inspect.signature(fn).parameters.values()
         hints = _hints(fn)
-    except NameError as exc:
-        raise FunctionDefinitionError(
-            [("annotations", f"cannot resolve a type annotation: {exc}")], subject=subject
-        ) from exc
-    except (TypeError, ValueError) as exc:
-        raise FunctionDefinitionError(
-            [("function", f"has no signature Python can read: {exc}")], subject=subject
-        ) from exc
+    except (NameError, TypeError, ValueError) as exc:
+        if isinstance(exc, NameError):
+            problem = ("annotations", f"cannot resolve a type annotation: {exc}")
+        else:
+            problem = ("function", f"has no signature Python can read: {exc}")
+        raise FunctionDefinitionError([problem], subject=subject) from exc
     found = FunctionSignature([], None, False, [], [], [])
     context: str | None = None
     bound = bound_names(fn)  # a partial's keywords are the application's, not the model's
@@ -138,3 +124,81 @@ def read_signature(fn: Callable[..., Any], subject: str) -> FunctionSignature:
             )
     takes_kwargs = any(v.startswith("**") for v in found.variadic)
     return found._replace(context=context, takes_kwargs=takes_kwargs)
+
+
+# langchain_core knows only "Args:"; the others are the synonyms the Google style
+# guide and docstring-parser accept, so a docstring langchain_core accepts is accepted too
+_ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:", "Params:")
+
+
+def _invalid(reason: str, subject: str) -> FunctionDefinitionError:
+    message = f"Found invalid Google-Style docstring: {reason} (pass error_on_invalid_docstring=False to read it anyway)"
+    return FunctionDefinitionError([("docstring", message)], subject=subject)
+
+
+def _paragraphs(text: str) -> str:
+    """Paragraphs joined by a space (langchain_core's description layout)."""
+    return " ".join(block.strip() for block in text.split("\n\n") if block.strip())
+
+
+def parse_docstring(
+    doc: str | None, params: Sequence[str], documentable: Sequence[str], strict: bool, subject: str
+) -> tuple[str, dict[str, str]]:
+    """A cleaned docstring's description (``""`` when none) and its parameters' descriptions.
+
+    :param params: every parameter name of the function.
+    :param documentable: the parameters langchain_core requires an ``Args:``
+        section for (those with a type annotation, the context left out).
+    :param strict: ``error_on_invalid_docstring``: raise for a missing
+        docstring, a Google-style docstring without its ``Args:`` section after
+        a blank line, or arguments documented that the function does not take.
+        Otherwise read what can be read.
+    """
+    try:
+        import docstring_parser as library
+    except ImportError:
+        message = 'reading docstrings needs the docstring-parser package; install it with pip install "toolparse[docstring]"'
+        raise FunctionDefinitionError([("parse_docstring", message)], subject=subject) from None
+    if not doc:
+        if strict:
+            raise _invalid("the function has no docstring", subject)
+        return "", {}
+    style = library.DocstringStyle
+    try:
+        parsed = library.parse(doc)
+    except library.ParseError:
+        parsed = None
+    if (
+        parsed is None
+        or parsed.style not in (style.NUMPYDOC, style.REST, style.EPYDOC)
+        or not parsed.params
+    ):
+        # Google style (the default, as in langchain_core): its rules apply
+        blocks = doc.split("\n\n")
+        if strict and documentable and not any(b.startswith(_ARGS_HEADERS) for b in blocks[1:]):
+            names = ", ".join(documentable)
+            reason = f'expected a summary, a blank line, then an "Args:" section describing {names}'
+            raise _invalid(reason, subject)
+        try:
+            parsed = library.parse(doc, style=style.GOOGLE)
+        except library.ParseError as exc:
+            if strict:
+                raise _invalid(str(exc), subject) from None
+            return _paragraphs(doc), {}
+    described: dict[str, str] = {}
+    for p in parsed.params:
+        if not (p.args and p.args[0] == "attribute"):  # "Attributes:" documents a class
+            # continuation lines joined by a space, as langchain_core joins them
+            lines = (p.description or "").splitlines()
+            described[p.arg_name] = " ".join(line.strip() for line in lines if line.strip())
+    unknown = [name for name in described if name not in params]
+    if unknown and strict:
+        taken = ", ".join(params) or "none"
+        reason = f"it documents {', '.join(unknown)}, which the function does not take (its parameters: {taken})"
+        raise _invalid(reason, subject)
+    text = parsed.short_description or ""
+    if parsed.long_description:
+        text += ("\n\n" if parsed.blank_after_short_description else "\n") + parsed.long_description
+    return _paragraphs(text), {
+        name: text for name, text in described.items() if name in params and text
+    }

@@ -1,17 +1,9 @@
-"""The ``@tool`` decorator: tools from plain functions, with langchain_core's signature.
-
-``tool`` builds a :class:`~toolparse.Function` from a function (or a
-runnable-like object). The arguments' schema is inferred from the function's
-signature by an adapter (``from_signature``), so the model's arguments are
-validated before the body runs; the body is then called with keyword
-arguments. The call forms, keywords and ``ValueError`` cases are those of
-``langchain_core.tools.tool``.
-"""
+"""The ``@tool`` decorator: the call forms, keywords and errors of ``langchain_core``'s."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, get_args, overload
 
 from ..adapter import UnknownArguments
 from ..function import Function
@@ -24,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["tool"]
 
 ResponseFormat = Literal["content", "content_and_artifact"]
-_FORMATS = ("content", "content_and_artifact")
+_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 
 
 @overload
