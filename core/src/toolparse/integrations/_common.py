@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
@@ -19,7 +18,6 @@ __all__ = [
     "functions_of",
     "image_url",
     "interrupt_unavailable",
-    "is_async",
     "paused",
     "run",
 ]
@@ -88,15 +86,6 @@ def convert(
         description = definition.get("description") or fn.description or ""
         made.append(make(fn, Exported(name, description, definition["parameters"], mode)))
     return made[0] if single else made
-
-
-def is_async(function: Function) -> bool:
-    """Whether running ``function`` needs an event loop (an ``async def`` body or parser)."""
-    return any(
-        inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, "__call__", None))  # noqa: B004 - callable objects with an async __call__
-        for f in (function.function, function.parse_args)
-        if f is not None
-    )
 
 
 def run(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:

@@ -33,7 +33,6 @@ from ._common import (
     convert,
     image_url,
     interrupt_unavailable,
-    is_async,
     paused,
     run,
 )
@@ -91,12 +90,10 @@ class ToolparseTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[Any, Any]:
         context = _context(tool_call_id, config)
-        while True:
-            result = run(self.function, tool_input, context)
-            resumed = _resume(result)
-            if resumed is _NO_GRAPH:
-                return self._finish(result, tool_call_id)
-            context = {**context, "resume": resumed}
+        result = run(self.function, tool_input, context)
+        while (resumed := _resume(result)) is not _NO_GRAPH:
+            result = run(self.function, tool_input, {**context, "resume": resumed})
+        return self._finish(result, tool_call_id)
 
     async def _arun(
         self,
@@ -106,19 +103,17 @@ class ToolparseTool(BaseTool):
         config: RunnableConfig,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
     ) -> tuple[Any, Any]:
-        if not is_async(self.function):
+        if not self.function._async:
             # a sync body runs in langchain's executor, off the event loop
             done: tuple[Any, Any] = await super()._arun(
                 tool_input, tool_call_id, config=config, run_manager=run_manager
             )
             return done
         context = _context(tool_call_id, config)
-        while True:
-            result = await arun(self.function, tool_input, context)
-            resumed = _resume(result)
-            if resumed is _NO_GRAPH:
-                return self._finish(result, tool_call_id)
-            context = {**context, "resume": resumed}
+        result = await arun(self.function, tool_input, context)
+        while (resumed := _resume(result)) is not _NO_GRAPH:
+            result = await arun(self.function, tool_input, {**context, "resume": resumed})
+        return self._finish(result, tool_call_id)
 
     def _finish(self, result: ToolResult, tool_call_id: str | None) -> tuple[Any, Any]:
         if not result.is_error and not result.is_interrupt:

@@ -24,7 +24,6 @@ from ._common import (
     convert,
     image_url,
     interrupt_unavailable,
-    is_async,
     run,
 )
 
@@ -67,7 +66,6 @@ def to_openai_agents(
 
 
 def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> FunctionTool:
-    run_async = is_async(function)
 
     async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> Any:
         context = {
@@ -75,7 +73,7 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             "tool_call_id": getattr(ctx, "tool_call_id", None),
             "run_context": ctx,
         }
-        if run_async:
+        if function._async:
             result = await arun(function, arguments, context)
         else:
             # as the SDK runs its own sync tools: in a worker thread, off the loop

@@ -23,7 +23,7 @@ from pydantic_ai.toolsets import FunctionToolset
 from ..contract import Error
 from ..function import Function
 from ..results import ImagePart, ToolResult
-from ._common import Exported, arun, content, convert, is_async, paused, run
+from ._common import Exported, arun, content, convert, paused, run
 
 __all__ = ["to_pydantic_ai"]
 
@@ -108,7 +108,7 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
             "run_context": ctx,
         }
 
-    if is_async(function):
+    if function._async:
 
         async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
@@ -117,11 +117,9 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
         body: Any = abody
     else:
         # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def sync_body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
             return _answer(run(function, arguments, context), context)
-
-        body = sync_body
 
     tool: Tool[Any] = Tool.from_schema(
         body,

@@ -12,7 +12,7 @@ from mcp.server.lowlevel import Server
 from .. import __version__, messages
 from ..calls import aexecute_tool_calls
 from ..contract import Error, Ok, Outcome
-from ..integrations._common import functions_of, is_async
+from ..integrations._common import functions_of
 from ..plugins import plugin_manager
 from ..providers import get_provider
 from ..providers._mcp import MCPProvider
@@ -72,7 +72,7 @@ def make_server(
         schema = output_schema(fn)
         if schema is not None:
             tool.setdefault("outputSchema", schema)
-        table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and is_async(fn))
+        table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and fn._async)
     base = dict(context or {})
     # the built-in provider's message for text is built here; a plugin's is always asked
     plain = type(provider) is MCPProvider

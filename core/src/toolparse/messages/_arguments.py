@@ -227,8 +227,7 @@ def missing_required(
 
 def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
     """The message for unknown names when nothing required is missing."""
-    head = "Unrecognized parameters for this tool."
-    return _names_message(head, (), (), unrecognized, accepted)
+    return _names_message("Unrecognized parameters for this tool.", (), (), unrecognized, accepted)
 
 
 def _names_message(
