@@ -35,11 +35,9 @@ class Exported(NamedTuple):
 
 
 def functions_of(source: object) -> tuple[list[Function], bool]:
-    """The Functions of a Function, a Toolset or any iterable of Functions.
+    """The Functions of a Function, a Toolset or an iterable, and whether it was one Function.
 
-    :returns: the functions, and whether ``source`` was a single Function.
-    :raises TypeError: ``source`` holds something that is not a Function.
-    :raises ValueError: two functions share a name.
+    ``TypeError`` for anything else that is not a Function, ``ValueError`` for a name used twice.
     """
     if isinstance(source, Function):
         return [source], True
@@ -62,12 +60,9 @@ def convert(
 ) -> T | list[T]:
     """``make(function, exported)`` for each Function of ``source``: one for a Function, else a list.
 
-    Every framework here speaks the OpenAI tool shape, so the OpenAI export
-    gives each its name (under the alias rule), text and schema; ``strict``
-    ``None`` keeps each Function's own.
-
-    :raises ValueError: two names map to one alias (``a.b`` and ``a_b``); a
-        framework would silently keep only one of the two tools.
+    Every framework here speaks the OpenAI tool shape, so the OpenAI export gives each its
+    name, text and schema. ``ValueError`` when two names map to one alias (``a.b``, ``a_b``):
+    a framework would silently keep only one of the two tools.
     """
     from .. import providers
 

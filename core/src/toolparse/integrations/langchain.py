@@ -14,10 +14,7 @@ something it can act on. :func:`from_langchain` goes the other way.
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, overload
 
-from langchain_core.callbacks import (
-    AsyncCallbackManagerForToolRun,
-    CallbackManagerForToolRun,
-)
+from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, ToolException
@@ -26,16 +23,7 @@ from pydantic import BaseModel
 from ..contract import error, ok
 from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
-from ._common import (
-    Exported,
-    arun,
-    content,
-    convert,
-    image_url,
-    interrupt_unavailable,
-    paused,
-    run,
-)
+from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, paused, run
 
 try:  # LangGraph is optional: without it an Interrupt is a documented error result
     from langgraph.types import interrupt as _graph_interrupt
@@ -157,9 +145,7 @@ def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]
 def _resume(result: ToolResult) -> Any:
     """For an interrupt, pause the graph with LangGraph's ``interrupt()``: the value it resumes with.
 
-    ``_NO_GRAPH`` for any other result, and where nobody can answer: outside
-    a graph run (``get_config`` fails), or in a run with no interrupt support
-    (no scratchpad).
+    ``_NO_GRAPH`` for any other result, and outside a graph run or one with no interrupt support.
     """
     if not result.is_interrupt or _graph_interrupt is None:
         return _NO_GRAPH

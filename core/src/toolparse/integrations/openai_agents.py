@@ -17,15 +17,7 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 
 from ..function import Function
-from ._common import (
-    Exported,
-    arun,
-    content,
-    convert,
-    image_url,
-    interrupt_unavailable,
-    run,
-)
+from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, run
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
     from agents import ToolOutputImage, ToolOutputText

@@ -61,10 +61,8 @@ def to_pydantic_ai(
 class _Arguments:
     """The tool's argument validator: JSON text decoded, toolparse's message otherwise.
 
-    pydantic-ai decodes the model's JSON before the tool runs; with its own
-    validator a broken call would be answered in pydantic-ai's words. Here
-    what does not decode to an object gets toolparse's message (everything
-    else is validated when the tool runs).
+    pydantic-ai's own would answer a call that is no JSON object in its own words; the rest is
+    validated when the tool runs.
     """
 
     __slots__ = ("function",)

@@ -72,10 +72,7 @@ def outcome_of(result: types.CallToolResult) -> Outcome:
         if isinstance(paused, Mapping) and isinstance(paused.get("display"), str):
             return interrupt(paused["display"], paused.get("data"))
         return error(text or "The tool failed without saying why.")
-    content: Any = text if text_only else parts
-    if result.structured_content is not None:
-        return ok(content, result.structured_content)
-    return ok(content)
+    return ok(text if text_only else parts, result.structured_content)
 
 
 def _body(session: Any, name: str) -> Any:

@@ -17,12 +17,9 @@ __all__ = ["output_schema", "structured"]
 def output_schema(function: Function) -> dict[str, Any] | None:
     """The ``outputSchema`` of ``function``, or ``None`` when its output is plain text.
 
-    A schema the Function declares (``options={"output_schema": ...}``) is
-    already in its MCP export. Otherwise a return annotation that is a model
-    (a pydantic model, a dataclass or a TypedDict) gives one, in the shape the
-    core serialises such a value (field names, not aliases; pydantic's
-    serialisation schema, else the schema of the toolparse adapter that takes
-    the type). Computed once, when the server is built.
+    The one it declares (``options={"output_schema": ...}``), else that of a return annotation
+    that is a model (pydantic, dataclass, TypedDict), as the core serialises it: field names,
+    not aliases (pydantic's serialisation schema, else the adapter's that takes the type).
     """
     declared = (function.options or {}).get("output_schema")
     if isinstance(declared, Mapping):
@@ -34,6 +31,8 @@ def output_schema(function: Function) -> dict[str, Any] | None:
         if not callable(getattr(body, "func", None)):
             break
         body = body.func
+    from pydantic import BaseModel, TypeAdapter  # installed with the mcp SDK
+
     try:
         annotation = typing.get_type_hints(body).get("return")
     except Exception:
@@ -41,30 +40,16 @@ def output_schema(function: Function) -> dict[str, Any] | None:
     if not isinstance(annotation, type) or not (
         dataclasses.is_dataclass(annotation)
         or typing.is_typeddict(annotation)
-        or _is_pydantic_model(annotation)
+        or issubclass(annotation, BaseModel)
     ):
         return None
-    schema = _pydantic_schema(annotation) or _adapter_schema(function, annotation)
-    return schema if schema is not None and schema.get("type") == "object" else None
-
-
-def _is_pydantic_model(annotation: type) -> bool:
-    from pydantic import BaseModel  # installed with the mcp SDK
-
-    return issubclass(annotation, BaseModel)
-
-
-def _pydantic_schema(annotation: type) -> dict[str, Any] | None:
-    """The serialisation schema pydantic gives (the mcp SDK depends on pydantic)."""
-    from pydantic import TypeAdapter
-
     try:
-        schema: dict[str, Any] = TypeAdapter(annotation).json_schema(
+        schema: dict[str, Any] | None = TypeAdapter(annotation).json_schema(
             mode="serialization", by_alias=False
         )
-    except Exception:
-        return None  # e.g. a typing.TypedDict before Python 3.12
-    return schema
+    except Exception:  # e.g. a typing.TypedDict before Python 3.12
+        schema = _adapter_schema(function, annotation)
+    return schema if schema is not None and schema.get("type") == "object" else None
 
 
 def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | None:
@@ -81,8 +66,7 @@ def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | No
 def structured(content: object) -> dict[str, Any] | None:
     """The JSON object a successful result's text holds, for ``structuredContent``.
 
-    The core already turned the returned model into JSON text; parsing that
-    text gives the object, with no second serialisation of the value.
+    The core already turned the returned model into JSON text: no second serialisation.
     """
     if not isinstance(content, str) or not content.startswith("{"):
         return None

@@ -126,11 +126,7 @@ def too_deep(tool: str, depth: int, limit: int) -> str:
 
 
 def timed_out(tool: str, seconds: float, *, stopped: bool = True) -> str:
-    """The tool did not finish in time.
-
-    :param stopped: the body was cancelled (an ``async def`` body); ``False``
-        for a sync body, which cannot be stopped and may still finish.
-    """
+    """The tool did not finish in time; ``stopped``: it was cancelled (a sync body cannot be)."""
     shown = f"{seconds:g}"
     unit = "second" if shown == "1" else "seconds"
     head = f"The tool {tool} did not finish within {shown} {unit}"

@@ -88,11 +88,7 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
 
 
 def path_text(path: Sequence[Any]) -> str:
-    """``a.b[0].c``; ``(arguments)`` for the whole object.
-
-    A key that is not text (``None``, a tuple: a mapping's keys need not be
-    names) is shown by its repr, made safe.
-    """
+    """``a.b[0].c``; ``(arguments)`` for the whole object; a key that is no text: its safe repr."""
     if len(path) == 1 and type(path[0]) is str:
         return path[0]  # most problems are on a top-level name
     if not path:
