@@ -67,8 +67,7 @@ def outcome_of(result: types.CallToolResult) -> Outcome:
     text_only = all(isinstance(p, TextPart) for p in parts)
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     if result.is_error:
-        meta = result.meta or {}
-        paused = meta.get(INTERRUPT_META_KEY)
+        paused = (result.meta or {}).get(INTERRUPT_META_KEY)
         if isinstance(paused, Mapping) and isinstance(paused.get("display"), str):
             return interrupt(paused["display"], paused.get("data"))
         return error(text or "The tool failed without saying why.")

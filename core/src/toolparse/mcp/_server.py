@@ -113,10 +113,8 @@ def make_server(
 
     server: Server[Any] = Server(name, version=version or __version__, instructions=instructions)
     server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
-    # built once as the SDK's models: they carry the fields each protocol
-    # revision requires (cache hints, result type) with their defaults; the
-    # empty lists answer clients that ask (the MCP Inspector does), and the
-    # capabilities say what is served
+    # built once as the SDK's models: they carry the fields (cache hints, result type) each protocol
+    # revision requires; the empty lists answer clients that ask (the MCP Inspector does)
     for method, answer in (
         ("tools/list", types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in listed])),
         ("resources/list", types.ListResourcesResult(resources=[])),

@@ -173,11 +173,8 @@ def frame_text(tb: Any) -> str:
 def exception(exc: BaseException, secrets: Sequence[str] = ()) -> str:
     """``ERROR: (Type) message at file.py:42: function`` for an exception.
 
-    The message is made safe (:func:`safe_text`); the frame named is the
-    innermost one of the application's own code (see :func:`frame_text`).
-    ``secrets`` (the context's strings) are redacted from the message before
-    it is cut to length, so no part of one is left at the cut, and from the
-    whole text.
+    The message is made safe (:func:`safe_text`) with ``secrets`` (the context's strings)
+    redacted; the frame named is the application's own (see :func:`frame_text`).
     """
     name = type(exc).__name__
     if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):
