@@ -10,7 +10,6 @@ to fix.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 from collections.abc import Iterable
 from typing import Any, overload
@@ -159,6 +158,6 @@ def _image(part: ImagePart) -> ImageUrl | BinaryContent:
         return ImageUrl(url=part.data)
     try:
         data = base64.b64decode(part.data, validate=True)
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error is one
         data = part.data.encode()
     return BinaryContent(data=data, media_type=part.media_type)
