@@ -80,9 +80,7 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             lambda part: ToolOutputImage(image_url=image_url(part)),
         )
 
-    options: dict[str, Any] = {}
-    if needs_approval is not False:
-        options["needs_approval"] = needs_approval
+    options: dict[str, Any] = {} if needs_approval is False else {"needs_approval": needs_approval}
     return FunctionTool(
         name=exported.name,
         description=exported.description,
