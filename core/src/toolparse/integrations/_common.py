@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
@@ -19,7 +18,6 @@ __all__ = [
     "functions_of",
     "image_url",
     "interrupt_unavailable",
-    "is_async",
     "paused",
     "run",
 ]
@@ -37,11 +35,9 @@ class Exported(NamedTuple):
 
 
 def functions_of(source: object) -> tuple[list[Function], bool]:
-    """The Functions of a Function, a Toolset or any iterable of Functions.
+    """The Functions of a Function, a Toolset or an iterable, and whether it was one Function.
 
-    :returns: the functions, and whether ``source`` was a single Function.
-    :raises TypeError: ``source`` holds something that is not a Function.
-    :raises ValueError: two functions share a name.
+    ``TypeError`` for anything else that is not a Function, ``ValueError`` for a name used twice.
     """
     if isinstance(source, Function):
         return [source], True
@@ -64,12 +60,9 @@ def convert(
 ) -> T | list[T]:
     """``make(function, exported)`` for each Function of ``source``: one for a Function, else a list.
 
-    Every framework here speaks the OpenAI tool shape, so the OpenAI export
-    gives each its name (under the alias rule), text and schema; ``strict``
-    ``None`` keeps each Function's own.
-
-    :raises ValueError: two names map to one alias (``a.b`` and ``a_b``); a
-        framework would silently keep only one of the two tools.
+    Every framework here speaks the OpenAI tool shape, so the OpenAI export gives each its
+    name, text and schema. ``ValueError`` when two names map to one alias (``a.b``, ``a_b``):
+    a framework would silently keep only one of the two tools.
     """
     from .. import providers
 
@@ -88,15 +81,6 @@ def convert(
         description = definition.get("description") or fn.description or ""
         made.append(make(fn, Exported(name, description, definition["parameters"], mode)))
     return made[0] if single else made
-
-
-def is_async(function: Function) -> bool:
-    """Whether running ``function`` needs an event loop (an ``async def`` body or parser)."""
-    return any(
-        inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, "__call__", None))  # noqa: B004 - callable objects with an async __call__
-        for f in (function.function, function.parse_args)
-        if f is not None
-    )
 
 
 def run(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:

@@ -14,10 +14,7 @@ something it can act on. :func:`from_langchain` goes the other way.
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, overload
 
-from langchain_core.callbacks import (
-    AsyncCallbackManagerForToolRun,
-    CallbackManagerForToolRun,
-)
+from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, ToolException
@@ -26,17 +23,7 @@ from pydantic import BaseModel
 from ..contract import error, ok
 from ..function import Function
 from ..results import ContentPart, ImagePart, TextPart, ToolResult
-from ._common import (
-    Exported,
-    arun,
-    content,
-    convert,
-    image_url,
-    interrupt_unavailable,
-    is_async,
-    paused,
-    run,
-)
+from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, paused, run
 
 try:  # LangGraph is optional: without it an Interrupt is a documented error result
     from langgraph.types import interrupt as _graph_interrupt
@@ -91,12 +78,10 @@ class ToolparseTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
     ) -> tuple[Any, Any]:
         context = _context(tool_call_id, config)
-        while True:
-            result = run(self.function, tool_input, context)
-            resumed = _resume(result)
-            if resumed is _NO_GRAPH:
-                return self._finish(result, tool_call_id)
-            context = {**context, "resume": resumed}
+        result = run(self.function, tool_input, context)
+        while (resumed := _resume(result)) is not _NO_GRAPH:
+            result = run(self.function, tool_input, {**context, "resume": resumed})
+        return self._finish(result, tool_call_id)
 
     async def _arun(
         self,
@@ -106,19 +91,17 @@ class ToolparseTool(BaseTool):
         config: RunnableConfig,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
     ) -> tuple[Any, Any]:
-        if not is_async(self.function):
+        if not self.function._async:
             # a sync body runs in langchain's executor, off the event loop
             done: tuple[Any, Any] = await super()._arun(
                 tool_input, tool_call_id, config=config, run_manager=run_manager
             )
             return done
         context = _context(tool_call_id, config)
-        while True:
-            result = await arun(self.function, tool_input, context)
-            resumed = _resume(result)
-            if resumed is _NO_GRAPH:
-                return self._finish(result, tool_call_id)
-            context = {**context, "resume": resumed}
+        result = await arun(self.function, tool_input, context)
+        while (resumed := _resume(result)) is not _NO_GRAPH:
+            result = await arun(self.function, tool_input, {**context, "resume": resumed})
+        return self._finish(result, tool_call_id)
 
     def _finish(self, result: ToolResult, tool_call_id: str | None) -> tuple[Any, Any]:
         if not result.is_error and not result.is_interrupt:
@@ -162,9 +145,7 @@ def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]
 def _resume(result: ToolResult) -> Any:
     """For an interrupt, pause the graph with LangGraph's ``interrupt()``: the value it resumes with.
 
-    ``_NO_GRAPH`` for any other result, and where nobody can answer: outside
-    a graph run (``get_config`` fails), or in a run with no interrupt support
-    (no scratchpad).
+    ``_NO_GRAPH`` for any other result, and outside a graph run or one with no interrupt support.
     """
     if not result.is_interrupt or _graph_interrupt is None:
         return _NO_GRAPH

@@ -17,16 +17,7 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 
 from ..function import Function
-from ._common import (
-    Exported,
-    arun,
-    content,
-    convert,
-    image_url,
-    interrupt_unavailable,
-    is_async,
-    run,
-)
+from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, run
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
     from agents import ToolOutputImage, ToolOutputText
@@ -67,7 +58,6 @@ def to_openai_agents(
 
 
 def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> FunctionTool:
-    run_async = is_async(function)
 
     async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> Any:
         context = {
@@ -75,7 +65,7 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             "tool_call_id": getattr(ctx, "tool_call_id", None),
             "run_context": ctx,
         }
-        if run_async:
+        if function._async:
             result = await arun(function, arguments, context)
         else:
             # as the SDK runs its own sync tools: in a worker thread, off the loop
@@ -90,9 +80,7 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
             lambda part: ToolOutputImage(image_url=image_url(part)),
         )
 
-    options: dict[str, Any] = {}
-    if needs_approval is not False:
-        options["needs_approval"] = needs_approval
+    options: dict[str, Any] = {} if needs_approval is False else {"needs_approval": needs_approval}
     return FunctionTool(
         name=exported.name,
         description=exported.description,

@@ -10,7 +10,6 @@ to fix.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 from collections.abc import Iterable
 from typing import Any, overload
@@ -23,7 +22,7 @@ from pydantic_ai.toolsets import FunctionToolset
 from ..contract import Error
 from ..function import Function
 from ..results import ImagePart, ToolResult
-from ._common import Exported, arun, content, convert, is_async, paused, run
+from ._common import Exported, arun, content, convert, paused, run
 
 __all__ = ["to_pydantic_ai"]
 
@@ -61,10 +60,8 @@ def to_pydantic_ai(
 class _Arguments:
     """The tool's argument validator: JSON text decoded, toolparse's message otherwise.
 
-    pydantic-ai decodes the model's JSON before the tool runs; with its own
-    validator a broken call would be answered in pydantic-ai's words. Here
-    what does not decode to an object gets toolparse's message (everything
-    else is validated when the tool runs).
+    pydantic-ai's own would answer a call that is no JSON object in its own words; the rest is
+    validated when the tool runs.
     """
 
     __slots__ = ("function",)
@@ -108,7 +105,7 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
             "run_context": ctx,
         }
 
-    if is_async(function):
+    if function._async:
 
         async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
@@ -117,11 +114,9 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
         body: Any = abody
     else:
         # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def sync_body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
             context = context_of(ctx)
             return _answer(run(function, arguments, context), context)
-
-        body = sync_body
 
     tool: Tool[Any] = Tool.from_schema(
         body,
@@ -163,6 +158,6 @@ def _image(part: ImagePart) -> ImageUrl | BinaryContent:
         return ImageUrl(url=part.data)
     try:
         data = base64.b64decode(part.data, validate=True)
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error is one
         data = part.data.encode()
     return BinaryContent(data=data, media_type=part.media_type)

@@ -67,15 +67,11 @@ def outcome_of(result: types.CallToolResult) -> Outcome:
     text_only = all(isinstance(p, TextPart) for p in parts)
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     if result.is_error:
-        meta = result.meta or {}
-        paused = meta.get(INTERRUPT_META_KEY)
+        paused = (result.meta or {}).get(INTERRUPT_META_KEY)
         if isinstance(paused, Mapping) and isinstance(paused.get("display"), str):
             return interrupt(paused["display"], paused.get("data"))
         return error(text or "The tool failed without saying why.")
-    content: Any = text if text_only else parts
-    if result.structured_content is not None:
-        return ok(content, result.structured_content)
-    return ok(content)
+    return ok(text if text_only else parts, result.structured_content)
 
 
 def _body(session: Any, name: str) -> Any:

@@ -82,16 +82,12 @@ def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
 ) -> None:
     """Serve ``tools`` as an MCP server until stopped.
 
-    :param tools: a Function, a Toolset or a list of Functions.
-    :param name: the server name clients show.
     :param transport: ``"stdio"`` (a desktop client starts this process) or
         ``"streamable-http"`` (a remote server at ``http://host:port/mcp``).
     :param host: the address to listen on (HTTP only).
     :param port: the port to listen on (HTTP only).
-    :param stateless: HTTP without sessions, for several processes behind a
-        load balancer.
-    :param context: entries every tool call's context starts from.
-    :param timeout: seconds per call.
+
+    The other options are those of :func:`asgi_app` and :func:`make_server`.
     """
     if transport == "stdio":
         import anyio

@@ -1,8 +1,14 @@
-"""The MCP server: the SDK's low-level ``Server`` with toolparse's tool list and calls."""
+"""The MCP server: the SDK's low-level ``Server`` with toolparse's tool list and calls.
+
+A tool whose output is a model declares an ``outputSchema``, and its result's text, that
+model's JSON, is also sent as ``structuredContent``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -12,12 +18,11 @@ from mcp.server.lowlevel import Server
 from .. import __version__, messages
 from ..calls import aexecute_tool_calls
 from ..contract import Error, Ok, Outcome
-from ..integrations._common import functions_of, is_async
+from ..integrations._common import functions_of
 from ..plugins import plugin_manager
 from ..providers import get_provider
 from ..providers._mcp import MCPProvider
 from ..results import ToolCall, ToolResult
-from ._output import output_schema, structured
 from ._request import CONTEXT_KEY, INTERRUPT_META_KEY, request_of
 
 if TYPE_CHECKING:
@@ -26,7 +31,7 @@ if TYPE_CHECKING:
     from ..function import Function
     from ..providers import Provider
 
-__all__ = ["interrupt_text", "make_server"]
+__all__ = ["interrupt_text", "make_server", "output_schema", "structured"]
 
 
 def interrupt_text(name: str | None, display: str) -> str:
@@ -72,7 +77,7 @@ def make_server(
         schema = output_schema(fn)
         if schema is not None:
             tool.setdefault("outputSchema", schema)
-        table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and is_async(fn))
+        table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and fn._async)
     base = dict(context or {})
     # the built-in provider's message for text is built here; a plugin's is always asked
     plain = type(provider) is MCPProvider
@@ -108,10 +113,8 @@ def make_server(
 
     server: Server[Any] = Server(name, version=version or __version__, instructions=instructions)
     server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
-    # built once as the SDK's models: they carry the fields each protocol
-    # revision requires (cache hints, result type) with their defaults; the
-    # empty lists answer clients that ask (the MCP Inspector does), and the
-    # capabilities say what is served
+    # built once as the SDK's models: they carry the fields (cache hints, result type) each protocol
+    # revision requires; the empty lists answer clients that ask (the MCP Inspector does)
     for method, answer in (
         ("tools/list", types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in listed])),
         ("resources/list", types.ListResourcesResult(resources=[])),
@@ -180,3 +183,66 @@ def _text_message(outcome: Outcome, has_schema: bool) -> dict[str, Any] | None:
     if found is not None:
         message["structuredContent"] = found
     return message
+
+
+def output_schema(function: Function) -> dict[str, Any] | None:
+    """The ``outputSchema`` of ``function``, or ``None`` when its output is plain text.
+
+    The one it declares (``options={"output_schema": ...}``), else that of a return annotation
+    that is a model (pydantic, dataclass, TypedDict), as the core serialises it: field names,
+    not aliases (pydantic's serialisation schema, else the adapter's that takes the type).
+    """
+    declared = (function.options or {}).get("output_schema")
+    if isinstance(declared, Mapping):
+        return dict(declared)
+    # ``@tool`` keeps the decorated function on its body as ``func``, as a
+    # ``functools.partial`` does: its return annotation describes the output
+    body: Any = function.function
+    for _ in range(8):  # bounded: a mock's ``func`` is another mock, for ever
+        if not callable(getattr(body, "func", None)):
+            break
+        body = body.func
+    from pydantic import BaseModel, TypeAdapter  # installed with the mcp SDK
+
+    try:
+        annotation = typing.get_type_hints(body).get("return")
+    except Exception:
+        return None  # an annotation that cannot be resolved describes nothing
+    if not isinstance(annotation, type) or not (
+        dataclasses.is_dataclass(annotation)
+        or typing.is_typeddict(annotation)
+        or issubclass(annotation, BaseModel)
+    ):
+        return None
+    try:
+        schema: dict[str, Any] | None = TypeAdapter(annotation).json_schema(
+            mode="serialization", by_alias=False
+        )
+    except Exception:  # e.g. a typing.TypedDict before Python 3.12
+        schema = _adapter_schema(function, annotation)
+    return schema if schema is not None and schema.get("type") == "object" else None
+
+
+def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | None:
+    """The schema of the first adapter of the Function's plugin manager that takes ``annotation``."""
+    for adapter in function._pm.adapters():
+        try:
+            if adapter.accepts(annotation):
+                return dict(adapter.json_schema(annotation))
+        except Exception:
+            continue  # an adapter that cannot describe it: ask the next one
+    return None
+
+
+def structured(content: object) -> dict[str, Any] | None:
+    """The JSON object a successful result's text holds, for ``structuredContent``.
+
+    The core already turned the returned model into JSON text: no second serialisation.
+    """
+    if not isinstance(content, str) or not content.startswith("{"):
+        return None
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

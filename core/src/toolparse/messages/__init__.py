@@ -20,21 +20,17 @@ from collections.abc import Sequence
 
 from ._arguments import MAX_CANDIDATES as MAX_CANDIDATES
 from ._arguments import MAX_NAMES as MAX_NAMES
-from ._arguments import MAX_PROBLEM_LINES, closest, did_you_mean, similarity
-from ._arguments import argument_keys as argument_keys
+from ._arguments import MAX_PROBLEM_LINES, closest, did_you_mean, names_text, similarity
 from ._arguments import invalid as invalid
 from ._arguments import key_error as key_error
 from ._arguments import missing_required as missing_required
-from ._arguments import names_text as names_text
 from ._arguments import nearest as nearest
 from ._arguments import suggestions as suggestions
 from ._arguments import unrecognized_names as unrecognized_names
 from ._arguments import unrecognized_only as unrecognized_only
-from ._safe_text import MAX_EXCEPTION_CHARS as MAX_EXCEPTION_CHARS
 from ._safe_text import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS, value_text
 from ._safe_text import cap as cap
 from ._safe_text import exception as exception
-from ._safe_text import frame_text as frame_text
 from ._safe_text import path_text as path_text
 from ._safe_text import safe_text as safe_text
 
@@ -73,13 +69,10 @@ def alias_clash(first: str, second: str, provider: str, alias: str) -> str:
 
 def unknown_tool(name: object, available: Sequence[str]) -> str:
     """A tool call named a tool that does not exist (or named none)."""
-    if not isinstance(name, str) or not name:
-        what = (
-            "without a tool name"
-            if name is None or name == ""
-            else "with a tool name that is not text"
-        )
-        text, shown_name, hint = f"Tool call made {what}.", "", None
+    if name is None or name == "":
+        text, shown_name, hint = "Tool call made without a tool name.", "", None
+    elif not isinstance(name, str):
+        text, shown_name, hint = "Tool call made with a tool name that is not text.", "", None
     else:
         shown_name = name if len(name) <= 64 and name.isprintable() else value_text(name, 64)
         text = f"Tool call made to {shown_name} but tool not found."
@@ -133,11 +126,7 @@ def too_deep(tool: str, depth: int, limit: int) -> str:
 
 
 def timed_out(tool: str, seconds: float, *, stopped: bool = True) -> str:
-    """The tool did not finish in time.
-
-    :param stopped: the body was cancelled (an ``async def`` body); ``False``
-        for a sync body, which cannot be stopped and may still finish.
-    """
+    """The tool did not finish in time; ``stopped``: it was cancelled (a sync body cannot be)."""
     shown = f"{seconds:g}"
     unit = "second" if shown == "1" else "seconds"
     head = f"The tool {tool} did not finish within {shown} {unit}"

@@ -220,31 +220,21 @@ def missing_required(
     unrecognized: Mapping[str, str | None],
     accepted: Sequence[str],
 ) -> str:
-    """The message for required parameters the model did not send."""
-    head = "Missing required parameters for this tool."
-    return _names_message(head, required, missing, unrecognized, accepted)
-
-
-def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
-    """The message for unknown names when nothing required is missing."""
-    head = "Unrecognized parameters for this tool."
-    return _names_message(head, (), (), unrecognized, accepted)
-
-
-def _names_message(
-    head: str,
-    required: Sequence[str],
-    missing: Sequence[str],
-    unrecognized: Mapping[str, str | None],
-    accepted: Sequence[str],
-) -> str:
+    """The message for required parameters the model did not send (none: unknown names only)."""
+    head = "Missing required" if missing else "Unrecognized"
     found = sorted(unrecognized.items())
     tail = "Ensure you're passing the correct parameter names as defined in the tool schema."
     return _fitted(
         lambda limit: (
-            f"{head}\n\n{_names_lines(limit, missing, found, accepted, required)}\n\n{tail}"
+            f"{head} parameters for this tool.\n\n"
+            f"{_names_lines(limit, missing, found, accepted, required)}\n\n{tail}"
         )
     )
+
+
+def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence[str]) -> str:
+    """The message for unknown names when nothing required is missing."""
+    return missing_required((), (), unrecognized, accepted)
 
 
 def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Sequence[str]) -> str:
@@ -285,19 +275,10 @@ def invalid(
     accepted: Sequence[str] = (),
     more: int = 0,
 ) -> str:
-    """The shared "Invalid arguments" message, within its limits.
+    """The shared "Invalid arguments" message: at most :data:`MAX_PROBLEM_LINES` of ``lines``.
 
-    :param lines: the problem lines; at most :data:`MAX_PROBLEM_LINES` are
-        shown, then ``... and N more``.
-    :param missing: top-level names not sent, for the ``Missing parameters`` line.
-    :param unrecognized: top-level names not accepted, each with its
-        suggestion or ``None``, for the ``Unrecognized parameters`` line.
-    :param accepted: the accepted names, listed when either line above is.
-    :param more: further problems counted without a line of their own.
-
-    To fit in 2,000 characters the names lines first show fewer names (30,
-    15, 8, 4, 2, 1, each then ``... and N more``), and only then are problem
-    lines dropped from the end.
+    ``missing`` (names not sent) and ``unrecognized`` (each with its suggestion or ``None``)
+    make the names lines, with the ``accepted`` names; ``more`` counts further problems.
     """
     count = len(lines) + more
     shown = min(len(lines), MAX_PROBLEM_LINES)

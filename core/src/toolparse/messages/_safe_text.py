@@ -79,23 +79,16 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         except RecursionError:  # a value nested past the stack: say what it is
             text = f"<a deeply nested {type(value).__name__}>"
         except Exception:  # a broken __repr__, an integer past Python's limit on its text
-            whole = isinstance(value, int)
-            text = (
-                "<an integer of thousands of digits>"
-                if whole
-                else f"<a {type(value).__name__} value>"
-            )
+            text = f"<a {type(value).__name__} value>"
+            if isinstance(value, int):
+                text = "<an integer of thousands of digits>"
     if " at 0x" in text:  # a repr inside the JSON keeps no address
         text = _ADDRESS_REPR.sub(r"<\1>", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def path_text(path: Sequence[Any]) -> str:
-    """``a.b[0].c``; ``(arguments)`` for the whole object.
-
-    A key that is not text (``None``, a tuple: a mapping's keys need not be
-    names) is shown by its repr, made safe.
-    """
+    """``a.b[0].c``; ``(arguments)`` for the whole object; a key that is no text: its safe repr."""
     if len(path) == 1 and type(path[0]) is str:
         return path[0]  # most problems are on a top-level name
     if not path:
@@ -119,15 +112,8 @@ def safe_text(text: str, limit: int = MAX_EXCEPTION_CHARS) -> str:
     memory addresses (``<object at 0x7f...>`` becomes ``<object>``), at most
     ``limit`` characters.
     """
-    lines = []
-    for line in text.splitlines():
-        if _TRACEBACK_LINE.match(line):
-            continue
-        line = " ".join(line.split())
-        if line:
-            lines.append(line)
-    out = "; ".join(lines)
-    out = _TRACEBACK_TEXT.sub("", out)
+    kept = (" ".join(line.split()) for line in text.splitlines() if not _TRACEBACK_LINE.match(line))
+    out = _TRACEBACK_TEXT.sub("", "; ".join(line for line in kept if line))
     out = _DUMP.sub("", out)
     out = _URL.sub("<link>", out)
     out = _ADDRESS_REPR.sub(r"<\1>", out)
@@ -140,11 +126,9 @@ def _library_dirs() -> tuple[str, ...]:
     """Directories whose code is not the application's: stdlib, site-packages, toolparse."""
     import sysconfig
 
+    paths, keys = sysconfig.get_paths(), ("stdlib", "platstdlib", "purelib", "platlib")
     dirs = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
-        if path:
-            dirs.add(os.path.abspath(path))
+    dirs.update(os.path.abspath(paths[key]) for key in keys if paths.get(key))
     return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
 
 
@@ -189,11 +173,8 @@ def frame_text(tb: Any) -> str:
 def exception(exc: BaseException, secrets: Sequence[str] = ()) -> str:
     """``ERROR: (Type) message at file.py:42: function`` for an exception.
 
-    The message is made safe (:func:`safe_text`); the frame named is the
-    innermost one of the application's own code (see :func:`frame_text`).
-    ``secrets`` (the context's strings) are redacted from the message before
-    it is cut to length, so no part of one is left at the cut, and from the
-    whole text.
+    The message is made safe (:func:`safe_text`) with ``secrets`` (the context's strings)
+    redacted; the frame named is the application's own (see :func:`frame_text`).
     """
     name = type(exc).__name__
     if isinstance(exc, KeyError) and type(exc).__module__.startswith("toolparse."):

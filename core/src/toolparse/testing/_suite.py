@@ -15,7 +15,7 @@ from ..adapter import type_reason
 from ..hookspecs import hookimpl
 from ..plugins import PluginManager, make_plugin_manager
 from ._case import FORBIDDEN_IN_MESSAGES, ConformanceCase, generated_titles
-from ._voice import OneVoiceChecks
+from ._voice import ONE_VOICE, one_voice_message
 
 __all__ = ["AdapterConformance", "adapter_plugin", "plugin_manager_for"]
 
@@ -51,7 +51,7 @@ class _Recording(tp.Function):
     received: list[Any]
 
 
-class AdapterConformance(OneVoiceChecks):
+class AdapterConformance:
     """Subclass as ``TestXConformance`` and implement :meth:`case`; pytest runs the rest."""
 
     def case(self) -> ConformanceCase:
@@ -311,6 +311,34 @@ class AdapterConformance(OneVoiceChecks):
         assert decorated.execute(case.valid) == tp.Ok("ok")
         assert seen, "the body is called with the model's fields as keyword arguments"
         assert decorated.json_schema() == self.tool().json_schema()
+
+    # -- one voice ----------------------------------------------------------------
+
+    @pytest.mark.parametrize("key", [check.key for check in ONE_VOICE])
+    def test_the_same_wrong_call_reads_the_same_line(self, key: str) -> None:
+        # the case's one_voice fixture declares ``value`` for each check (None: the
+        # library cannot); a check listed in one_voice_gaps is an expected failure,
+        # and a failure once it passes, so the entry goes when the adapter is fixed
+        case, check = self.case(), next(check for check in ONE_VOICE if check.key == key)
+        if case.one_voice is None:
+            pytest.skip("the case names no one_voice sources")
+        source = case.one_voice(check)
+        if source is None:
+            pytest.skip(f"the library cannot declare {key!r}")
+        gap = case.one_voice_gaps.get(key)
+        try:
+            fn = self.tool(source)
+            assert fn.required_param_names() == ["value"], "the source's one required field: value"
+            assert fn.execute({"value": check.right}) == tp.Ok("x"), (key, check.right)
+            result = fn.execute(check.arguments)
+            assert type(result) is tp.Error, (key, result)
+            assert result.message == one_voice_message(check), (key, result.message)
+        except AssertionError:
+            if gap is None:
+                raise
+            pytest.xfail(f"an expected gap: {key!r} still reads {gap!r}")
+        if gap is not None:
+            pytest.fail(f"{key!r} is listed as a gap but reads the shared words now: remove it")
 
     # -- schema and parser agree ----------------------------------------------------
 
