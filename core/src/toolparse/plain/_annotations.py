@@ -14,7 +14,7 @@ import inspect
 import sys
 import types
 import typing
-from typing import Any
+from typing import Any, get_origin
 
 from ..adapter import JSON_TYPES, FieldSchema
 from ..errors import FunctionDefinitionError, install_hint
@@ -49,12 +49,9 @@ _COVERED = (
 def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> ObjectNode:
     """Read a dataclass or TypedDict class into its node tree.
 
-    ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every
-    type no rule here covers (it answers with the schema it was given when no
-    plugin knows the type); when it can ``delegate`` (the core's hook can), a
-    type another installed adapter accepts is compiled by that adapter first,
-    under ``policy``. Raises :class:`~toolparse.FunctionDefinitionError`
-    naming every field whose type the adapter cannot describe or parse.
+    When ``field_schema`` can ``delegate`` (the core's hook can), a type another installed
+    adapter accepts is compiled by that adapter first, under ``policy``. Raises
+    :class:`~toolparse.FunctionDefinitionError` naming every field that cannot be described.
     """
     reader = _Reader(field_schema, policy)
     root = reader.record(source)
@@ -112,23 +109,16 @@ class _Reader:
         fields: dict[str, dataclasses.Field[Any]] = getattr(node.cls, "__dataclass_fields__", {})
         for f in fields.values():  # (InitVar pseudo-fields too: ``__init__`` takes them)
             hint = hints.get(f.name, Any)
-            if not f.init or hint is typing.ClassVar or _origin(hint) is typing.ClassVar:
+            if not f.init or hint is typing.ClassVar or get_origin(hint) is typing.ClassVar:
                 continue
             if isinstance(hint, dataclasses.InitVar):
                 hint = hint.type
             where = f"{node.cls.__qualname__}.{f.name}"
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
+            text = meta if isinstance(meta, str) else None
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            node.fields.append(
-                FieldInfo(
-                    f.name,
-                    hint,
-                    self.read(hint, where),
-                    required,
-                    meta if isinstance(meta, str) else None,
-                    f.default,
-                )
-            )
+            read = self.read(hint, where)
+            node.fields.append(FieldInfo(f.name, hint, read, required, text, f.default))
 
     def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
         required_keys: frozenset[str] = getattr(node.cls, "__required_keys__", frozenset())
@@ -137,10 +127,10 @@ class _Reader:
             # the qualifiers decide when present: the class attribute can be
             # wrong for string annotations (``from __future__ import annotations``)
             inner = hint
-            while _origin(inner) in self.qualifiers:
-                if _origin(inner) in self.required:
+            while get_origin(inner) in self.qualifiers:
+                if get_origin(inner) in self.required:
                     required = True
-                elif _origin(inner) in self.not_required:
+                elif get_origin(inner) in self.not_required:
                     required = False
                 inner = typing.get_args(inner)[0]
             where = f"{node.cls.__qualname__}.{name}"
@@ -156,11 +146,11 @@ class _Reader:
             return ScalarNode(type(None))
         if isinstance(tp, type) and tp in JSON_TYPES:
             return ScalarNode(tp)
-        origin = _origin(tp)
+        origin = get_origin(tp)
         args = typing.get_args(tp)
-        if origin is typing.Annotated:
-            node = self.read(tp.__origin__, where)
-            text = _description(tp.__metadata__)
+        if origin is typing.Annotated:  # (described by the first plain string of its metadata)
+            node = self.read(args[0], where)
+            text = next((item for item in args[1:] if isinstance(item, str)), None)
             return node if text is None else DescribedNode(node, text)
         if origin in self.qualifiers or origin is typing.Final:
             return self.read(args[0], where) if args else AnyNode()
@@ -204,13 +194,9 @@ class _Reader:
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             bad = [m for m in tp if not _is_json_leaf(m.value)]
             if bad:
-                self.errors.append(
-                    (
-                        where,
-                        f"the values of enum {_type_name(tp)} must be strings, numbers, "
-                        f"booleans or None (not {bad[0].value!r})",
-                    )
-                )
+                kinds = "must be strings, numbers, booleans or None"
+                text = f"the values of enum {_type_name(tp)} {kinds} (not {bad[0].value!r})"
+                self.errors.append((where, text))
             return ChoiceNode([(m.value, m) for m in tp if m not in bad])
         if is_plain_dataclass(tp) or is_typeddict(tp):
             return self.record(tp)
@@ -243,18 +229,14 @@ class _Reader:
         schema = self.field_schema(tp, empty)
         if schema is not empty:
             return CustomNode(tp, schema)
-        unresolved = isinstance(tp, (str, typing.ForwardRef))
-        hint = None if unresolved else install_hint(tp)
-        if hint is not None:
-            # a known library's type whose adapter is not installed: name the extra
-            text = (
-                f"the type {_type_name(tp)} needs the {hint} adapter, which is not "
-                f'installed: pip install "toolparse[{hint}]"'
-            )
-        elif unresolved:
-            text = f"the annotation {_type_name(tp)} could not be resolved; {_COVERED}"
+        name = _type_name(tp)
+        if isinstance(tp, (str, typing.ForwardRef)):
+            text = f"the annotation {name} could not be resolved; {_COVERED}"
+        elif (extra := install_hint(tp)) is not None:  # a known library's, its adapter missing
+            fix = f'pip install "toolparse[{extra}]"'
+            text = f"the type {name} needs the {extra} adapter, which is not installed: {fix}"
         else:
-            text = f"the type {_type_name(tp)} is not supported; {_COVERED}"
+            text = f"the type {name} is not supported; {_COVERED}"
         self.errors.append((where, text))
         return AnyNode()
 
@@ -267,15 +249,6 @@ def _class_doc(cls: type, *, generated: bool) -> str | None:
     if generated and doc.startswith(f"{cls.__name__}("):
         return None
     return inspect.cleandoc(doc)
-
-
-def _origin(tp: object) -> Any:
-    return typing.get_origin(tp)
-
-
-def _description(metadata: tuple[Any, ...]) -> str | None:
-    """The first plain string in ``Annotated`` metadata."""
-    return next((item for item in metadata if isinstance(item, str)), None)
 
 
 def _is_json_leaf(value: object) -> bool:

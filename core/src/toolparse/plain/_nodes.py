@@ -92,12 +92,9 @@ class DescribedNode(Node):
 
 @dataclass(eq=False)
 class CustomNode(Node):
-    """A type the built-in rules do not cover.
+    """A type another installed adapter owns, or a ``toolparse_field_schema`` plugin describes.
 
-    Either another installed adapter owns it (a pydantic model, an attrs
-    class): its schema is shown and its ``parser`` validates the value; or a
-    ``toolparse_field_schema`` plugin described it (``parser`` is ``None``):
-    the plugin's schema is shown and the value passes through unvalidated.
+    The adapter's ``parser`` validates the value; with a plugin's (``None``) it passes unvalidated.
     """
 
     annotation: object
@@ -109,9 +106,8 @@ class CustomNode(Node):
 class FieldInfo:
     """One field of a dataclass or TypedDict.
 
-    ``description``: from the field's metadata (it wins over ``Annotated``'s).
-    ``default`` is shown in the schema when it is JSON data; ``dataclasses.MISSING``
-    when there is none (given by a factory: ``@dataclass`` reads that value as "no default").
+    ``description`` comes from the field's metadata. ``default`` is ``dataclasses.MISSING``
+    when there is none (a factory: ``@dataclass`` reads that value as "no default").
     """
 
     name: str
@@ -126,8 +122,7 @@ class FieldInfo:
 class ObjectNode(Node):
     """A dataclass (instantiated when parsed) or a TypedDict (kept a dict).
 
-    A recursive class is a cycle in the tree: ``fields`` is filled in after
-    the node is made.
+    A recursive class is a cycle in the tree: ``fields`` is filled in after the node is made.
     """
 
     cls: type

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS
@@ -86,9 +85,8 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
 def _fast(node: Node) -> type | None:
     """The JSON type a value of ``node`` is taken as it is in after a type test (``None``: none).
 
-    A container looks at its item's type first and calls the item's
-    converter only for another type: a valid list of a thousand strings
-    costs a type test each.
+    A container calls its item's converter only for another type: a valid list of a
+    thousand strings costs a type test each.
     """
     node = bare(node)
     return node.type if isinstance(node, ScalarNode) else None
@@ -260,20 +258,24 @@ class Compiler:
 
     def refusal(
         self, node: ObjectNode, names: frozenset[str], top: bool
-    ) -> Callable[[Any, Failed | None], Any] | None:
-        """What an object's names it does not accept come to (``None``: they are dropped)."""
+    ) -> Callable[[Any, Failed | None], Failed] | None:
+        """What an object's names it does not accept come to (``None``: they are dropped).
+
+        Nested ones say what their object accepts, since no other line does. The top
+        level's go on a line of their own, which names only text keys and none when
+        nothing is accepted: the others are then problems of their own, in the order sent.
+        """
         if not self.refuse:
             return None
-        if top:
-            return lambda value, failed: _refused_at_top(value, failed, names)
-        # nested ones say what their object accepts, since no other line does
-        reason = f"is not accepted (accepted: {', '.join(f.name for f in node.fields)})"
+        accepted = ", ".join(f.name for f in node.fields)
+        reason = "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
+        limit = sys.maxsize if top else MAX_PROBLEMS
 
-        def refused(value: dict[str, Any], failed: Failed | None) -> Failed | None:
+        def refused(value: dict[str, Any], failed: Failed | None) -> Failed:
             for key in value:
-                if key not in names:
-                    failed = joined(failed, fail(reason, kind="unrecognized"), key)
-            return failed
+                if key not in names and (not top or not names or not isinstance(key, str)):
+                    failed = joined(failed, fail(reason, kind="unrecognized"), key, limit)
+            return Failed([]) if failed is None else failed
 
         return refused
 
@@ -321,24 +323,6 @@ class Compiler:
             return fail(reason, value)
 
         return convert_union
-
-
-def _refused_at_top(value: Any, failed: Failed | None, names: frozenset[str]) -> Failed | None:
-    """The top level's unknown names, which the renderer names on a line of their own.
-
-    A key that is not text (a mapping from Python code) is no name of that
-    line, and with no accepted names the renderer names none: those keys are
-    then problems of their own, in the order sent.
-    """
-    unknown = value.keys() - names
-    if failed is None:
-        failed = Failed([])
-    if not names or not all(map(isinstance, unknown, repeat(str))):
-        for key in value:
-            if key in unknown and (not names or not isinstance(key, str)):
-                problem = fail("Unrecognized parameter", kind="unrecognized")
-                joined(failed, problem, key, sys.maxsize)
-    return failed
 
 
 def _shape(node: Node) -> tuple[set[type], set[type], list[str]]:
