@@ -1,11 +1,7 @@
 """The built-in adapter for plain Python types: dataclasses and TypedDicts.
 
-It needs no third-party library. It is registered through the same hook a
-plugin uses (see ``_defaults``), so an adapter registered later (pydantic,
-attrs) is asked first and takes dataclasses over when installed.
-
-A source is read once into a node tree (``_annotations``), which gives both
-the JSON Schema (``_schema``) and the strict parser (``_parser``).
+It is registered through the same hook a plugin uses (see ``_defaults``), so an adapter
+registered later (pydantic, attrs) is asked first and takes dataclasses over when installed.
 """
 
 from __future__ import annotations
@@ -61,9 +57,7 @@ class PlainAdapter(AdapterBase):
     ) -> Compiled:
         """Read ``source`` once: its object schema (closed at every level) and strict parser.
 
-        The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a
-        TypedDict. ``field_schema`` is asked about every field and every type
-        the adapter has no rule for.
+        The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a TypedDict.
         """
         tree = analyse(source, field_schema, unknown_arguments)
         return Compiled(

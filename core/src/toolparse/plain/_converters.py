@@ -1,9 +1,7 @@
 """What the plain parser's converters return on failure, and its leaf converters.
 
-A converter returns the parsed value, or a :class:`Failed` holding the
-problems it found; the converters of JSON scalars, of fixed choices and of a
-field another adapter validates are the leaves, each worded with the adapter
-SDK's shared words.
+The leaves (JSON scalars, fixed choices, a field another adapter validates) speak with the
+adapter SDK's shared words.
 """
 
 from __future__ import annotations
@@ -66,10 +64,7 @@ def joined(
 ) -> Failed:
     """``more``'s problems moved below ``key`` and added to ``failed``; past ``limit``, counted.
 
-    Every container keeps at most :data:`~toolparse.adapter.MAX_PROBLEMS`
-    (a list of 200,000 wrong items costs a converter call each, and no
-    more); the top-level object keeps all its own (``limit`` is unbounded),
-    since its missing names go on a line of their own.
+    (A list of 200,000 wrong items costs a converter call each, and no more.)
     """
     problems = more.problems
     if failed is not None and len(failed.problems) >= limit:

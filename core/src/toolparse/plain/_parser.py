@@ -1,15 +1,12 @@
 """The strict parser of a plain-type node tree: small closures built once per tool.
 
-Each node becomes one function ``convert(value) -> parsed`` built at
-definition; a call runs those functions and nothing else (no annotation is
-looked at per call). A converter that finds problems returns a
-:class:`Failed` holding them instead of a value; a container moves what its
-children found below their key or index and carries on, so every problem in
-the arguments is found in one pass.
+Each node becomes one function ``convert(value) -> parsed``; a call runs those and looks at
+no annotation. A converter that finds problems returns a :class:`Failed` holding them; a
+container moves what its children found below their key or index and carries on, so every
+problem in the arguments is found in one pass.
 
-The rules are strict: the only conversion is an integer where a number is
-expected (``3`` becomes ``3.0``). ``true`` is not an integer, ``"3"`` is not
-a number, ``3`` is not a string.
+The only conversion is an integer where a number is expected (``3`` becomes ``3.0``):
+``true`` is not an integer, ``"3"`` is not a number, ``3`` is not a string.
 """
 
 from __future__ import annotations
@@ -61,12 +58,7 @@ _TYPE_NAMES = frozenset(_WORDS) - {"array"}
 
 
 def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
-    """Compile the parser of a dataclass or TypedDict node tree.
-
-    ``policy`` is the tool's ``unknown_arguments``: under ``"ignore"`` unknown
-    keys are dropped at every level (the core drops the top-level ones
-    first), otherwise they are refused (a dataclass cannot take them).
-    """
+    """Compile the parser of a dataclass or TypedDict node tree, under the tool's ``policy``."""
     convert = Compiler(policy).convert(root, top=True)
     accepted = tuple(f.name for f in root.fields)
 
@@ -92,9 +84,6 @@ def _fast(node: Node) -> type | None:
     return node.type if isinstance(node, ScalarNode) else None
 
 
-# -- the compiler ------------------------------------------------------------------
-
-
 class Compiler:
     """Builds the converters of one tree (each class's once; a recursive one's through a slot).
 
@@ -103,7 +92,8 @@ class Compiler:
     """
 
     def __init__(self, policy: str, *, as_sent: bool = False) -> None:
-        # "ignore" drops unknown keys of nested objects; otherwise they are refused
+        # "ignore" drops nested objects' unknown keys (the core drops the top-level ones first);
+        # otherwise they are refused (a dataclass cannot take them)
         self.refuse = policy != "ignore"
         self.as_sent = as_sent
         self.done: dict[tuple[ObjectNode, bool], Converter] = {}
@@ -219,10 +209,21 @@ class Compiler:
             (f.name, _fast(f.node), self.convert(f.node), f.required) for f in node.fields
         )
         names = frozenset(f.name for f in node.fields)
-        refuse = self.refusal(node, names, top)
         make = node.cls if node.is_dataclass else None
         # the top level keeps every problem of its own: its missing names go on their own line
         limit = sys.maxsize if top else MAX_PROBLEMS
+        # a nested object's unknown names say what it accepts, since no other line does; the
+        # top level's go on a line of their own, which names only text keys (none when nothing
+        # is accepted): the others are then problems of their own, in the order sent
+        accepted = ", ".join(f.name for f in node.fields)
+        unknown = "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
+        refuse = self.refuse
+
+        def refused(value: dict[str, Any], failed: Failed | None) -> Failed:
+            for key in value:
+                if key not in names and (not top or not names or not isinstance(key, str)):
+                    failed = joined(failed, fail(unknown, kind="unrecognized"), key, limit)
+            return Failed([]) if failed is None else failed
 
         def convert_object(value: Any) -> Any:
             if type(value) is not dict:
@@ -243,8 +244,8 @@ class Compiler:
                     else:
                         out[name] = r
             # (every name sent converted: no unknown name, nothing else to look at)
-            if len(out) != len(value) and refuse is not None and not names.issuperset(value):
-                failed = refuse(value, failed)
+            if len(out) != len(value) and refuse and not names.issuperset(value):
+                failed = refused(value, failed)
             if failed is not None:
                 return failed
             if make is None:
@@ -255,29 +256,6 @@ class Compiler:
                 return fail(str(exc) or "is not valid")
 
         return convert_object
-
-    def refusal(
-        self, node: ObjectNode, names: frozenset[str], top: bool
-    ) -> Callable[[Any, Failed | None], Failed] | None:
-        """What an object's names it does not accept come to (``None``: they are dropped).
-
-        Nested ones say what their object accepts, since no other line does. The top
-        level's go on a line of their own, which names only text keys and none when
-        nothing is accepted: the others are then problems of their own, in the order sent.
-        """
-        if not self.refuse:
-            return None
-        accepted = ", ".join(f.name for f in node.fields)
-        reason = "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
-        limit = sys.maxsize if top else MAX_PROBLEMS
-
-        def refused(value: dict[str, Any], failed: Failed | None) -> Failed:
-            for key in value:
-                if key not in names and (not top or not names or not isinstance(key, str)):
-                    failed = joined(failed, fail(reason, kind="unrecognized"), key, limit)
-            return Failed([]) if failed is None else failed
-
-        return refused
 
     def union(self, node: UnionNode) -> Converter:
         shapes = [(self.convert(m), *_shape(m)) for m in node.members]
