@@ -15,8 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..adapter import EMPTY, AdapterBase, Compiled, FieldSchema, SignatureParam, UnknownArguments
-from ._annotations import analyse
-from ._nodes import is_plain_dataclass, is_typeddict
+from ._annotations import analyse, is_plain_dataclass, is_typeddict
 from ._parser import compile_parser
 from ._schema import object_schema
 

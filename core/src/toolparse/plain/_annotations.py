@@ -31,11 +31,9 @@ from ._nodes import (
     ScalarNode,
     TupleNode,
     UnionNode,
-    is_plain_dataclass,
-    is_typeddict,
 )
 
-__all__ = ["analyse"]
+__all__ = ["analyse", "is_plain_dataclass", "is_typeddict"]
 
 _SEQUENCES = (list, collections.abc.Sequence, collections.abc.MutableSequence)
 _MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
@@ -66,6 +64,25 @@ def _markers(name: str) -> set[object]:
     return {m for module in modules if (m := getattr(module, name, None)) is not None}
 
 
+def is_typeddict(obj: object) -> bool:
+    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
+    return (
+        isinstance(obj, type)
+        and issubclass(obj, dict)
+        and hasattr(obj, "__required_keys__")
+        and hasattr(obj, "__total__")
+    )
+
+
+def is_plain_dataclass(obj: object) -> bool:
+    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
+    return (
+        isinstance(obj, type)
+        and dataclasses.is_dataclass(obj)
+        and not hasattr(obj, "__pydantic_fields__")
+    )
+
+
 class _Reader:
     """One analysis: the class nodes made so far, and the problems found."""
 
@@ -78,8 +95,6 @@ class _Reader:
         self.required = _markers("Required")
         self.not_required = _markers("NotRequired")
         self.qualifiers = self.required | self.not_required | _markers("ReadOnly")
-
-    # -- classes ---------------------------------------------------------------
 
     def record(self, cls: type) -> ObjectNode:
         node = self.objects.get(cls)
@@ -135,8 +150,6 @@ class _Reader:
                 inner = typing.get_args(inner)[0]
             where = f"{node.cls.__qualname__}.{name}"
             node.fields.append(FieldInfo(name, hint, self.read(inner, where), required))
-
-    # -- annotations -------------------------------------------------------------
 
     def read(self, tp: Any, where: str) -> Node:
         """Read annotation ``tp`` (``where`` names the field, for errors)."""

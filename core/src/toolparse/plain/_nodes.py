@@ -25,8 +25,6 @@ __all__ = [
     "TupleNode",
     "UnionNode",
     "bare",
-    "is_plain_dataclass",
-    "is_typeddict",
 ]
 
 
@@ -136,22 +134,3 @@ def bare(node: Node) -> Node:
     while isinstance(node, DescribedNode):
         node = node.node
     return node
-
-
-def is_typeddict(obj: object) -> bool:
-    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
-    return (
-        isinstance(obj, type)
-        and issubclass(obj, dict)
-        and hasattr(obj, "__required_keys__")
-        and hasattr(obj, "__total__")
-    )
-
-
-def is_plain_dataclass(obj: object) -> bool:
-    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
-    return (
-        isinstance(obj, type)
-        and dataclasses.is_dataclass(obj)
-        and not hasattr(obj, "__pydantic_fields__")
-    )

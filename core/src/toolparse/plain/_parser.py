@@ -24,20 +24,13 @@ from ._converters import (
     OBJECT,
     Converter,
     Failed,
-    choice,
-    delegated,
     fail,
-    identity,
     joined,
-    number,
-    number_as_sent,
+    leaf,
     rejection,
-    scalar,
 )
 from ._nodes import (
-    AnyNode,
     ChoiceNode,
-    CustomNode,
     DictNode,
     ListNode,
     Node,
@@ -101,7 +94,7 @@ class Compiler:
     def convert(self, node: Node, *, top: bool = False) -> Converter:
         node = bare(node)
         if not isinstance(node, ObjectNode):
-            return self.build(node)
+            return leaf(node, self.as_sent) or self.build(node)
         done = self.done.get((node, top))
         if done is None:
             # a recursive class meets itself while being compiled: its slot
@@ -113,22 +106,12 @@ class Compiler:
         return done
 
     def build(self, node: Node) -> Converter:
-        if isinstance(node, ScalarNode):
-            if node.type is float:
-                return number_as_sent if self.as_sent else number
-            return scalar(node.type)
-        if isinstance(node, CustomNode) and node.parser is not None:
-            return delegated(node.parser)
-        if isinstance(node, (AnyNode, CustomNode)):
-            return identity
         if isinstance(node, ListNode):
             return self.array(node)
         if isinstance(node, TupleNode):
             return self.fixed_array(node)
         if isinstance(node, DictNode):
             return self.mapping(node)
-        if isinstance(node, ChoiceNode):
-            return choice(node)
         assert isinstance(node, UnionNode)
         return self.union(node)
 
