@@ -54,10 +54,7 @@ class PlainAdapter(AdapterBase):
         field_schema: FieldSchema,
         parser: bool,
     ) -> Compiled:
-        """Read ``source`` once: its object schema (closed at every level) and strict parser.
-
-        The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a TypedDict.
-        """
+        """Read ``source`` once: its object schema (closed at every level) and strict parser."""
         tree = analyse(source, field_schema, unknown_arguments)
         return Compiled(
             object_schema(tree, field_schema),

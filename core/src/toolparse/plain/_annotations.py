@@ -18,20 +18,7 @@ from typing import Any, get_origin
 
 from ..adapter import JSON_TYPES, FieldSchema
 from ..errors import FunctionDefinitionError, install_hint
-from ._nodes import (
-    AnyNode,
-    ChoiceNode,
-    CustomNode,
-    DescribedNode,
-    DictNode,
-    FieldInfo,
-    ListNode,
-    Node,
-    ObjectNode,
-    ScalarNode,
-    TupleNode,
-    UnionNode,
-)
+from . import _nodes as nodes
 
 __all__ = ["analyse", "is_plain_dataclass", "is_typeddict"]
 
@@ -44,7 +31,7 @@ _COVERED = (
 )
 
 
-def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> ObjectNode:
+def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> nodes.ObjectNode:
     """Read a dataclass or TypedDict class into its node tree.
 
     When ``field_schema`` can ``delegate`` (the core's hook can), a type another installed
@@ -90,18 +77,18 @@ class _Reader:
         self.field_schema = field_schema
         # nested objects are closed unless the tool ignores unknown keys
         self.policy = "ignore" if policy == "ignore" else "reject"
-        self.objects: dict[type, ObjectNode] = {}
+        self.objects: dict[type, nodes.ObjectNode] = {}
         self.errors: list[tuple[str, str]] = []
         self.required = _markers("Required")
         self.not_required = _markers("NotRequired")
         self.qualifiers = self.required | self.not_required | _markers("ReadOnly")
 
-    def record(self, cls: type) -> ObjectNode:
+    def record(self, cls: type) -> nodes.ObjectNode:
         node = self.objects.get(cls)
         if node is not None:
             return node
         is_dataclass = dataclasses.is_dataclass(cls)
-        node = ObjectNode(cls, is_dataclass, description=_class_doc(cls, generated=is_dataclass))
+        node = nodes.ObjectNode(cls, is_dataclass, description=_class_doc(cls))
         # registered before its fields are read, so a field of the same
         # class (directly or further down) finds this node: a cycle, not a loop
         self.objects[cls] = node
@@ -120,7 +107,7 @@ class _Reader:
             self._typeddict_fields(node, hints)
         return node
 
-    def _dataclass_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+    def _dataclass_fields(self, node: nodes.ObjectNode, hints: dict[str, Any]) -> None:
         fields: dict[str, dataclasses.Field[Any]] = getattr(node.cls, "__dataclass_fields__", {})
         for f in fields.values():  # (InitVar pseudo-fields too: ``__init__`` takes them)
             hint = hints.get(f.name, Any)
@@ -128,14 +115,13 @@ class _Reader:
                 continue
             if isinstance(hint, dataclasses.InitVar):
                 hint = hint.type
-            where = f"{node.cls.__qualname__}.{f.name}"
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
             text = meta if isinstance(meta, str) else None
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            read = self.read(hint, where)
-            node.fields.append(FieldInfo(f.name, hint, read, required, text, f.default))
+            read = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
+            node.fields.append(nodes.FieldInfo(f.name, hint, read, required, text, f.default))
 
-    def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+    def _typeddict_fields(self, node: nodes.ObjectNode, hints: dict[str, Any]) -> None:
         required_keys: frozenset[str] = getattr(node.cls, "__required_keys__", frozenset())
         for name, hint in hints.items():
             required = name in required_keys
@@ -149,55 +135,57 @@ class _Reader:
                     required = False
                 inner = typing.get_args(inner)[0]
             where = f"{node.cls.__qualname__}.{name}"
-            node.fields.append(FieldInfo(name, hint, self.read(inner, where), required))
+            node.fields.append(nodes.FieldInfo(name, hint, self.read(inner, where), required))
 
-    def read(self, tp: Any, where: str) -> Node:
+    def read(self, tp: Any, where: str) -> nodes.Node:
         """Read annotation ``tp`` (``where`` names the field, for errors)."""
         if tp is Any or tp is object:
-            return AnyNode()
+            return nodes.AnyNode()
         if tp is None:
-            return ScalarNode(type(None))
+            return nodes.ScalarNode(type(None))
         if isinstance(tp, type) and tp in JSON_TYPES:
-            return ScalarNode(tp)
+            return nodes.ScalarNode(tp)
         origin = get_origin(tp)
         args = typing.get_args(tp)
         if origin is typing.Annotated:  # (described by the first plain string of its metadata)
             node = self.read(args[0], where)
             text = next((item for item in args[1:] if isinstance(item, str)), None)
-            return node if text is None else DescribedNode(node, text)
+            return node if text is None else nodes.DescribedNode(node, text)
         if origin in self.qualifiers or origin is typing.Final:
-            return self.read(args[0], where) if args else AnyNode()
+            return self.read(args[0], where) if args else nodes.AnyNode()
         if origin is typing.Union or origin is types.UnionType:
-            members: list[Node] = []
+            members: list[nodes.Node] = []
             for arg in args:
                 member = self.read(arg, where)
                 # Union flattens itself, but an Annotated member can hide a union
-                members.extend(member.members if isinstance(member, UnionNode) else [member])
-            return members[0] if len(members) == 1 else UnionNode(members)
+                members.extend(member.members if isinstance(member, nodes.UnionNode) else [member])
+            return members[0] if len(members) == 1 else nodes.UnionNode(members)
         if origin is typing.Literal:
             return self._literal(tp, args, where)
         return self._container(tp, origin, args, where) or self._named(tp, where)
 
-    def _container(self, tp: Any, origin: Any, args: tuple[Any, ...], where: str) -> Node | None:
+    def _container(
+        self, tp: Any, origin: Any, args: tuple[Any, ...], where: str
+    ) -> nodes.Node | None:
         """A tuple, sequence or mapping annotation (``None``: none of those)."""
         if tp is typing.Tuple or tp is tuple:  # noqa: UP006 - the bare alias is accepted
-            return ListNode(AnyNode(), as_tuple=True)
+            return nodes.ListNode(nodes.AnyNode(), as_tuple=True)
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:
-                return ListNode(self.read(args[0], where), as_tuple=True)
-            return TupleNode([self.read(a, where) for a in args])
+                return nodes.ListNode(self.read(args[0], where), as_tuple=True)
+            return nodes.TupleNode([self.read(a, where) for a in args])
         if tp in _SEQUENCES or origin in _SEQUENCES:
-            return ListNode(self.read(args[0], where) if args else AnyNode())
+            return nodes.ListNode(self.read(args[0], where) if args else nodes.AnyNode())
         if tp not in _MAPPINGS and origin not in _MAPPINGS:
             return None
         if not args:
-            return DictNode(AnyNode())
+            return nodes.DictNode(nodes.AnyNode())
         if args[0] is not str and args[0] is not Any:
             reason = "JSON object keys are strings, so the key type must be str"
             self.errors.append((where, f"{_type_name(tp)}: {reason}"))
-        return DictNode(self.read(args[1], where))
+        return nodes.DictNode(self.read(args[1], where))
 
-    def _named(self, tp: Any, where: str) -> Node:
+    def _named(self, tp: Any, where: str) -> nodes.Node:
         """A type by name: an alias, an enum, a dataclass or TypedDict, or one a plugin describes."""
         supertype = getattr(tp, "__supertype__", None)  # typing.NewType
         if supertype is not None:
@@ -210,12 +198,12 @@ class _Reader:
                 kinds = "must be strings, numbers, booleans or None"
                 text = f"the values of enum {_type_name(tp)} {kinds} (not {bad[0].value!r})"
                 self.errors.append((where, text))
-            return ChoiceNode([(m.value, m) for m in tp if m not in bad])
+            return nodes.ChoiceNode([(m.value, m) for m in tp if m not in bad])
         if is_plain_dataclass(tp) or is_typeddict(tp):
             return self.record(tp)
         return self._custom(tp, where)
 
-    def _literal(self, tp: Any, args: tuple[Any, ...], where: str) -> Node:
+    def _literal(self, tp: Any, args: tuple[Any, ...], where: str) -> nodes.Node:
         choices: list[tuple[Any, Any]] = []
         for value in args:
             if isinstance(value, enum.Enum) and _is_json_leaf(value.value):
@@ -225,9 +213,9 @@ class _Reader:
             else:
                 text = f"{_type_name(tp)}: the literal {value!r} is not a JSON value"
                 self.errors.append((where, text))
-        return ChoiceNode(choices)
+        return nodes.ChoiceNode(choices)
 
-    def _custom(self, tp: Any, where: str) -> Node:
+    def _custom(self, tp: Any, where: str) -> nodes.Node:
         delegate = getattr(self.field_schema, "delegate", None)
         if delegate is not None and isinstance(tp, type):
             # a type another installed adapter owns is validated by that adapter
@@ -235,13 +223,13 @@ class _Reader:
                 compiled = delegate(tp, self.policy)
             except Exception as exc:
                 self.errors.append((where, f"{_type_name(tp)}: {exc}"))
-                return AnyNode()
+                return nodes.AnyNode()
             if compiled is not None and compiled.parser is not None:
-                return CustomNode(tp, compiled.schema, compiled.parser)
+                return nodes.CustomNode(tp, compiled.schema, compiled.parser)
         empty: dict[str, Any] = {}
         schema = self.field_schema(tp, empty)
         if schema is not empty:
-            return CustomNode(tp, schema)
+            return nodes.CustomNode(tp, schema)
         name = _type_name(tp)
         if isinstance(tp, (str, typing.ForwardRef)):
             text = f"the annotation {name} could not be resolved; {_COVERED}"
@@ -251,15 +239,15 @@ class _Reader:
         else:
             text = f"the type {name} is not supported; {_COVERED}"
         self.errors.append((where, text))
-        return AnyNode()
+        return nodes.AnyNode()
 
 
-def _class_doc(cls: type, *, generated: bool) -> str | None:
+def _class_doc(cls: type) -> str | None:
     """The class's own docstring, not the signature ``@dataclass`` writes when there is none."""
     doc = cls.__dict__.get("__doc__")
     if not isinstance(doc, str) or not doc.strip():
         return None
-    if generated and doc.startswith(f"{cls.__name__}("):
+    if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
         return None
     return inspect.cleandoc(doc)
 

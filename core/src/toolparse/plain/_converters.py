@@ -14,23 +14,12 @@ from ..contract import Error, Ok
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
 from ._nodes import AnyNode, ChoiceNode, CustomNode, Node, ScalarNode
 
-__all__ = [
-    "LIST",
-    "MISSING",
-    "OBJECT",
-    "Converter",
-    "Failed",
-    "fail",
-    "joined",
-    "leaf",
-    "rejection",
-]
+__all__ = ["MISSING", "OBJECT", "Converter", "Failed", "fail", "joined", "leaf", "rejection"]
 
 Converter = Callable[[Any], Any]
 
 #: what ``dict.get`` gives for a name not sent
 MISSING: Any = object()
-LIST = type_reason("array")
 OBJECT = type_reason("object")
 _NUMBER = type_reason("number")
 

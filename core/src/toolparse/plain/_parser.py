@@ -16,30 +16,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS
+from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS, type_reason
 from ..contract import Ok, ParseResult
-from ._converters import (
-    LIST,
-    MISSING,
-    OBJECT,
-    Converter,
-    Failed,
-    fail,
-    joined,
-    leaf,
-    rejection,
-)
-from ._nodes import (
-    ChoiceNode,
-    DictNode,
-    ListNode,
-    Node,
-    ObjectNode,
-    ScalarNode,
-    TupleNode,
-    UnionNode,
-    bare,
-)
+from . import _nodes as nodes
+from ._converters import MISSING, OBJECT, Converter, Failed, fail, joined, leaf, rejection
 
 __all__ = ["Compiler", "compile_parser"]
 
@@ -48,9 +28,10 @@ _ALL_JSON = (*JSON_TYPES, list, dict)
 #: what a union calls a JSON type in its reason (an array is "a list" there)
 _WORDS = {**TYPE_WORDS, "list": TYPE_WORDS["array"]}
 _TYPE_NAMES = frozenset(_WORDS) - {"array"}
+_LIST = type_reason("array")
 
 
-def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
+def compile_parser(root: nodes.ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
     """Compile the parser of a dataclass or TypedDict node tree, under the tool's ``policy``."""
     convert = Compiler(policy).convert(root, top=True)
     accepted = tuple(f.name for f in root.fields)
@@ -67,14 +48,14 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
     return parse
 
 
-def _fast(node: Node) -> type | None:
+def _fast(node: nodes.Node) -> type | None:
     """The JSON type a value of ``node`` is taken as it is in after a type test (``None``: none).
 
     A container calls its item's converter only for another type: a valid list of a
     thousand strings costs a type test each.
     """
-    node = bare(node)
-    return node.type if isinstance(node, ScalarNode) else None
+    node = nodes.bare(node)
+    return node.type if isinstance(node, nodes.ScalarNode) else None
 
 
 class Compiler:
@@ -89,11 +70,11 @@ class Compiler:
         # otherwise they are refused (a dataclass cannot take them)
         self.refuse = policy != "ignore"
         self.as_sent = as_sent
-        self.done: dict[tuple[ObjectNode, bool], Converter] = {}
+        self.done: dict[tuple[nodes.ObjectNode, bool], Converter] = {}
 
-    def convert(self, node: Node, *, top: bool = False) -> Converter:
-        node = bare(node)
-        if not isinstance(node, ObjectNode):
+    def convert(self, node: nodes.Node, *, top: bool = False) -> Converter:
+        node = nodes.bare(node)
+        if not isinstance(node, nodes.ObjectNode):
             return leaf(node, self.as_sent) or self.build(node)
         done = self.done.get((node, top))
         if done is None:
@@ -105,24 +86,24 @@ class Compiler:
             done = self.done[node, top] = slot[0]
         return done
 
-    def build(self, node: Node) -> Converter:
-        if isinstance(node, ListNode):
+    def build(self, node: nodes.Node) -> Converter:
+        if isinstance(node, nodes.ListNode):
             return self.array(node)
-        if isinstance(node, TupleNode):
+        if isinstance(node, nodes.TupleNode):
             return self.fixed_array(node)
-        if isinstance(node, DictNode):
+        if isinstance(node, nodes.DictNode):
             return self.mapping(node)
-        assert isinstance(node, UnionNode)
+        assert isinstance(node, nodes.UnionNode)
         return self.union(node)
 
-    def array(self, node: ListNode) -> Converter:
+    def array(self, node: nodes.ListNode) -> Converter:
         item, fast, as_tuple = self.convert(node.item), _fast(node.item), node.as_tuple
         # items of one JSON type taken as they are: a type test tells each valid or not
         exact = {fast} if fast is not None and fast is not float else None
 
         def convert_list(value: Any) -> Any:
             if type(value) is not list:
-                return fail(LIST, value)
+                return fail(_LIST, value)
             if exact is not None and exact.issuperset(map(type, value)):
                 return tuple(value) if as_tuple else list(value)
             out: list[Any] = []
@@ -146,7 +127,7 @@ class Compiler:
 
         return convert_list
 
-    def fixed_array(self, node: TupleNode) -> Converter:
+    def fixed_array(self, node: nodes.TupleNode) -> Converter:
         items = [self.convert(item) for item in node.items]
         n = len(items)
         reason = f"must be a list of exactly {n} item{'' if n == 1 else 's'}"
@@ -166,7 +147,7 @@ class Compiler:
 
         return convert_tuple
 
-    def mapping(self, node: DictNode) -> Converter:
+    def mapping(self, node: nodes.DictNode) -> Converter:
         item, fast = self.convert(node.value), _fast(node.value)
 
         def convert_dict(value: Any) -> Any:
@@ -187,7 +168,7 @@ class Compiler:
 
         return convert_dict
 
-    def record(self, node: ObjectNode, top: bool) -> Converter:
+    def record(self, node: nodes.ObjectNode, top: bool) -> Converter:
         fields = tuple(
             (f.name, _fast(f.node), self.convert(f.node), f.required) for f in node.fields
         )
@@ -240,7 +221,7 @@ class Compiler:
 
         return convert_object
 
-    def union(self, node: UnionNode) -> Converter:
+    def union(self, node: nodes.UnionNode) -> Converter:
         shapes = [(self.convert(m), *_shape(m)) for m in node.members]
         # for each JSON type: the members that take it as it is, in declaration
         # order, then those that convert it (an integer for a number); and,
@@ -286,19 +267,19 @@ class Compiler:
         return convert_union
 
 
-def _shape(node: Node) -> tuple[set[type], set[type], list[str]]:
+def _shape(node: nodes.Node) -> tuple[set[type], set[type], list[str]]:
     """The JSON types ``node`` takes as they are, those it converts, and how a union names it."""
-    node = bare(node)
-    if isinstance(node, ScalarNode):
+    node = nodes.bare(node)
+    if isinstance(node, nodes.ScalarNode):
         return {node.type}, {int} if node.type is float else set(), [JSON_TYPES[node.type]]
-    if isinstance(node, (ListNode, TupleNode)):
+    if isinstance(node, (nodes.ListNode, nodes.TupleNode)):
         return {list}, set(), ["list"]  # the shared word for a JSON array
-    if isinstance(node, (DictNode, ObjectNode)):
+    if isinstance(node, (nodes.DictNode, nodes.ObjectNode)):
         return {dict}, set(), ["object"]
-    if isinstance(node, ChoiceNode):
+    if isinstance(node, nodes.ChoiceNode):
         values = [v for v, _ in node.choices]
         return {type(v) for v in values}, set(), [json.dumps(v, ensure_ascii=False) for v in values]
-    if isinstance(node, UnionNode):
+    if isinstance(node, nodes.UnionNode):
         shapes = [_shape(m) for m in node.members]
         exact = set().union(*(s[0] for s in shapes))
         converted = set().union(*(s[1] for s in shapes)) - exact
