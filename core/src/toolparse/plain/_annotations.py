@@ -162,12 +162,10 @@ class _Reader:
             return members[0] if len(members) == 1 else nodes.UnionNode(members)
         if origin is typing.Literal:
             return self._literal(tp, args, where)
-        return self._container(tp, origin, args, where) or self._named(tp, where)
+        return self._container(tp, origin, args, where)
 
-    def _container(
-        self, tp: Any, origin: Any, args: tuple[Any, ...], where: str
-    ) -> nodes.Node | None:
-        """A tuple, sequence or mapping annotation (``None``: none of those)."""
+    def _container(self, tp: Any, origin: Any, args: tuple[Any, ...], where: str) -> nodes.Node:
+        """A tuple, sequence or mapping annotation, or else a type by name."""
         if tp is typing.Tuple or tp is tuple:  # noqa: UP006 - the bare alias is accepted
             return nodes.ListNode(nodes.AnyNode(), as_tuple=True)
         if origin is tuple:
@@ -177,7 +175,7 @@ class _Reader:
         if tp in _SEQUENCES or origin in _SEQUENCES:
             return nodes.ListNode(self.read(args[0], where) if args else nodes.AnyNode())
         if tp not in _MAPPINGS and origin not in _MAPPINGS:
-            return None
+            return self._named(tp, where)
         if not args:
             return nodes.DictNode(nodes.AnyNode())
         if args[0] is not str and args[0] is not Any:

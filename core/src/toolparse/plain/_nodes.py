@@ -102,17 +102,14 @@ class CustomNode(Node):
 
 @dataclass(eq=False)
 class FieldInfo:
-    """One field of a dataclass or TypedDict.
-
-    ``description`` comes from the field's metadata. ``default`` is ``dataclasses.MISSING``
-    when there is none (a factory: ``@dataclass`` reads that value as "no default").
-    """
+    """One field of a dataclass or TypedDict; ``default`` is ``dataclasses.MISSING`` when none."""
 
     name: str
     annotation: object
     node: Node
     required: bool
     description: str | None = None
+    # (given by a factory: ``@dataclass`` reads a default of ``MISSING`` as no default)
     default: Any = field(default_factory=lambda: dataclasses.MISSING)
 
 
