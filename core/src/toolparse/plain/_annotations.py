@@ -118,8 +118,8 @@ class _Reader:
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
             text = meta if isinstance(meta, str) else None
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            read = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
-            node.fields.append(nodes.FieldInfo(f.name, hint, read, required, text, f.default))
+            child = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
+            node.fields.append(nodes.FieldInfo(f.name, hint, child, required, text, f.default))
 
     def _typeddict_fields(self, node: nodes.ObjectNode, hints: dict[str, Any]) -> None:
         required_keys: frozenset[str] = getattr(node.cls, "__required_keys__", frozenset())
@@ -231,7 +231,7 @@ class _Reader:
         name = _type_name(tp)
         if isinstance(tp, (str, typing.ForwardRef)):
             text = f"the annotation {name} could not be resolved; {_COVERED}"
-        elif (extra := install_hint(tp)) is not None:  # a known library's, its adapter missing
+        elif (extra := install_hint(tp)) is not None:  # a known library's type: name its extra
             fix = f'pip install "toolparse[{extra}]"'
             text = f"the type {name} needs the {extra} adapter, which is not installed: {fix}"
         else:
