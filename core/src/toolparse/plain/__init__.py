@@ -1,7 +1,4 @@
-"""The built-in adapter for plain annotations: dataclasses, TypedDicts, signatures.
-
-It registers through the same hook a third-party adapter uses (see ``_defaults``).
-"""
+"""The built-in adapter for plain annotations: dataclasses, TypedDicts, signatures."""
 
 from ._adapter import PlainAdapter
 from ._params import params_checker

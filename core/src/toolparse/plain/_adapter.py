@@ -1,11 +1,7 @@
 """The built-in adapter for plain Python types: dataclasses and TypedDicts.
 
-It needs no third-party library. It is registered through the same hook a
-plugin uses (see ``_defaults``), so an adapter registered later (pydantic,
-attrs) is asked first and takes dataclasses over when installed.
-
-A source is read once into a node tree (``_annotations``), which gives both
-the JSON Schema (``_schema``) and the strict parser (``_parser``).
+It is registered through the same hook a plugin uses (see ``_defaults``), so an adapter
+registered later (pydantic, attrs) is asked first and takes dataclasses over when installed.
 """
 
 from __future__ import annotations
@@ -19,8 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..adapter import EMPTY, AdapterBase, Compiled, FieldSchema, SignatureParam, UnknownArguments
-from ._annotations import analyse
-from ._nodes import is_plain_dataclass, is_typeddict
+from ._annotations import analyse, is_plain_dataclass, is_typeddict
 from ._parser import compile_parser
 from ._schema import object_schema
 
@@ -59,12 +54,7 @@ class PlainAdapter(AdapterBase):
         field_schema: FieldSchema,
         parser: bool,
     ) -> Compiled:
-        """Read ``source`` once: its object schema (closed at every level) and strict parser.
-
-        The parser gives ``Ok(instance)`` for a dataclass, ``Ok(dict)`` for a
-        TypedDict. ``field_schema`` is asked about every field and every type
-        the adapter has no rule for.
-        """
+        """Read ``source`` once: its object schema (closed at every level) and strict parser."""
         tree = analyse(source, field_schema, unknown_arguments)
         return Compiled(
             object_schema(tree, field_schema),

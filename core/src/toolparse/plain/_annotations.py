@@ -14,28 +14,13 @@ import inspect
 import sys
 import types
 import typing
-from typing import Any
+from typing import Any, get_origin
 
 from ..adapter import JSON_TYPES, FieldSchema
 from ..errors import FunctionDefinitionError, install_hint
-from ._nodes import (
-    AnyNode,
-    ChoiceNode,
-    CustomNode,
-    DescribedNode,
-    DictNode,
-    FieldInfo,
-    ListNode,
-    Node,
-    ObjectNode,
-    ScalarNode,
-    TupleNode,
-    UnionNode,
-    is_plain_dataclass,
-    is_typeddict,
-)
+from . import _nodes as nodes
 
-__all__ = ["analyse"]
+__all__ = ["analyse", "is_plain_dataclass", "is_typeddict"]
 
 _SEQUENCES = (list, collections.abc.Sequence, collections.abc.MutableSequence)
 _MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
@@ -46,15 +31,12 @@ _COVERED = (
 )
 
 
-def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> ObjectNode:
+def analyse(source: type, field_schema: FieldSchema, policy: str = "report") -> nodes.ObjectNode:
     """Read a dataclass or TypedDict class into its node tree.
 
-    ``field_schema`` is the ``toolparse_field_schema`` hook, asked about every
-    type no rule here covers (it answers with the schema it was given when no
-    plugin knows the type); when it can ``delegate`` (the core's hook can), a
-    type another installed adapter accepts is compiled by that adapter first,
-    under ``policy``. Raises :class:`~toolparse.FunctionDefinitionError`
-    naming every field whose type the adapter cannot describe or parse.
+    When ``field_schema`` can ``delegate`` (the core's hook can), a type another installed
+    adapter accepts is compiled by that adapter first, under ``policy``. Raises
+    :class:`~toolparse.FunctionDefinitionError` naming every field that cannot be described.
     """
     reader = _Reader(field_schema, policy)
     root = reader.record(source)
@@ -69,6 +51,25 @@ def _markers(name: str) -> set[object]:
     return {m for module in modules if (m := getattr(module, name, None)) is not None}
 
 
+def is_typeddict(obj: object) -> bool:
+    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
+    return (
+        isinstance(obj, type)
+        and issubclass(obj, dict)
+        and hasattr(obj, "__required_keys__")
+        and hasattr(obj, "__total__")
+    )
+
+
+def is_plain_dataclass(obj: object) -> bool:
+    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
+    return (
+        isinstance(obj, type)
+        and dataclasses.is_dataclass(obj)
+        and not hasattr(obj, "__pydantic_fields__")
+    )
+
+
 class _Reader:
     """One analysis: the class nodes made so far, and the problems found."""
 
@@ -76,20 +77,18 @@ class _Reader:
         self.field_schema = field_schema
         # nested objects are closed unless the tool ignores unknown keys
         self.policy = "ignore" if policy == "ignore" else "reject"
-        self.objects: dict[type, ObjectNode] = {}
+        self.objects: dict[type, nodes.ObjectNode] = {}
         self.errors: list[tuple[str, str]] = []
         self.required = _markers("Required")
         self.not_required = _markers("NotRequired")
         self.qualifiers = self.required | self.not_required | _markers("ReadOnly")
 
-    # -- classes ---------------------------------------------------------------
-
-    def record(self, cls: type) -> ObjectNode:
+    def record(self, cls: type) -> nodes.ObjectNode:
         node = self.objects.get(cls)
         if node is not None:
             return node
         is_dataclass = dataclasses.is_dataclass(cls)
-        node = ObjectNode(cls, is_dataclass, description=_class_doc(cls, generated=is_dataclass))
+        node = nodes.ObjectNode(cls, is_dataclass, description=_class_doc(cls))
         # registered before its fields are read, so a field of the same
         # class (directly or further down) finds this node: a cycle, not a loop
         self.objects[cls] = node
@@ -108,93 +107,83 @@ class _Reader:
             self._typeddict_fields(node, hints)
         return node
 
-    def _dataclass_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+    def _dataclass_fields(self, node: nodes.ObjectNode, hints: dict[str, Any]) -> None:
         fields: dict[str, dataclasses.Field[Any]] = getattr(node.cls, "__dataclass_fields__", {})
         for f in fields.values():  # (InitVar pseudo-fields too: ``__init__`` takes them)
             hint = hints.get(f.name, Any)
-            if not f.init or hint is typing.ClassVar or _origin(hint) is typing.ClassVar:
+            if not f.init or hint is typing.ClassVar or get_origin(hint) is typing.ClassVar:
                 continue
             if isinstance(hint, dataclasses.InitVar):
                 hint = hint.type
-            where = f"{node.cls.__qualname__}.{f.name}"
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
+            text = meta if isinstance(meta, str) else None
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            node.fields.append(
-                FieldInfo(
-                    f.name,
-                    hint,
-                    self.read(hint, where),
-                    required,
-                    meta if isinstance(meta, str) else None,
-                    f.default,
-                )
-            )
+            child = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
+            node.fields.append(nodes.FieldInfo(f.name, hint, child, required, text, f.default))
 
-    def _typeddict_fields(self, node: ObjectNode, hints: dict[str, Any]) -> None:
+    def _typeddict_fields(self, node: nodes.ObjectNode, hints: dict[str, Any]) -> None:
         required_keys: frozenset[str] = getattr(node.cls, "__required_keys__", frozenset())
         for name, hint in hints.items():
             required = name in required_keys
             # the qualifiers decide when present: the class attribute can be
             # wrong for string annotations (``from __future__ import annotations``)
             inner = hint
-            while _origin(inner) in self.qualifiers:
-                if _origin(inner) in self.required:
+            while get_origin(inner) in self.qualifiers:
+                if get_origin(inner) in self.required:
                     required = True
-                elif _origin(inner) in self.not_required:
+                elif get_origin(inner) in self.not_required:
                     required = False
                 inner = typing.get_args(inner)[0]
             where = f"{node.cls.__qualname__}.{name}"
-            node.fields.append(FieldInfo(name, hint, self.read(inner, where), required))
+            node.fields.append(nodes.FieldInfo(name, hint, self.read(inner, where), required))
 
-    # -- annotations -------------------------------------------------------------
-
-    def read(self, tp: Any, where: str) -> Node:
+    def read(self, tp: Any, where: str) -> nodes.Node:
         """Read annotation ``tp`` (``where`` names the field, for errors)."""
         if tp is Any or tp is object:
-            return AnyNode()
+            return nodes.AnyNode()
         if tp is None:
-            return ScalarNode(type(None))
+            return nodes.ScalarNode(type(None))
         if isinstance(tp, type) and tp in JSON_TYPES:
-            return ScalarNode(tp)
-        origin = _origin(tp)
+            return nodes.ScalarNode(tp)
+        origin = get_origin(tp)
         args = typing.get_args(tp)
-        if origin is typing.Annotated:
-            node = self.read(tp.__origin__, where)
-            text = _description(tp.__metadata__)
-            return node if text is None else DescribedNode(node, text)
+        if origin is typing.Annotated:  # (described by the first plain string of its metadata)
+            node = self.read(args[0], where)
+            text = next((item for item in args[1:] if isinstance(item, str)), None)
+            return node if text is None else nodes.DescribedNode(node, text)
         if origin in self.qualifiers or origin is typing.Final:
-            return self.read(args[0], where) if args else AnyNode()
+            return self.read(args[0], where) if args else nodes.AnyNode()
         if origin is typing.Union or origin is types.UnionType:
-            members: list[Node] = []
+            members: list[nodes.Node] = []
             for arg in args:
                 member = self.read(arg, where)
                 # Union flattens itself, but an Annotated member can hide a union
-                members.extend(member.members if isinstance(member, UnionNode) else [member])
-            return members[0] if len(members) == 1 else UnionNode(members)
+                members.extend(member.members if isinstance(member, nodes.UnionNode) else [member])
+            return members[0] if len(members) == 1 else nodes.UnionNode(members)
         if origin is typing.Literal:
             return self._literal(tp, args, where)
-        return self._container(tp, origin, args, where) or self._named(tp, where)
+        return self._container(tp, origin, args, where)
 
-    def _container(self, tp: Any, origin: Any, args: tuple[Any, ...], where: str) -> Node | None:
-        """A tuple, sequence or mapping annotation (``None``: none of those)."""
+    def _container(self, tp: Any, origin: Any, args: tuple[Any, ...], where: str) -> nodes.Node:
+        """A tuple, sequence or mapping annotation, or else a type by name."""
         if tp is typing.Tuple or tp is tuple:  # noqa: UP006 - the bare alias is accepted
-            return ListNode(AnyNode(), as_tuple=True)
+            return nodes.ListNode(nodes.AnyNode(), as_tuple=True)
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:
-                return ListNode(self.read(args[0], where), as_tuple=True)
-            return TupleNode([self.read(a, where) for a in args])
+                return nodes.ListNode(self.read(args[0], where), as_tuple=True)
+            return nodes.TupleNode([self.read(a, where) for a in args])
         if tp in _SEQUENCES or origin in _SEQUENCES:
-            return ListNode(self.read(args[0], where) if args else AnyNode())
+            return nodes.ListNode(self.read(args[0], where) if args else nodes.AnyNode())
         if tp not in _MAPPINGS and origin not in _MAPPINGS:
-            return None
+            return self._named(tp, where)
         if not args:
-            return DictNode(AnyNode())
+            return nodes.DictNode(nodes.AnyNode())
         if args[0] is not str and args[0] is not Any:
             reason = "JSON object keys are strings, so the key type must be str"
             self.errors.append((where, f"{_type_name(tp)}: {reason}"))
-        return DictNode(self.read(args[1], where))
+        return nodes.DictNode(self.read(args[1], where))
 
-    def _named(self, tp: Any, where: str) -> Node:
+    def _named(self, tp: Any, where: str) -> nodes.Node:
         """A type by name: an alias, an enum, a dataclass or TypedDict, or one a plugin describes."""
         supertype = getattr(tp, "__supertype__", None)  # typing.NewType
         if supertype is not None:
@@ -204,19 +193,15 @@ class _Reader:
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             bad = [m for m in tp if not _is_json_leaf(m.value)]
             if bad:
-                self.errors.append(
-                    (
-                        where,
-                        f"the values of enum {_type_name(tp)} must be strings, numbers, "
-                        f"booleans or None (not {bad[0].value!r})",
-                    )
-                )
-            return ChoiceNode([(m.value, m) for m in tp if m not in bad])
+                kinds = "must be strings, numbers, booleans or None"
+                text = f"the values of enum {_type_name(tp)} {kinds} (not {bad[0].value!r})"
+                self.errors.append((where, text))
+            return nodes.ChoiceNode([(m.value, m) for m in tp if m not in bad])
         if is_plain_dataclass(tp) or is_typeddict(tp):
             return self.record(tp)
         return self._custom(tp, where)
 
-    def _literal(self, tp: Any, args: tuple[Any, ...], where: str) -> Node:
+    def _literal(self, tp: Any, args: tuple[Any, ...], where: str) -> nodes.Node:
         choices: list[tuple[Any, Any]] = []
         for value in args:
             if isinstance(value, enum.Enum) and _is_json_leaf(value.value):
@@ -226,9 +211,9 @@ class _Reader:
             else:
                 text = f"{_type_name(tp)}: the literal {value!r} is not a JSON value"
                 self.errors.append((where, text))
-        return ChoiceNode(choices)
+        return nodes.ChoiceNode(choices)
 
-    def _custom(self, tp: Any, where: str) -> Node:
+    def _custom(self, tp: Any, where: str) -> nodes.Node:
         delegate = getattr(self.field_schema, "delegate", None)
         if delegate is not None and isinstance(tp, type):
             # a type another installed adapter owns is validated by that adapter
@@ -236,46 +221,33 @@ class _Reader:
                 compiled = delegate(tp, self.policy)
             except Exception as exc:
                 self.errors.append((where, f"{_type_name(tp)}: {exc}"))
-                return AnyNode()
+                return nodes.AnyNode()
             if compiled is not None and compiled.parser is not None:
-                return CustomNode(tp, compiled.schema, compiled.parser)
+                return nodes.CustomNode(tp, compiled.schema, compiled.parser)
         empty: dict[str, Any] = {}
         schema = self.field_schema(tp, empty)
         if schema is not empty:
-            return CustomNode(tp, schema)
-        unresolved = isinstance(tp, (str, typing.ForwardRef))
-        hint = None if unresolved else install_hint(tp)
-        if hint is not None:
-            # a known library's type whose adapter is not installed: name the extra
-            text = (
-                f"the type {_type_name(tp)} needs the {hint} adapter, which is not "
-                f'installed: pip install "toolparse[{hint}]"'
-            )
-        elif unresolved:
-            text = f"the annotation {_type_name(tp)} could not be resolved; {_COVERED}"
+            return nodes.CustomNode(tp, schema)
+        name = _type_name(tp)
+        if isinstance(tp, (str, typing.ForwardRef)):
+            text = f"the annotation {name} could not be resolved; {_COVERED}"
+        elif (extra := install_hint(tp)) is not None:  # a known library's type: name its extra
+            fix = f'pip install "toolparse[{extra}]"'
+            text = f"the type {name} needs the {extra} adapter, which is not installed: {fix}"
         else:
-            text = f"the type {_type_name(tp)} is not supported; {_COVERED}"
+            text = f"the type {name} is not supported; {_COVERED}"
         self.errors.append((where, text))
-        return AnyNode()
+        return nodes.AnyNode()
 
 
-def _class_doc(cls: type, *, generated: bool) -> str | None:
+def _class_doc(cls: type) -> str | None:
     """The class's own docstring, not the signature ``@dataclass`` writes when there is none."""
     doc = cls.__dict__.get("__doc__")
     if not isinstance(doc, str) or not doc.strip():
         return None
-    if generated and doc.startswith(f"{cls.__name__}("):
+    if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
         return None
     return inspect.cleandoc(doc)
-
-
-def _origin(tp: object) -> Any:
-    return typing.get_origin(tp)
-
-
-def _description(metadata: tuple[Any, ...]) -> str | None:
-    """The first plain string in ``Annotated`` metadata."""
-    return next((item for item in metadata if isinstance(item, str)), None)
 
 
 def _is_json_leaf(value: object) -> bool:

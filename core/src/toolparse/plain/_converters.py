@@ -1,9 +1,7 @@
 """What the plain parser's converters return on failure, and its leaf converters.
 
-A converter returns the parsed value, or a :class:`Failed` holding the
-problems it found; the converters of JSON scalars, of fixed choices and of a
-field another adapter validates are the leaves, each worded with the adapter
-SDK's shared words.
+The leaves (JSON scalars, fixed choices, a field another adapter validates) speak with the
+adapter SDK's shared words.
 """
 
 from __future__ import annotations
@@ -14,30 +12,14 @@ from typing import Any
 from ..adapter import JSON_TYPES, MAX_PROBLEMS, one_of_reason, type_reason
 from ..contract import Error, Ok
 from ..problems import NOT_GIVEN, ArgumentProblem, ProblemKind, invalid_arguments
-from ._nodes import ChoiceNode
+from ._nodes import AnyNode, ChoiceNode, CustomNode, Node, ScalarNode
 
-__all__ = [
-    "LIST",
-    "MISSING",
-    "OBJECT",
-    "Converter",
-    "Failed",
-    "choice",
-    "delegated",
-    "fail",
-    "identity",
-    "joined",
-    "number",
-    "number_as_sent",
-    "rejection",
-    "scalar",
-]
+__all__ = ["MISSING", "OBJECT", "Converter", "Failed", "fail", "joined", "leaf", "rejection"]
 
 Converter = Callable[[Any], Any]
 
 #: what ``dict.get`` gives for a name not sent
 MISSING: Any = object()
-LIST = type_reason("array")
 OBJECT = type_reason("object")
 _NUMBER = type_reason("number")
 
@@ -66,10 +48,7 @@ def joined(
 ) -> Failed:
     """``more``'s problems moved below ``key`` and added to ``failed``; past ``limit``, counted.
 
-    Every container keeps at most :data:`~toolparse.adapter.MAX_PROBLEMS`
-    (a list of 200,000 wrong items costs a converter call each, and no
-    more); the top-level object keeps all its own (``limit`` is unbounded),
-    since its missing names go on a line of their own.
+    (A list of 200,000 wrong items costs a converter call each, and no more.)
     """
     problems = more.problems
     if failed is not None and len(failed.problems) >= limit:
@@ -97,11 +76,24 @@ def rejection(failed: Failed, arguments: Any, accepted: tuple[str, ...]) -> Erro
     return invalid_arguments(problems, arguments=arguments, accepted=accepted, more=failed.more)
 
 
-def identity(value: Any) -> Any:
+def leaf(node: Node, as_sent: bool) -> Converter | None:
+    """The converter of a scalar, a choice, ``Any`` or a custom type (``None``: none of those)."""
+    if isinstance(node, ScalarNode):
+        if node.type is float:
+            return _number_as_sent if as_sent else _number
+        return _scalar(node.type)
+    if isinstance(node, ChoiceNode):
+        return _choice(node)
+    if isinstance(node, CustomNode) and node.parser is not None:
+        return _delegated(node.parser)
+    return _identity if isinstance(node, (AnyNode, CustomNode)) else None
+
+
+def _identity(value: Any) -> Any:
     return value
 
 
-def scalar(kind: type) -> Converter:
+def _scalar(kind: type) -> Converter:
     reason = type_reason(JSON_TYPES[kind])
 
     def convert_scalar(value: Any) -> Any:
@@ -110,7 +102,7 @@ def scalar(kind: type) -> Converter:
     return convert_scalar
 
 
-def number(value: Any) -> Any:
+def _number(value: Any) -> Any:
     kind = type(value)
     if kind is float:
         return value
@@ -122,13 +114,13 @@ def number(value: Any) -> Any:
     return fail(_NUMBER, value)
 
 
-def number_as_sent(value: Any) -> Any:
-    """:func:`number`'s check, the value left as sent (an integer stays an integer)."""
-    checked = number(value)
+def _number_as_sent(value: Any) -> Any:
+    """:func:`_number`'s check, the value left as sent (an integer stays an integer)."""
+    checked = _number(value)
     return checked if type(checked) is Failed else value
 
 
-def choice(node: ChoiceNode) -> Converter:
+def _choice(node: ChoiceNode) -> Converter:
     # keyed by JSON type as well as value: true == 1 and 1 == 1.0 in Python
     table = {(type(v), v): parsed for v, parsed in node.choices}
     types = frozenset(type(v) for v, _ in node.choices)
@@ -142,7 +134,7 @@ def choice(node: ChoiceNode) -> Converter:
     return convert_choice
 
 
-def delegated(parser: Callable[[Any], Any]) -> Converter:
+def _delegated(parser: Callable[[Any], Any]) -> Converter:
     """The converter of a field another installed adapter validates: its problems kept, moved below."""
 
     def convert_delegated(value: Any) -> Any:

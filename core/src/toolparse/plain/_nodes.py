@@ -25,8 +25,6 @@ __all__ = [
     "TupleNode",
     "UnionNode",
     "bare",
-    "is_plain_dataclass",
-    "is_typeddict",
 ]
 
 
@@ -92,12 +90,9 @@ class DescribedNode(Node):
 
 @dataclass(eq=False)
 class CustomNode(Node):
-    """A type the built-in rules do not cover.
+    """A type another installed adapter owns, or a ``toolparse_field_schema`` plugin describes.
 
-    Either another installed adapter owns it (a pydantic model, an attrs
-    class): its schema is shown and its ``parser`` validates the value; or a
-    ``toolparse_field_schema`` plugin described it (``parser`` is ``None``):
-    the plugin's schema is shown and the value passes through unvalidated.
+    The adapter's ``parser`` validates the value; with a plugin's (``None``) it passes unvalidated.
     """
 
     annotation: object
@@ -107,18 +102,14 @@ class CustomNode(Node):
 
 @dataclass(eq=False)
 class FieldInfo:
-    """One field of a dataclass or TypedDict.
-
-    ``description``: from the field's metadata (it wins over ``Annotated``'s).
-    ``default`` is shown in the schema when it is JSON data; ``dataclasses.MISSING``
-    when there is none (given by a factory: ``@dataclass`` reads that value as "no default").
-    """
+    """One field of a dataclass or TypedDict; ``default`` is ``dataclasses.MISSING`` when none."""
 
     name: str
     annotation: object
     node: Node
     required: bool
     description: str | None = None
+    # (given by a factory: ``@dataclass`` reads a default of ``MISSING`` as no default)
     default: Any = field(default_factory=lambda: dataclasses.MISSING)
 
 
@@ -126,8 +117,7 @@ class FieldInfo:
 class ObjectNode(Node):
     """A dataclass (instantiated when parsed) or a TypedDict (kept a dict).
 
-    A recursive class is a cycle in the tree: ``fields`` is filled in after
-    the node is made.
+    A recursive class is a cycle in the tree: ``fields`` is filled in after the node is made.
     """
 
     cls: type
@@ -141,22 +131,3 @@ def bare(node: Node) -> Node:
     while isinstance(node, DescribedNode):
         node = node.node
     return node
-
-
-def is_typeddict(obj: object) -> bool:
-    """Whether ``obj`` is a TypedDict class (``typing``'s or a backport's)."""
-    return (
-        isinstance(obj, type)
-        and issubclass(obj, dict)
-        and hasattr(obj, "__required_keys__")
-        and hasattr(obj, "__total__")
-    )
-
-
-def is_plain_dataclass(obj: object) -> bool:
-    """Whether ``obj`` is a dataclass class that is not a pydantic dataclass."""
-    return (
-        isinstance(obj, type)
-        and dataclasses.is_dataclass(obj)
-        and not hasattr(obj, "__pydantic_fields__")
-    )

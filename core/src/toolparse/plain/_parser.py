@@ -1,15 +1,12 @@
 """The strict parser of a plain-type node tree: small closures built once per tool.
 
-Each node becomes one function ``convert(value) -> parsed`` built at
-definition; a call runs those functions and nothing else (no annotation is
-looked at per call). A converter that finds problems returns a
-:class:`Failed` holding them instead of a value; a container moves what its
-children found below their key or index and carries on, so every problem in
-the arguments is found in one pass.
+Each node becomes one function ``convert(value) -> parsed``; a call runs those and looks at
+no annotation. A converter that finds problems returns a :class:`Failed` holding them; a
+container moves what its children found below their key or index and carries on, so every
+problem in the arguments is found in one pass.
 
-The rules are strict: the only conversion is an integer where a number is
-expected (``3`` becomes ``3.0``). ``true`` is not an integer, ``"3"`` is not
-a number, ``3`` is not a string.
+The only conversion is an integer where a number is expected (``3`` becomes ``3.0``):
+``true`` is not an integer, ``"3"`` is not a number, ``3`` is not a string.
 """
 
 from __future__ import annotations
@@ -17,40 +14,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
-from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS
+from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS, type_reason
 from ..contract import Ok, ParseResult
-from ._converters import (
-    LIST,
-    MISSING,
-    OBJECT,
-    Converter,
-    Failed,
-    choice,
-    delegated,
-    fail,
-    identity,
-    joined,
-    number,
-    number_as_sent,
-    rejection,
-    scalar,
-)
-from ._nodes import (
-    AnyNode,
-    ChoiceNode,
-    CustomNode,
-    DictNode,
-    ListNode,
-    Node,
-    ObjectNode,
-    ScalarNode,
-    TupleNode,
-    UnionNode,
-    bare,
-)
+from . import _nodes as nodes
+from ._converters import MISSING, OBJECT, Converter, Failed, fail, joined, leaf, rejection
 
 __all__ = ["Compiler", "compile_parser"]
 
@@ -59,15 +28,11 @@ _ALL_JSON = (*JSON_TYPES, list, dict)
 #: what a union calls a JSON type in its reason (an array is "a list" there)
 _WORDS = {**TYPE_WORDS, "list": TYPE_WORDS["array"]}
 _TYPE_NAMES = frozenset(_WORDS) - {"array"}
+_LIST = type_reason("array")
 
 
-def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
-    """Compile the parser of a dataclass or TypedDict node tree.
-
-    ``policy`` is the tool's ``unknown_arguments``: under ``"ignore"`` unknown
-    keys are dropped at every level (the core drops the top-level ones
-    first), otherwise they are refused (a dataclass cannot take them).
-    """
+def compile_parser(root: nodes.ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
+    """Compile the parser of a dataclass or TypedDict node tree, under the tool's ``policy``."""
     convert = Compiler(policy).convert(root, top=True)
     accepted = tuple(f.name for f in root.fields)
 
@@ -83,18 +48,14 @@ def compile_parser(root: ObjectNode, policy: str) -> Callable[[dict[str, Any]], 
     return parse
 
 
-def _fast(node: Node) -> type | None:
+def _fast(node: nodes.Node) -> type | None:
     """The JSON type a value of ``node`` is taken as it is in after a type test (``None``: none).
 
-    A container looks at its item's type first and calls the item's
-    converter only for another type: a valid list of a thousand strings
-    costs a type test each.
+    A container calls its item's converter only for another type: a valid list of a
+    thousand strings costs a type test each.
     """
-    node = bare(node)
-    return node.type if isinstance(node, ScalarNode) else None
-
-
-# -- the compiler ------------------------------------------------------------------
+    node = nodes.bare(node)
+    return node.type if isinstance(node, nodes.ScalarNode) else None
 
 
 class Compiler:
@@ -105,15 +66,16 @@ class Compiler:
     """
 
     def __init__(self, policy: str, *, as_sent: bool = False) -> None:
-        # "ignore" drops unknown keys of nested objects; otherwise they are refused
+        # "ignore" drops nested objects' unknown keys (the core drops the top-level ones first);
+        # otherwise they are refused (a dataclass cannot take them)
         self.refuse = policy != "ignore"
         self.as_sent = as_sent
-        self.done: dict[tuple[ObjectNode, bool], Converter] = {}
+        self.done: dict[tuple[nodes.ObjectNode, bool], Converter] = {}
 
-    def convert(self, node: Node, *, top: bool = False) -> Converter:
-        node = bare(node)
-        if not isinstance(node, ObjectNode):
-            return self.build(node)
+    def convert(self, node: nodes.Node, *, top: bool = False) -> Converter:
+        node = nodes.bare(node)
+        if not isinstance(node, nodes.ObjectNode):
+            return leaf(node, self.as_sent) or self.build(node)
         done = self.done.get((node, top))
         if done is None:
             # a recursive class meets itself while being compiled: its slot
@@ -124,34 +86,24 @@ class Compiler:
             done = self.done[node, top] = slot[0]
         return done
 
-    def build(self, node: Node) -> Converter:
-        if isinstance(node, ScalarNode):
-            if node.type is float:
-                return number_as_sent if self.as_sent else number
-            return scalar(node.type)
-        if isinstance(node, CustomNode) and node.parser is not None:
-            return delegated(node.parser)
-        if isinstance(node, (AnyNode, CustomNode)):
-            return identity
-        if isinstance(node, ListNode):
+    def build(self, node: nodes.Node) -> Converter:
+        if isinstance(node, nodes.ListNode):
             return self.array(node)
-        if isinstance(node, TupleNode):
+        if isinstance(node, nodes.TupleNode):
             return self.fixed_array(node)
-        if isinstance(node, DictNode):
+        if isinstance(node, nodes.DictNode):
             return self.mapping(node)
-        if isinstance(node, ChoiceNode):
-            return choice(node)
-        assert isinstance(node, UnionNode)
+        assert isinstance(node, nodes.UnionNode)
         return self.union(node)
 
-    def array(self, node: ListNode) -> Converter:
+    def array(self, node: nodes.ListNode) -> Converter:
         item, fast, as_tuple = self.convert(node.item), _fast(node.item), node.as_tuple
         # items of one JSON type taken as they are: a type test tells each valid or not
         exact = {fast} if fast is not None and fast is not float else None
 
         def convert_list(value: Any) -> Any:
             if type(value) is not list:
-                return fail(LIST, value)
+                return fail(_LIST, value)
             if exact is not None and exact.issuperset(map(type, value)):
                 return tuple(value) if as_tuple else list(value)
             out: list[Any] = []
@@ -175,7 +127,7 @@ class Compiler:
 
         return convert_list
 
-    def fixed_array(self, node: TupleNode) -> Converter:
+    def fixed_array(self, node: nodes.TupleNode) -> Converter:
         items = [self.convert(item) for item in node.items]
         n = len(items)
         reason = f"must be a list of exactly {n} item{'' if n == 1 else 's'}"
@@ -195,7 +147,7 @@ class Compiler:
 
         return convert_tuple
 
-    def mapping(self, node: DictNode) -> Converter:
+    def mapping(self, node: nodes.DictNode) -> Converter:
         item, fast = self.convert(node.value), _fast(node.value)
 
         def convert_dict(value: Any) -> Any:
@@ -216,15 +168,26 @@ class Compiler:
 
         return convert_dict
 
-    def record(self, node: ObjectNode, top: bool) -> Converter:
+    def record(self, node: nodes.ObjectNode, top: bool) -> Converter:
         fields = tuple(
             (f.name, _fast(f.node), self.convert(f.node), f.required) for f in node.fields
         )
         names = frozenset(f.name for f in node.fields)
-        refuse = self.refusal(node, names, top)
         make = node.cls if node.is_dataclass else None
         # the top level keeps every problem of its own: its missing names go on their own line
         limit = sys.maxsize if top else MAX_PROBLEMS
+        # a nested object's unknown names say what it accepts, since no other line does; the
+        # top level's go on a line of their own, which names only text keys (none when nothing
+        # is accepted): the others are then problems of their own, in the order sent
+        accepted = ", ".join(f.name for f in node.fields)
+        unknown = "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
+        refuse = self.refuse
+
+        def refused(value: dict[str, Any], failed: Failed | None) -> Failed:
+            for key in value:
+                if key not in names and (not top or not names or not isinstance(key, str)):
+                    failed = joined(failed, fail(unknown, kind="unrecognized"), key, limit)
+            return Failed([]) if failed is None else failed
 
         def convert_object(value: Any) -> Any:
             if type(value) is not dict:
@@ -245,8 +208,8 @@ class Compiler:
                     else:
                         out[name] = r
             # (every name sent converted: no unknown name, nothing else to look at)
-            if len(out) != len(value) and refuse is not None and not names.issuperset(value):
-                failed = refuse(value, failed)
+            if len(out) != len(value) and refuse and not names.issuperset(value):
+                failed = refused(value, failed)
             if failed is not None:
                 return failed
             if make is None:
@@ -258,26 +221,7 @@ class Compiler:
 
         return convert_object
 
-    def refusal(
-        self, node: ObjectNode, names: frozenset[str], top: bool
-    ) -> Callable[[Any, Failed | None], Any] | None:
-        """What an object's names it does not accept come to (``None``: they are dropped)."""
-        if not self.refuse:
-            return None
-        if top:
-            return lambda value, failed: _refused_at_top(value, failed, names)
-        # nested ones say what their object accepts, since no other line does
-        reason = f"is not accepted (accepted: {', '.join(f.name for f in node.fields)})"
-
-        def refused(value: dict[str, Any], failed: Failed | None) -> Failed | None:
-            for key in value:
-                if key not in names:
-                    failed = joined(failed, fail(reason, kind="unrecognized"), key)
-            return failed
-
-        return refused
-
-    def union(self, node: UnionNode) -> Converter:
+    def union(self, node: nodes.UnionNode) -> Converter:
         shapes = [(self.convert(m), *_shape(m)) for m in node.members]
         # for each JSON type: the members that take it as it is, in declaration
         # order, then those that convert it (an integer for a number); and,
@@ -323,37 +267,19 @@ class Compiler:
         return convert_union
 
 
-def _refused_at_top(value: Any, failed: Failed | None, names: frozenset[str]) -> Failed | None:
-    """The top level's unknown names, which the renderer names on a line of their own.
-
-    A key that is not text (a mapping from Python code) is no name of that
-    line, and with no accepted names the renderer names none: those keys are
-    then problems of their own, in the order sent.
-    """
-    unknown = value.keys() - names
-    if failed is None:
-        failed = Failed([])
-    if not names or not all(map(isinstance, unknown, repeat(str))):
-        for key in value:
-            if key in unknown and (not names or not isinstance(key, str)):
-                problem = fail("Unrecognized parameter", kind="unrecognized")
-                joined(failed, problem, key, sys.maxsize)
-    return failed
-
-
-def _shape(node: Node) -> tuple[set[type], set[type], list[str]]:
+def _shape(node: nodes.Node) -> tuple[set[type], set[type], list[str]]:
     """The JSON types ``node`` takes as they are, those it converts, and how a union names it."""
-    node = bare(node)
-    if isinstance(node, ScalarNode):
+    node = nodes.bare(node)
+    if isinstance(node, nodes.ScalarNode):
         return {node.type}, {int} if node.type is float else set(), [JSON_TYPES[node.type]]
-    if isinstance(node, (ListNode, TupleNode)):
+    if isinstance(node, (nodes.ListNode, nodes.TupleNode)):
         return {list}, set(), ["list"]  # the shared word for a JSON array
-    if isinstance(node, (DictNode, ObjectNode)):
+    if isinstance(node, (nodes.DictNode, nodes.ObjectNode)):
         return {dict}, set(), ["object"]
-    if isinstance(node, ChoiceNode):
+    if isinstance(node, nodes.ChoiceNode):
         values = [v for v, _ in node.choices]
         return {type(v) for v in values}, set(), [json.dumps(v, ensure_ascii=False) for v in values]
-    if isinstance(node, UnionNode):
+    if isinstance(node, nodes.UnionNode):
         shapes = [_shape(m) for m in node.members]
         exact = set().union(*(s[0] for s in shapes))
         converted = set().union(*(s[1] for s in shapes)) - exact

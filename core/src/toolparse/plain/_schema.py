@@ -12,29 +12,13 @@ import math
 from typing import Any
 
 from ..adapter import JSON_TYPES, FieldSchema
-from ._nodes import (
-    AnyNode,
-    ChoiceNode,
-    CustomNode,
-    DescribedNode,
-    DictNode,
-    ListNode,
-    Node,
-    ObjectNode,
-    ScalarNode,
-    TupleNode,
-    UnionNode,
-)
+from . import _nodes as nodes
 
 __all__ = ["object_schema"]
 
 
-def object_schema(root: ObjectNode, field_schema: FieldSchema) -> dict[str, Any]:
-    """Write the parameters schema of a dataclass or TypedDict node tree.
-
-    Every property goes through ``field_schema`` (the ``toolparse_field_schema``
-    hook) with what this writer would emit.
-    """
+def object_schema(root: nodes.ObjectNode, field_schema: FieldSchema) -> dict[str, Any]:
+    """Write the parameters schema of a node tree, each property through ``field_schema``."""
     writer = _Writer(field_schema, set())
     schema = writer.record(root)
     if writer.met_again:
@@ -46,43 +30,41 @@ def object_schema(root: ObjectNode, field_schema: FieldSchema) -> dict[str, Any]
 
 
 class _Writer:
-    def __init__(self, field_schema: FieldSchema, recursive: set[ObjectNode]) -> None:
+    def __init__(self, field_schema: FieldSchema, recursive: set[nodes.ObjectNode]) -> None:
         self.field_schema = field_schema
         self.recursive = recursive
-        self.met_again: set[ObjectNode] = set()
-        self.inside: list[ObjectNode] = []
+        self.met_again: set[nodes.ObjectNode] = set()
+        self.inside: list[nodes.ObjectNode] = []
         self.defs: dict[str, Any] = {}
-        self.names: dict[ObjectNode, str] = {}
+        self.names: dict[nodes.ObjectNode, str] = {}
 
-    def write(self, node: Node) -> dict[str, Any]:
-        if isinstance(node, ScalarNode):
+    def write(self, node: nodes.Node) -> dict[str, Any]:
+        if isinstance(node, nodes.ScalarNode):
             return {"type": JSON_TYPES[node.type]}
-        if isinstance(node, AnyNode):
+        if isinstance(node, nodes.AnyNode):
             return {}
-        if isinstance(node, ObjectNode):
+        if isinstance(node, nodes.ObjectNode):
             return self.ref(node) if node in self.recursive else self.record(node)
-        if isinstance(node, (ListNode, TupleNode, DictNode)):
+        if isinstance(node, (nodes.ListNode, nodes.TupleNode, nodes.DictNode)):
             return self.container(node)
-        if isinstance(node, ChoiceNode):
+        if isinstance(node, nodes.ChoiceNode):
             values = [value for value, _ in node.choices]
             kinds = {JSON_TYPES[type(value)] for value in values}
             return {"type": kinds.pop(), "enum": values} if len(kinds) == 1 else {"enum": values}
-        if isinstance(node, UnionNode):
+        if isinstance(node, nodes.UnionNode):
             return self.union(node)
-        if isinstance(node, DescribedNode):
+        if isinstance(node, nodes.DescribedNode):
             return {**self.write(node.node), "description": node.description}
-        assert isinstance(node, CustomNode)
+        assert isinstance(node, nodes.CustomNode)
         return dict(node.schema)
 
-    def container(self, node: ListNode | TupleNode | DictNode) -> dict[str, Any]:
-        if isinstance(node, TupleNode):
-            schema: dict[str, Any] = {"type": "array"}
-            if node.items:
-                schema["prefixItems"] = [self.write(item) for item in node.items]
-                schema["minItems"] = len(node.items)
-            schema["maxItems"] = len(node.items)
-            return schema
-        if isinstance(node, ListNode):
+    def container(self, node: nodes.ListNode | nodes.TupleNode | nodes.DictNode) -> dict[str, Any]:
+        if isinstance(node, nodes.TupleNode):
+            n = len(node.items)
+            prefix = {"prefixItems": [self.write(item) for item in node.items], "minItems": n}
+            return {"type": "array", **(prefix if n else {}), "maxItems": n}
+        schema: dict[str, Any]
+        if isinstance(node, nodes.ListNode):
             schema, key, inner = {"type": "array"}, "items", node.item
         else:
             schema, key, inner = {"type": "object"}, "additionalProperties", node.value
@@ -91,7 +73,7 @@ class _Writer:
             schema[key] = found
         return schema
 
-    def union(self, node: UnionNode) -> dict[str, Any]:
+    def union(self, node: nodes.UnionNode) -> dict[str, Any]:
         options: list[dict[str, Any]] = []
         for member in node.members:
             schema = self.write(member)
@@ -102,13 +84,12 @@ class _Writer:
                     options.append(option)
         return options[0] if len(options) == 1 else {"anyOf": options}
 
-    def ref(self, node: ObjectNode) -> dict[str, Any]:
+    def ref(self, node: nodes.ObjectNode) -> dict[str, Any]:
         name = self.names.get(node)
         if name is None:
             name = base = node.cls.__name__
-            taken = set(self.names.values())
             count = 1
-            while name in taken:
+            while name in self.names.values():
                 count += 1
                 name = f"{base}{count}"
             # named before it is written, so its own fields can refer to it
@@ -116,7 +97,7 @@ class _Writer:
             self.defs[name] = self.record(node)
         return {"$ref": f"#/$defs/{name}"}
 
-    def record(self, node: ObjectNode) -> dict[str, Any]:
+    def record(self, node: nodes.ObjectNode) -> dict[str, Any]:
         if node in self.inside and node not in self.recursive:
             self.met_again.add(node)
             return {}
@@ -151,14 +132,13 @@ def _json_default(value: Any) -> Any:
     """``value`` as JSON data, or ``_NOT_JSON``."""
     if isinstance(value, enum.Enum):
         value = value.value
-    if value is None or type(value) in (str, int, bool):
+    kind = type(value)
+    if value is None or kind in (str, int, bool) or (kind is float and math.isfinite(value)):
         return value
-    if type(value) is float:
-        return value if math.isfinite(value) else _NOT_JSON
-    if type(value) in (list, tuple):
+    if kind in (list, tuple):
         items = [_json_default(item) for item in value]
         return _NOT_JSON if _NOT_JSON in items else items
-    if type(value) is dict and all(type(k) is str for k in value):
+    if kind is dict and all(type(k) is str for k in value):
         pairs = {k: _json_default(v) for k, v in value.items()}
         return _NOT_JSON if _NOT_JSON in pairs.values() else pairs
     return _NOT_JSON
