@@ -185,14 +185,12 @@ class PluginManager(pluggy.PluginManager):
         (see :meth:`failed_plugins`).
         """
         if names is None:
-            before = len(self.list_plugin_distinfo())
-            self._load(None)
-            loaded = [plugin for plugin, _ in self.list_plugin_distinfo()[before:]]
+            loaded = self._load(None)
             self._in_name_order(loaded)
             return len(loaded)
         count = 0
         for name in names:
-            found = self._load(name)
+            found = len(self._load(name))
             count += found
             known = self.has_plugin(name) or self.is_blocked(name)
             if not found and not known and not any(f.name == name for f in self._failed):
@@ -205,8 +203,8 @@ class PluginManager(pluggy.PluginManager):
                 )
         return count
 
-    def _load(self, name: str | None) -> int:
-        """Load through pluggy; an entry point that fails is recorded, blocked for the retry."""
+    def _load(self, name: str | None) -> list[object]:
+        """Load through pluggy, return what loaded; one that fails is recorded, blocked, retried."""
         before = len(self.list_plugin_distinfo())
         skipped: list[str] = []
         try:
@@ -228,7 +226,7 @@ class PluginManager(pluggy.PluginManager):
         finally:
             for blocked in skipped:
                 self.unblock(blocked)
-        return len(self.list_plugin_distinfo()) - before
+        return [plugin for plugin, _ in self.list_plugin_distinfo()[before:]]
 
     def _record_failure(self, dist: Distribution, ep: EntryPoint, exc: Exception) -> None:
         error = f"{type(exc).__name__}: {exc}"
