@@ -254,7 +254,7 @@ def _preview(value: Any) -> str:
         text = value if isinstance(value, str) else json.dumps(value, default=repr)
     except (TypeError, ValueError):  # keys JSON cannot hold, or a cycle
         text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return messages.cap(text, 60)
 
 
 # -- reasons ---------------------------------------------------------------------

@@ -116,6 +116,5 @@ def _children(value: object, top: bool) -> Iterable[object] | None:
 def redact(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every one of ``secrets`` (longest first) replaced by ``[redacted]``."""
     for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, REDACTED)
+        text = text.replace(secret, REDACTED)
     return text

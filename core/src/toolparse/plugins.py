@@ -204,7 +204,7 @@ class PluginManager(pluggy.PluginManager):
         return count
 
     def _load(self, name: str | None) -> list[object]:
-        """Load through pluggy, return what loaded; one that fails is recorded, blocked, retried."""
+        """Load through pluggy, return what loaded; a failure is recorded, blocked for the retry."""
         before = len(self.list_plugin_distinfo())
         skipped: list[str] = []
         try:
