@@ -47,16 +47,14 @@ __version__: str  # the installed distribution's version, read on first use (__g
 
 
 def __getattr__(name: str) -> object:
-    # ``tp.providers`` is imported on first use: most programs never export a schema
-    if name == "providers":
+    # ``tp.providers`` is imported on first use too: most programs never export a schema
+    if name in _FIRST_USE or name == "providers":
         import importlib
 
-        return importlib.import_module(".providers", __name__)
-    if name in _FIRST_USE:
-        import importlib
-
-        found = getattr(importlib.import_module(_FIRST_USE[name], __name__), name)
-        globals()[name] = found  # later look-ups find it here, as an import would leave it
+        found: object = importlib.import_module(_FIRST_USE.get(name, ".providers"), __name__)
+        if name != "providers":
+            found = getattr(found, name)
+            globals()[name] = found  # later look-ups find it here, as an import would leave it
         return found
     if name == "__version__":
         # one source: core/pyproject.toml. importlib.metadata is imported on first use only, as

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .function import Function
 
-__all__ = ["Aliases", "alias_clashes", "alias_routes", "exported_aliases", "rules"]
+__all__ = ["Aliases", "alias_clashes", "alias_routes", "exported_aliases"]
 
 #: ``(provider, [(tool, the name that provider gets it under), ...])``, for each
 #: built-in provider; a tool the provider cannot take is left out
 Aliases = list[tuple[str, list[tuple["Function", str]]]]
-
-
-def rules() -> list[tuple[str, Any]]:
-    """``(provider, name rule)`` of each built-in provider."""
-    # the providers load on first use: most programs never export a schema
-    from .providers import name_rules
-
-    return name_rules()
 
 
 def exported_aliases(functions: Iterable[Function]) -> Aliases:
@@ -29,9 +21,12 @@ def exported_aliases(functions: Iterable[Function]) -> Aliases:
     Pass the result to :func:`alias_clashes` and :func:`alias_routes` so that
     a set of tools checked and routed at definition reads each rule once.
     """
+    # the providers load on first use: most programs never export a schema
+    from .providers import name_rules
+
     functions = list(functions)
     found: Aliases = []
-    for provider, rule in rules():
+    for provider, rule in name_rules():
         exported: list[tuple[Function, str]] = []
         for fn in functions:
             try:

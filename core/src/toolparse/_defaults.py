@@ -26,7 +26,4 @@ def toolparse_register_adapters(register: Callable[[Adapter], None]) -> None:
 @hookimpl(trylast=True)
 def toolparse_select_adapter(source: object, candidates: Sequence[Adapter]) -> Adapter | None:
     """Pick the first candidate that accepts the source."""
-    for adapter in candidates:
-        if adapter.accepts(source):
-            return adapter
-    return None
+    return next((adapter for adapter in candidates if adapter.accepts(source)), None)

@@ -149,14 +149,10 @@ def watch(future: Future[Any], late: Callable[[Outcome], None]) -> None:
 
 
 def _body(fn: Function, value: Any, context: Any) -> Outcome:
-    """A sync tool's body on arguments already parsed, in a worker thread.
-
-    A sync callable that returned an awaitable has it run to the end here, in
-    the worker, not on the caller's loop.
-    """
+    """A sync tool's body on arguments already parsed, in a worker thread."""
     outcome = fn._call(value, context)
-    if not isinstance(outcome, tuple):  # a sync callable that returned an awaitable
-        outcome = run_sync(outcome)  # (the coroutine of its outcome)
+    if not isinstance(outcome, tuple):  # a sync callable returned an awaitable: it runs
+        outcome = run_sync(outcome)  # to the end here, in the worker, not on the caller's loop
     return outcome  # type: ignore[no-any-return]
 
 

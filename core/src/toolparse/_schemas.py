@@ -138,11 +138,7 @@ ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "deprec
 
 
 def merge_all_of(
-    schema: Mapping[str, Any],
-    root: Mapping[str, Any],
-    *,
-    what: str = "allOf",
-    _through: frozenset[str] = frozenset(),
+    schema: Mapping[str, Any], root: Mapping[str, Any], *, _through: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
     """``schema`` with its ``allOf`` (and a ``$ref`` with siblings) merged into one schema.
 
@@ -165,17 +161,17 @@ def merge_all_of(
             through = through | {part["$ref"]}
             part = resolve_ref(root, part["$ref"])
         if isinstance(part, Mapping) and "allOf" in part:
-            part = merge_all_of(part, root, what=what, _through=through)
+            part = merge_all_of(part, root, _through=through)
         if not isinstance(part, Mapping):
             if part is False:
-                raise ValueError(f"{what}: a part that allows nothing")
+                raise ValueError("allOf: a part that allows nothing")
             continue
         for key, value in part.items():
-            _merge_key(merged, key, value, what)
+            _merge_key(merged, key, value)
     return merged
 
 
-def _merge_key(merged: dict[str, Any], key: str, value: Any, what: str) -> None:
+def _merge_key(merged: dict[str, Any], key: str, value: Any) -> None:
     """One keyword of a part put into ``merged`` (see :func:`merge_all_of`)."""
     if key not in merged:
         merged[key] = value
@@ -186,4 +182,4 @@ def _merge_key(merged: dict[str, Any], key: str, value: Any, what: str) -> None:
     elif key == "description" and merged[key] != value:
         merged[key] = f"{merged[key]} {value}"
     elif key not in ("title", "$defs", "definitions", "examples") and merged[key] != value:
-        raise ValueError(f"{what}: its parts disagree on {key!r}")
+        raise ValueError(f"allOf: its parts disagree on {key!r}")

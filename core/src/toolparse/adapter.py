@@ -132,12 +132,9 @@ class Compiled:
         any other with an equal key": every ``Compiled`` an adapter of this
         type returns with an equal key has an equal ``schema``, ``accepted``
         and ``required``. Tools over one key then share what the core builds
-        from the schema once (the step that restores nulls). So the key holds
-        everything the schema depends on: the source (a class, not an
-        instance that may change), the policy, the adapter's own settings,
-        and it is given only while no plugin maps fields (``answers`` of the
-        field-schema hook is ``False``). ``None`` (the default): nothing is
-        shared, which is always correct.
+        from the schema once (the step that restores nulls); what the key
+        holds, and when it is given: :meth:`AdapterBase.kept_key`. ``None``
+        (the default): nothing is shared, which is always correct.
     :param nulls_after_reject: the parser checks ``schema`` itself: it rejects
         every ``null`` the schema does not admit, and every string where the
         schema requires an object. The core's step that restores what an
@@ -155,15 +152,7 @@ class Compiled:
         call to the parser. ``None`` (the default): the parser decides alone.
     """
 
-    __slots__ = (
-        "accepted",
-        "key",
-        "nulls_after_reject",
-        "parser",
-        "required",
-        "schema",
-        "verdict",
-    )
+    __slots__ = ("accepted", "key", "nulls_after_reject", "parser", "required", "schema", "verdict")
 
     def __init__(
         self,
@@ -323,8 +312,8 @@ class AdapterBase:
         if found is None:
             if len(self._kept) >= self.kept:
                 self._kept.clear()
-            built = self.build(source, unknown_arguments=policy, field_schema=hook, parser=True)
-            found = self._kept[key] = built
+            found = self.build(source, unknown_arguments=policy, field_schema=hook, parser=True)
+            self._kept[key] = found
         # each tool its own schema containers (a tool may change its own), the same parser
         return Compiled(
             _copied(found.schema),

@@ -43,8 +43,7 @@ def set_max_workers(max_workers: int) -> None:
 
     The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
     """
-    # the worker threads load with their first use: setting the bound is one
-    from ._pool import POOL, checked
+    from ._pool import POOL, checked  # the worker threads load with their first use
 
     POOL.max_workers = checked(max_workers)
 
@@ -56,8 +55,7 @@ def worker_pool() -> WorkerPool:
     hung ones included) and ``threads`` (alive now; each ends after
     ``idle_seconds``, 60, with no call).
     """
-    # the worker threads load with their first use: reading the pool is one
-    from ._pool import POOL
+    from ._pool import POOL  # the worker threads load with their first use
 
     return POOL
 
@@ -66,8 +64,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
     if timeout is not None and (
         isinstance(timeout, bool)
         or not isinstance(timeout, (int, float))
-        or not timeout > 0
-        or timeout != timeout
+        or not timeout > 0  # (NaN too)
     ):
         raise ValueError(f"timeout must be a number of seconds above 0 (or None), got {timeout!r}")
     if max_concurrency is not None and (type(max_concurrency) is not int or max_concurrency < 1):
@@ -234,8 +231,7 @@ class _Batch:
         if any(fn._async for _, _, fn, _ in steps):  # type: ignore[union-attr]
             run_sync(self.agroup(steps))
         elif steps:
-            # the worker threads load with their first use: this is one
-            from ._pool import in_threads
+            from ._pool import in_threads  # the worker threads load with their first use
 
             in_threads(steps, self.timeout, self.limit, self.answer, self.late)
 
@@ -245,8 +241,7 @@ class _Batch:
         start = now()
         outcome: Outcome | None = None
         if fn is not None:
-            # the worker threads (and timeouts) load with their first use: this is one
-            from ._pool import atimed, in_worker
+            from ._pool import atimed, in_worker  # the worker threads load with their first use
 
             if not fn._async:
                 late = self.late(i, fn, start)
@@ -261,8 +256,7 @@ class _Batch:
         """Run ``steps`` together on the loop, ``limit`` at once."""
         import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 
-        # the worker threads load with their first use: this is one
-        from ._pool import Share
+        from ._pool import Share  # the worker threads load with their first use
 
         share = Share()
         gate = asyncio.Semaphore(self.limit) if self.limit else nullcontext()

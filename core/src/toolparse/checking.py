@@ -22,6 +22,7 @@ from ._aliases import alias_routes
 from .contract import Error
 from .problems import InvalidArguments
 from .providers import _callable_names, _record
+from .providers._base import plain
 from .results import ToolCall
 
 if TYPE_CHECKING:
@@ -102,7 +103,10 @@ def check_calls(
         if format not in plugin_manager().providers():  # a plugin's provider reads its own shape
             raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
     functions = list(tools)
-    table = _names(functions)
+    # the names a call may use: the routes execute_tool_calls takes (an alias two tools
+    # share routes to neither), so a check says what running it would do; a real name wins
+    table = alias_routes(functions)
+    table.update((fn.name, fn) for fn in functions)
     names: dict[str, list[str]] = {}  # the names to suggest, per provider
     readers: dict[str, Any] = {}
     # (format, name) -> message: a log repeats the same wrong names
@@ -133,17 +137,6 @@ def check_calls(
             yield CallCheck(
                 number, i, call.id or None, name, tool, not reasons, reasons, text, kind
             )
-
-
-def _names(functions: list[Function]) -> dict[str, Function]:
-    """Every name a call may use for each tool: its own, and its provider aliases.
-
-    The routes are those ``execute_tool_calls`` takes (an alias two tools
-    share routes to neither), so a check says what running the call would do.
-    """
-    table = alias_routes(functions)
-    table.update((fn.name, fn) for fn in functions)  # a real name wins over an alias
-    return table
 
 
 # -- reading records -------------------------------------------------------------
@@ -228,7 +221,7 @@ def detect_format(record: Any) -> str | None:
     if isinstance(record, list):
         return detect_format(record[0]) if record else None
     if not isinstance(record, Mapping):
-        record = _dump(record)
+        record = plain(record)  # an SDK object, dumped
         if not isinstance(record, Mapping):
             return None
     keys = record.keys()
@@ -256,22 +249,12 @@ def detect_format(record: Any) -> str | None:
     return None
 
 
-def _dump(value: Any) -> Any:
-    dump = getattr(value, "model_dump", None)
-    if dump is None or isinstance(value, type):
-        return value
-    try:
-        return dump(warnings=False)
-    except TypeError:
-        return dump()
-
-
 def _preview(value: Any) -> str:
     try:
         text = value if isinstance(value, str) else json.dumps(value, default=repr)
     except (TypeError, ValueError):  # keys JSON cannot hold, or a cycle
         text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return messages.cap(text, 60)
 
 
 # -- reasons ---------------------------------------------------------------------
@@ -296,8 +279,7 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
         return (NOT_AN_OBJECT,)
     found = [f"{name}: is required" for name in fn.required_param_names() if name not in args]
     accepted = fn.accepted_param_names()
-    if accepted:
-        found += [f"{name}: unrecognized parameter" for name in sorted(set(args) - set(accepted))]
+    found += [f"{n}: unrecognized parameter" for n in messages.unrecognized_names(args, accepted)]
     if found:
         return tuple(found)
     return (messages.cap(str(outcome[0]).split("\n", 1)[0], _CAP),)

@@ -51,9 +51,8 @@ class Context(dict):  # type: ignore[type-arg]
 
 def is_context(annotation: Any) -> bool:
     """Whether an annotation marks the context parameter."""
-    if annotation is Context or annotation == "Context":
-        return True
-    return getattr(annotation, "__origin__", None) is Context
+    origin = getattr(annotation, "__origin__", None)
+    return annotation is Context or origin is Context or annotation == "Context"
 
 
 def secrets_of(context: object) -> tuple[str, ...]:
@@ -117,6 +116,5 @@ def _children(value: object, top: bool) -> Iterable[object] | None:
 def redact(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every one of ``secrets`` (longest first) replaced by ``[redacted]``."""
     for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, REDACTED)
+        text = text.replace(secret, REDACTED)
     return text

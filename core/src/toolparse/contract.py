@@ -12,7 +12,7 @@ more to construct.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = [
     "Error",
@@ -93,12 +93,8 @@ class Ok(_Outcome, Generic[T]):
         """Build an ``Ok``; ``value`` and ``processed_content`` default to ``None``."""
         return _new(cls, (value, processed_content))
 
-    if TYPE_CHECKING:
-        value: T
-        processed_content: Any
-    else:
-        value = _field(0, "The parsed arguments, or the tool's content.")
-        processed_content = _field(1, "A native value kept for the application.")
+    value: T = _field(0, "The parsed arguments, or the tool's content.")
+    processed_content: Any = _field(1, "A native value kept for the application.")
 
 
 class Error(_Outcome):
@@ -115,12 +111,8 @@ class Error(_Outcome):
         """Build an ``Error`` with the model's message and, optionally, its exception."""
         return _new(cls, (message, exception))
 
-    if TYPE_CHECKING:
-        message: str
-        exception: BaseException | None
-    else:
-        message = _field(0, "The text the model reads.")
-        exception = _field(1, "The exception behind the error, if any.")
+    message: str = _field(0, "The text the model reads.")
+    exception: BaseException | None = _field(1, "The exception behind the error, if any.")
 
 
 class Interrupt(_Outcome):
@@ -137,12 +129,8 @@ class Interrupt(_Outcome):
         """Build an ``Interrupt`` with the text to show and the data to resume with."""
         return _new(cls, (display, data))
 
-    if TYPE_CHECKING:
-        display: str
-        data: Any
-    else:
-        display = _field(0, "The text shown to the person reviewing.")
-        data = _field(1, "Opaque data to resume the call.")
+    display: str = _field(0, "The text shown to the person reviewing.")
+    data: Any = _field(1, "Opaque data to resume the call.")
 
 
 #: What a parser returns.

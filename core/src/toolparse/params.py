@@ -15,6 +15,8 @@ __all__ = ["EMPTY", "FunctionParam", "SignatureParam"]
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 _ENUM_TYPES = ("string", "integer", "number")
+#: the keyword options of a FunctionParam, in the order its repr shows them
+_OPTIONS = ("item_type", "enum", "description", "required", "object_properties")
 
 
 class _Empty:
@@ -41,11 +43,7 @@ class SignatureParam:
     __slots__ = ("annotation", "default", "description", "name")
 
     def __init__(
-        self,
-        name: str,
-        annotation: Any,
-        default: Any = EMPTY,
-        description: str | None = None,
+        self, name: str, annotation: Any, default: Any = EMPTY, description: str | None = None
     ) -> None:
         self.name = name
         self.annotation = annotation
@@ -137,13 +135,7 @@ class FunctionParam:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt through the constructor (and its checks), never set slot by slot
-        options = {
-            "item_type": self.item_type,
-            "enum": self.enum or None,
-            "description": self.description,
-            "required": self.required,
-            "object_properties": self.object_properties,
-        }
+        options = {f: getattr(self, f) for f in _OPTIONS}
         return (_rebuilt, (self.name, self.type, options))
 
     def __eq__(self, other: object) -> bool:
@@ -152,12 +144,12 @@ class FunctionParam:
         return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
 
     def __hash__(self) -> int:
-        return hash(tuple(_frozen(getattr(self, f)) for f in self.__slots__))
+        return hash(tuple(getattr(self, f) for f in self.__slots__))
 
     def __repr__(self) -> str:
         extras = "".join(
             f", {f}={getattr(self, f)!r}"
-            for f in ("item_type", "enum", "description", "required", "object_properties")
+            for f in _OPTIONS
             if getattr(self, f) not in (None, (), False)
         )
         return f"FunctionParam({self.name!r}, {self.type!r}{extras})"
@@ -199,15 +191,7 @@ class FunctionParam:
     @staticmethod
     def required_properties(params: Sequence[FunctionParam]) -> list[str]:
         """The names of the required parameters, in declaration order."""
-        seen: dict[str, None] = {}
-        for p in params:
-            if p.required:
-                seen.setdefault(p.name)
-        return list(seen)
-
-
-def _frozen(value: object) -> object:
-    return tuple(value) if isinstance(value, list) else value
+        return list(dict.fromkeys(p.name for p in params if p.required))
 
 
 def _rebuilt(name: str, type: str, options: dict[str, Any]) -> FunctionParam:

@@ -27,7 +27,7 @@ import pluggy
 from . import _defaults, hookspecs
 
 if TYPE_CHECKING:
-    import importlib.metadata
+    from importlib.metadata import Distribution, EntryPoint
 
     from .adapter import Adapter
 
@@ -136,10 +136,7 @@ class PluginManager(pluggy.PluginManager):
 
     def adapter(self, name: str) -> Adapter | None:
         """The adapter called ``name``, or ``None``."""
-        for adapter in self.adapters():
-            if adapter.name == name:
-                return adapter
-        return None
+        return next((adapter for adapter in self.adapters() if adapter.name == name), None)
 
     def select_adapter(self, source: object) -> Adapter | None:
         """The adapter for ``source``, chosen through ``toolparse_select_adapter``."""
@@ -188,14 +185,12 @@ class PluginManager(pluggy.PluginManager):
         (see :meth:`failed_plugins`).
         """
         if names is None:
-            before = len(self.list_plugin_distinfo())
-            self._load(None)
-            loaded = [plugin for plugin, _ in self.list_plugin_distinfo()[before:]]
+            loaded = self._load(None)
             self._in_name_order(loaded)
             return len(loaded)
         count = 0
         for name in names:
-            found = self._load(name)
+            found = len(self._load(name))
             count += found
             known = self.has_plugin(name) or self.is_blocked(name)
             if not found and not known and not any(f.name == name for f in self._failed):
@@ -208,8 +203,8 @@ class PluginManager(pluggy.PluginManager):
                 )
         return count
 
-    def _load(self, name: str | None) -> int:
-        """Load through pluggy; an entry point that fails is recorded, blocked for the retry."""
+    def _load(self, name: str | None) -> list[object]:
+        """Load through pluggy, return what loaded; a failure is recorded, blocked for the retry."""
         before = len(self.list_plugin_distinfo())
         skipped: list[str] = []
         try:
@@ -220,31 +215,20 @@ class PluginManager(pluggy.PluginManager):
                 except Exception as exc:
                     # pluggy stops at the entry point that raised: the first one
                     # (in its order) that is neither registered nor blocked yet
-                    culprit = next(
-                        (
-                            pair
-                            for pair in _entry_points(name)
-                            if not self.has_plugin(pair[1].name)
-                            and not self.is_blocked(pair[1].name)
-                        ),
-                        None,
-                    )
-                    if culprit is None:
+                    taken = dict(self.list_name_plugin())  # registered, or blocked (None)
+                    waiting = [(d, ep) for d, ep in _entry_points(name) if ep.name not in taken]
+                    if not waiting:
                         raise
-                    self._record_failure(*culprit, exc)
-                    self.set_blocked(culprit[1].name)
-                    skipped.append(culprit[1].name)
+                    dist, ep = waiting[0]
+                    self._record_failure(dist, ep, exc)
+                    self.set_blocked(ep.name)
+                    skipped.append(ep.name)
         finally:
             for blocked in skipped:
                 self.unblock(blocked)
-        return len(self.list_plugin_distinfo()) - before
+        return [plugin for plugin, _ in self.list_plugin_distinfo()[before:]]
 
-    def _record_failure(
-        self,
-        dist: importlib.metadata.Distribution,
-        ep: importlib.metadata.EntryPoint,
-        exc: Exception,
-    ) -> None:
+    def _record_failure(self, dist: Distribution, ep: EntryPoint, exc: Exception) -> None:
         error = f"{type(exc).__name__}: {exc}"
         failure = PluginDistribution(ep.name, _dist_name(dist), str(dist.version), ep.value, error)
         self._failed = [f for f in self._failed if f.name != ep.name]
@@ -274,22 +258,18 @@ class PluginManager(pluggy.PluginManager):
 
     def plugin_distributions(self) -> list[PluginDistribution]:
         """Every plugin loaded from an entry point, and every one that failed, by name (what ``toolparse plugins`` lists)."""
-        found = [
-            PluginDistribution(
-                self.get_name(plugin) or "",
-                _dist_name(dist),
-                str(dist.version),
-                _target(dist, self.get_name(plugin) or ""),
-            )
-            for plugin, dist in self.list_plugin_distinfo()
-            if self.is_registered(plugin)
-        ]
-        return sorted([*found, *self._failed], key=lambda info: info.name)
+        found = list(self._failed)
+        for plugin, dist in self.list_plugin_distinfo():
+            if self.is_registered(plugin):
+                name = self.get_name(plugin) or ""
+                eps = [ep for ep in dist.entry_points if ep.group == ENTRY_POINT_GROUP]
+                target = next((str(ep.value) for ep in eps if ep.name == name), "?")
+                version = str(dist.version)
+                found.append(PluginDistribution(name, _dist_name(dist), version, target))
+        return sorted(found, key=lambda info: info.name)
 
 
-def _entry_points(
-    name: str | None,
-) -> list[tuple[importlib.metadata.Distribution, importlib.metadata.EntryPoint]]:
+def _entry_points(name: str | None) -> list[tuple[Distribution, EntryPoint]]:
     """The group's entry points in the order pluggy walks them (distribution order)."""
     import importlib.metadata  # only when plugins load, like pluggy itself
 
@@ -303,13 +283,6 @@ def _entry_points(
 
 def _dist_name(dist: Any) -> str:
     return str(dist.metadata["Name"] or getattr(dist, "name", "") or "?")
-
-
-def _target(dist: Any, name: str) -> str:
-    for ep in dist.entry_points:
-        if ep.group == ENTRY_POINT_GROUP and ep.name == name:
-            return str(ep.value)
-    return "?"
 
 
 class _FieldHook:

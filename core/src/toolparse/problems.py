@@ -64,10 +64,7 @@ class ArgumentProblem:
 
     @classmethod
     def missing(cls, path: Sequence[str | int] | str, reason: str = REQUIRED) -> ArgumentProblem:
-        """A required name that was not sent (``path`` may be a plain name).
-
-        The reason defaults to the shared words, ``is required``.
-        """
+        """A required name that was not sent (``path`` may be a plain name): ``is required``."""
         return cls((path,) if isinstance(path, str) else path, reason, kind="missing")
 
     @classmethod

@@ -116,11 +116,8 @@ class ToolCall:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
             return NotImplemented
-        return (self.id, self.name, self.arguments, self.kind) == (
-            other.id,
-            other.name,
-            other.arguments,
-            other.kind,
+        return all(
+            getattr(self, f) == getattr(other, f) for f in ("id", "name", "arguments", "kind")
         )
 
     __hash__ = None  # type: ignore[assignment]  # arguments may be a mutable mapping
@@ -247,41 +244,24 @@ class ToolResult:
         """
         display = function.display_text if function is not None else None
         direct = function.return_direct if function is not None else False
-        kind = call.kind
         if type(outcome) is Ok:
             value = outcome.value
             if isinstance(value, ToolResult):
-                copied = cls.__new__(cls)
+                result = cls.__new__(cls)
                 for field in cls.__slots__:
-                    setattr(copied, field, getattr(value, field))
-                copied.tool_call_id = value.tool_call_id or call.id
-                copied.name = value.name or call.name
-                if value.display_text is None:
-                    copied.display_text = display
-                copied.return_direct = value.return_direct or direct
-                copied.kind = kind
-                return copied
-            return cls(
-                call.id,
-                call.name,
-                value,
-                processed_content=outcome.processed_content,
-                display_text=display,
-                return_direct=direct,
-                kind=kind,
-            )
-        if type(outcome) is Interrupt:
-            return cls(
-                call.id,
-                call.name,
-                outcome.display,
-                display_text=display,
-                is_interrupt=True,
-                interrupt_data=outcome.data,
-                return_direct=direct,
-                kind=kind,
-            )
-        assert type(outcome) is Error
-        return cls(
-            call.id, call.name, outcome.message, display_text=display, is_error=True, kind=kind
-        )
+                    setattr(result, field, getattr(value, field))
+                result.tool_call_id = value.tool_call_id or call.id
+                result.name = value.name or call.name
+                display = display if value.display_text is None else value.display_text
+                direct = value.return_direct or direct
+            else:
+                result = cls(call.id, call.name, value, processed_content=outcome.processed_content)
+        elif type(outcome) is Interrupt:
+            result = cls(call.id, call.name, outcome.display, is_interrupt=True)
+            result.interrupt_data = outcome.data
+        else:
+            assert type(outcome) is Error
+            result = cls(call.id, call.name, outcome.message, is_error=True)
+            direct = False
+        result.display_text, result.return_direct, result.kind = display, direct, call.kind
+        return result
