@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-#: the check of a Function without a parser: the body's arguments, or the Error
-Check = Callable[[dict[str, Any]], Arguments | Error]
 
 #: the exact types a body commonly returns that are never awaitable: one set
 #: test spares them the awaitable test (an ABC check) before their outcome
@@ -41,6 +39,17 @@ _SETTLED: frozenset[type] = frozenset(
 #: what :meth:`Plan.steps` gives when it is finished (anything else is awaited)
 OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
 _new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
+
+
+def _values(owner: Function, bound: frozenset[str]) -> Callable[[Arguments], Any] | None:
+    """The built-in adapter's check of the values of ``owner``'s declared parameters, if any."""
+    params = tuple(p for p in owner.parameters if p.name not in bound)
+    if not params:  # (bound names are never sent: not checked)
+        return None
+    # loaded by the first Function that declares parameters (not by ``import toolparse``)
+    from ..plain import params_checker
+
+    return params_checker(params, owner._accepted, owner.unknown_arguments)
 
 
 class Pending:
@@ -102,11 +111,13 @@ class Plan:
         self.function = owner.function
         self.with_context = body_arity == 2
         self.body_async = is_async(owner.function)
+        bound = bound_names(owner.function)
+        parser = owner.parse_args if owner.parse_args is not None else found.parser
+        values = _values(owner, bound) if parser is None else None
         self.policy = policy = Policy(
-            owner.unknown_arguments, owner._accepted, owner._required, bound_names(owner.function)
+            owner.unknown_arguments, owner._accepted, owner._required, bound, values
         )
         self.bound = policy.bound
-        parser = owner.parse_args if owner.parse_args is not None else found.parser
         adapters = parser is not None and parser is found.parser
         if adapters:
             parser_arity = arity(parser, "parser", [])  # type: ignore[arg-type]
@@ -124,7 +135,7 @@ class Plan:
         self.drop = policy.accepted_set if guarded and policy.policy == "ignore" else None
         # the "wrong argument name" message is for bodies given the arguments as sent
         self.outcomes = Outcomes(owner, owner._pm, owner._accepted if parser is None else ())
-        self.check = self._check(owner, policy) if parser is None else policy.checked
+        self.check = policy.checked
         restorer = null_restorer(owner._schema, found.key)
         after = adapters and found.nulls_after_reject and restorer is not None
         self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer
@@ -132,27 +143,6 @@ class Plan:
         self.retry = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
-
-    @staticmethod
-    def _check(owner: Function, policy: Policy) -> Check:
-        """The check of a Function without a parser: its names, then its declared values."""
-        params = tuple(p for p in owner.parameters if p.name in policy.accepted_set)
-        if not params:  # (bound names are never sent: not checked)
-            return policy.checked
-        # the built-in adapter's check of declared values, loaded by the first
-        # Function that declares parameters (not by ``import toolparse``)
-        from ..plain import params_checker
-
-        checked, values = policy.checked, params_checker(params, owner._accepted, policy.policy)
-
-        def check(args: dict[str, Any]) -> Arguments | Error:
-            found = checked(args)
-            if type(found) is Error:
-                return found
-            problem = values(found)  # type: ignore[arg-type]
-            return found if problem is None else problem
-
-        return check
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.
@@ -203,12 +193,9 @@ class Plan:
         except Exception as exc:
             return self.outcomes.parser_failed(exc, args, self.limits, context)
         names = self.names
-        if (
-            type(result) is Ok
-            and result[0] is not None
-            and (names is None or names.issuperset(args))
-        ):
-            parsed = result  # the usual valid call: the parser's own Ok, nothing to add
+        if type(result) is Ok and (names is None or names.issuperset(args)):
+            # the usual valid call: the parser's own Ok (of None: the arguments as they are)
+            parsed = result if result[0] is not None else _new(Ok, (args, None))
         else:
             parsed = self.settled(result, args, context)
         if type(parsed) is not Ok or not body:

@@ -9,7 +9,7 @@ rejected only for a likely typo (``"report"``) or any unknown name
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import messages
@@ -28,9 +28,13 @@ class Policy:
 
     :param bound: names the application bound (a partial's): a call that
         sends one is rejected under every policy, so the model can never set them.
+    :param values: the check of the declared values that :meth:`checked` runs
+        last (a Function without a parser that declares ``parameters``): the
+        Error, ``None`` when they fit, or the arguments the body gets instead.
     """
 
     __slots__ = (
+        "_harmless",
         "_resembling",
         "accepted",
         "accepted_set",
@@ -39,6 +43,7 @@ class Policy:
         "policy",
         "required",
         "required_set",
+        "values",
     )
 
     def __init__(
@@ -47,8 +52,10 @@ class Policy:
         accepted: Sequence[str],
         required: Sequence[str],
         bound: frozenset[str] = frozenset(),
+        values: Callable[[Arguments], Error | Arguments | None] | None = None,
     ) -> None:
         self.policy = policy
+        self.values = values
         self.bound = bound
         self.accepted = tuple(accepted)
         self.accepted_set = frozenset(accepted)
@@ -62,24 +69,29 @@ class Policy:
         # models send the same extra names again and again: whether one
         # resembles a parameter is worked out once (a bounded memory)
         self._resembling: dict[str, bool] = {}
+        self._harmless: set[str] = set()  # the names remembered as resembling none
 
     # -- before any parser ------------------------------------------------------
 
     def checked(self, args: dict[str, Any]) -> Arguments | Error:
-        """The required-key check and the policy: the body's :class:`Arguments`, or the Error."""
+        """The required-key check and the policy, then ``values``: the body's :class:`Arguments`, or the Error."""
         keys = args.keys()
         if keys == self.exact or (
             keys >= self.required_set and (not self.accepted or self.accepted_set >= keys)
         ):
-            return Arguments(args)  # the usual call: every name required sent, none unknown
-        if not keys >= self.required_set:
+            found = Arguments(args)  # the usual call: every name required sent, none unknown
+        elif not keys >= self.required_set:
             return Error(self._missing(args))
-        if self.policy == "ignore":
-            return Arguments({k: v for k, v in args.items() if k in self.accepted_set})
-        found = self.flagged(args)
-        if found:
-            return Error(messages.unrecognized_only(found, self.accepted))
-        return Arguments(args)
+        elif self.policy == "ignore":
+            found = Arguments({k: v for k, v in args.items() if k in self.accepted_set})
+        elif flagged := self.flagged(args):
+            return Error(messages.unrecognized_only(flagged, self.accepted))
+        else:
+            found = Arguments(args)
+        if self.values is None:
+            return found
+        problem = self.values(found)
+        return found if problem is None else problem
 
     def rejected_bound(self, args: Mapping[str, Any]) -> Error:
         """The rejection of a call that sends a name the application bound.
@@ -109,7 +121,10 @@ class Policy:
         """
         if self.policy == "ignore" or not self.accepted:
             return {}
-        unknown = sorted(k for k in args.keys() - self.accepted_set if isinstance(k, str))
+        extra = args.keys() - self.accepted_set
+        if self.policy == "report" and extra <= self._harmless:
+            return {}  # the usual extra names: each seen before, resembling no parameter
+        unknown = sorted(k for k in extra if isinstance(k, str))
         # "report": only the names a message can show are looked at (bounded
         # work for a call with thousands of unknown names)
         if not unknown or (
@@ -129,6 +144,8 @@ class Policy:
             known = messages.did_you_mean(name, messages.nearest(name, self.accepted)) is not None
             if len(self._resembling) < _REMEMBERED:
                 self._resembling[name] = known
+                if not known:
+                    self._harmless.add(name)
         return known
 
     # -- after an adapter's parser ----------------------------------------------
