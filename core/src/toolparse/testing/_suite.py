@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -339,6 +340,31 @@ class AdapterConformance:
             pytest.xfail(f"an expected gap: {key!r} still reads {gap!r}")
         if gap is not None:
             pytest.fail(f"{key!r} is listed as a gap but reads the shared words now: remove it")
+
+    def test_a_verdict_says_valid_only_where_the_parser_takes_the_call_as_sent(self) -> None:
+        # Compiled.verdict lets a call skip the parser: True must mean the parser's
+        # own Ok of those very arguments (or Ok(None)), never a call it rejects
+        case = self.case()
+        compile_ = getattr(case.adapter, "compile", None)
+        if compile_ is None:
+            pytest.skip("the adapter has no compile step (the two-method form)")
+        compiled = compile_(
+            case.source,
+            unknown_arguments="report",
+            field_schema=self.plugin_manager().field_schema_for(case.adapter.name),
+            parser=True,
+        )
+        if compiled.verdict is None:
+            pytest.skip("the adapter gives no verdict")
+        for arguments in [case.valid, *(bad.arguments for bad in case.invalid)]:
+            try:
+                said = compiled.verdict(copy.deepcopy(arguments))
+            except Exception:
+                continue  # not decided: the parser decides
+            if said is True:
+                result = compiled.parser(copy.deepcopy(arguments))
+                assert type(result) is tp.Ok, (arguments, result)
+                assert result.value is None or result.value == arguments, (arguments, result)
 
     # -- schema and parser agree ----------------------------------------------------
 
