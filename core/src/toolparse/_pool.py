@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from time import perf_counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import messages
 from .contract import Error, Ok, Outcome
@@ -29,8 +29,8 @@ from .function._callables import run_sync
 if TYPE_CHECKING:
     import asyncio
 
-    from .calls import Step
     from .function import Function
+    from .results import ToolCall
 
 __all__ = [
     "ABANDONED",
@@ -42,6 +42,9 @@ __all__ = [
     "in_threads",
     "in_worker",
 ]
+
+#: one call of a batch: its index, the call, its tool (``None``: no such tool), its context
+Step: TypeAlias = "tuple[int, ToolCall, Function | None, Any]"
 
 _Job = tuple["Future[Any]", Callable[..., Any], tuple[Any, ...]]
 

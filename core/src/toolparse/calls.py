@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from . import messages
 from ._aliases import alias_routes
@@ -24,15 +24,12 @@ from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from ._pool import Share, WorkerPool
+    from ._pool import Share, Step, WorkerPool
     from .function import Function
     from .plugins import PluginManager
-    from .toolset import Toolset
 
 __all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers", "worker_pool"]
 
-#: one call of a batch: its index, the call, its tool (``None``: no such tool), its context
-Step: TypeAlias = tuple[int, ToolCall, "Function | None", Any]
 
 #: the clock of a call's ``duration``
 now = time.perf_counter
@@ -104,7 +101,7 @@ def _context(context: Any, call: ToolCall) -> Any:
     return context
 
 
-def _table(functions: Iterable[Function] | Toolset) -> tuple[Any, dict[str, Function], Any]:
+def _table(functions: Iterable[Function]) -> tuple[Any, dict[str, Function], Any]:
     """The tools, their name → tool map, and their alias routes (``None``: not worked out yet)."""
     tools: Any = functions
     if type(tools) is not list:
@@ -143,7 +140,7 @@ class _Batch:
 
     def __init__(
         self,
-        functions: Iterable[Function] | Toolset,
+        functions: Iterable[Function],
         calls: Iterable[ToolCall],
         context: Any,
         timeout: float | None,
@@ -269,7 +266,7 @@ class _Batch:
 
 
 def execute_tool_calls(
-    functions: Iterable[Function] | Toolset,
+    functions: Iterable[Function],
     calls: Iterable[ToolCall],
     context: Any = None,
     *,
@@ -324,7 +321,7 @@ def execute_tool_calls(
 
 
 async def aexecute_tool_calls(
-    functions: Iterable[Function] | Toolset,
+    functions: Iterable[Function],
     calls: Iterable[ToolCall],
     context: Any = None,
     *,
