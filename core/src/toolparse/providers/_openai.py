@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
-from ._schema import loose_arrays, parameters
+from ._schema import loose_array, parameters, rewrite
 from ._strict import strict_schema
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class _OpenAI(BuiltinProvider):
             tool["parameters"] = strict_schema(schema, "openai", self.name, function.name)
             _check_limits(tool["parameters"], function.name)
         else:
-            tool["parameters"] = loose_arrays(schema)  # "array schema missing items" otherwise
+            tool["parameters"] = rewrite(schema, loose_array)
         return tool
 
     def content(
