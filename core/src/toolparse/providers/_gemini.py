@@ -30,22 +30,20 @@ __all__ = ["GENERATED_ID", "GeminiProvider"]
 #: The prefix of the ids given to calls that came without one.
 GENERATED_ID = "gemini-call-"
 
-# the rule both the Gemini Developer API and Vertex AI accept (the newest SDK
-# also allows ":" and 128 characters; older Vertex docs do not)
-NAME_RULE = NameRule(
-    "gemini",
-    r"[A-Za-z_][A-Za-z0-9_.\-]{0,63}",
-    "a letter or _ first, then a-z, A-Z, 0-9, _, . and -, at most 64 characters",
-    invalid=r"[^A-Za-z0-9_.\-]",
-    first=r"[A-Za-z_]",
-)
-
 
 class GeminiProvider(BuiltinProvider):
     """The ``"gemini"`` provider: the Gemini API (``google-genai``)."""
 
     name = "gemini"
-    name_rule = NAME_RULE
+    # the rule both the Gemini Developer API and Vertex AI accept (the newest SDK
+    # also allows ":" and 128 characters; older Vertex docs do not)
+    name_rule = NameRule(
+        "gemini",
+        r"[A-Za-z_][A-Za-z0-9_.\-]{0,63}",
+        "a letter or _ first, then a-z, A-Z, 0-9, _, . and -, at most 64 characters",
+        invalid=r"[^A-Za-z0-9_.\-]",
+        first=r"[A-Za-z_]",
+    )
     shapes = "a GenerateContentResponse, a Candidate, a Content, a list of parts or a part"
     together = "parts"
 
@@ -113,7 +111,7 @@ class GeminiProvider(BuiltinProvider):
             else:
                 raise self.cannot_carry(part, "a function response")
         try:  # the name the tool was declared under
-            name = NAME_RULE.alias(result.name or "")
+            name = self.name_rule.alias(result.name or "")
         except ValueError:  # no alias fits; a call that named no tool is answered under no name
             name = result.name if isinstance(result.name, str) else ""
         response: dict[str, Any] = {

@@ -19,14 +19,11 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenAIProvider", "OpenAIResponsesProvider"]
 
-# the rule of both OpenAI APIs; a name that breaks it is exported under an alias
-NAME_RULE = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
-
 
 class _OpenAI(BuiltinProvider):
     """What both OpenAI APIs share: names, parameters, strict mode, text answers."""
 
-    name_rule = NAME_RULE
+    name_rule = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
     max_tools = 128
 
     def definition(self, function: Function, strict: bool) -> dict[str, Any]:
