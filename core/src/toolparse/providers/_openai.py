@@ -268,15 +268,12 @@ def _expanded(schema: Schema) -> tuple[int, int]:
                     pass
             count, deepest = memo[ref]
         props = node.get("properties")
-        if isinstance(props, Mapping):
-            count += len(props)
-            for value in props.values():
-                p, d = measure(value, depth + 1)
-                count, deepest = count + p, max(deepest, d)
-        for key in ("items", "anyOf", "allOf", "prefixItems"):
-            if key in node:
-                p, d = measure(node[key], depth + 1)
-                count, deepest = count + p, max(deepest, d)
+        children = list(props.values()) if isinstance(props, Mapping) else []
+        count += len(children)
+        children += [node[key] for key in ("items", "anyOf", "allOf", "prefixItems") if key in node]
+        for child in children:
+            p, d = measure(child, depth + 1)
+            count, deepest = count + p, max(deepest, d)
         kind = node.get("type")
         if kind == "object" or (isinstance(kind, list) and "object" in kind):
             deepest += 1
