@@ -15,8 +15,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AnthropicProvider"]
 
-# the API accepts 128 characters today but said 64 until 2025: aliases keep to 64
-NAME_RULE = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
@@ -24,7 +22,8 @@ class AnthropicProvider(BuiltinProvider):
     """The ``"anthropic"`` provider: the Messages API."""
 
     name = "anthropic"
-    name_rule = NAME_RULE
+    # the API accepts 128 characters today but said 64 until 2025: aliases keep to 64
+    name_rule = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
     shapes = "a Message, a message param, a list of content blocks or a tool_use block"
     together = "content"
 

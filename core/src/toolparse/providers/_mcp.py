@@ -15,20 +15,18 @@ if TYPE_CHECKING:
 
 __all__ = ["MCPProvider"]
 
-NAME_RULE = NameRule(
-    "mcp",
-    r"[A-Za-z0-9._-]{1,128}",
-    "1 to 128 of A-Z, a-z, 0-9, _, - and .",
-    invalid=r"[^A-Za-z0-9._-]",
-    max_length=128,
-)
-
 
 class MCPProvider(BuiltinProvider):
     """The ``"mcp"`` provider: what an MCP server lists and answers."""
 
     name = "mcp"
-    name_rule = NAME_RULE
+    name_rule = NameRule(
+        "mcp",
+        r"[A-Za-z0-9._-]{1,128}",
+        "1 to 128 of A-Z, a-z, 0-9, _, - and .",
+        invalid=r"[^A-Za-z0-9._-]",
+        max_length=128,
+    )
     shapes = "a tools/call request, its params, or a list of them"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:

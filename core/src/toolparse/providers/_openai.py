@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
-from ._schema import loose_arrays, parameters
+from ._schema import loose_array, parameters, rewrite
 from ._strict import strict_schema
 
 if TYPE_CHECKING:
@@ -19,14 +19,11 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenAIProvider", "OpenAIResponsesProvider"]
 
-# the rule of both OpenAI APIs; a name that breaks it is exported under an alias
-NAME_RULE = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
-
 
 class _OpenAI(BuiltinProvider):
     """What both OpenAI APIs share: names, parameters, strict mode, text answers."""
 
-    name_rule = NAME_RULE
+    name_rule = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
     max_tools = 128
 
     def definition(self, function: Function, strict: bool) -> dict[str, Any]:
@@ -39,7 +36,7 @@ class _OpenAI(BuiltinProvider):
             tool["parameters"] = strict_schema(schema, "openai", self.name, function.name)
             _check_limits(tool["parameters"], function.name)
         else:
-            tool["parameters"] = loose_arrays(schema)  # "array schema missing items" otherwise
+            tool["parameters"] = rewrite(schema, loose_array)
         return tool
 
     def content(
@@ -271,15 +268,12 @@ def _expanded(schema: Schema) -> tuple[int, int]:
                     pass
             count, deepest = memo[ref]
         props = node.get("properties")
-        if isinstance(props, Mapping):
-            count += len(props)
-            for value in props.values():
-                p, d = measure(value, depth + 1)
-                count, deepest = count + p, max(deepest, d)
-        for key in ("items", "anyOf", "allOf", "prefixItems"):
-            if key in node:
-                p, d = measure(node[key], depth + 1)
-                count, deepest = count + p, max(deepest, d)
+        children = list(props.values()) if isinstance(props, Mapping) else []
+        count += len(children)
+        children += [node[key] for key in ("items", "anyOf", "allOf", "prefixItems") if key in node]
+        for child in children:
+            p, d = measure(child, depth + 1)
+            count, deepest = count + p, max(deepest, d)
         kind = node.get("type")
         if kind == "object" or (isinstance(kind, list) and "object" in kind):
             deepest += 1

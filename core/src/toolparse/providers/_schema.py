@@ -16,7 +16,7 @@ from ._base import Schema
 if TYPE_CHECKING:
     from ..function import Function
 
-__all__ = ["Converted", "Rule", "SchemaWalk", "loose_arrays", "note", "parameters", "rewrite"]
+__all__ = ["Converted", "Rule", "SchemaWalk", "loose_array", "note", "parameters", "rewrite"]
 
 # keywords whose values are data, not schemas: never rewritten
 _DATA = frozenset({"enum", "const", "default", "examples", "required", "example"})
@@ -104,12 +104,8 @@ def _modern_tuple(node: Mapping[str, Any], out: Schema) -> Schema:
     return renamed
 
 
-def loose_arrays(schema: Schema) -> Schema:
-    """Every array with an ``items`` schema, as OpenAI wants even outside strict mode."""
-    return rewrite(schema, _loose_array)
-
-
-def _loose_array(node: Mapping[str, Any], out: Schema) -> Schema:
+def loose_array(node: Mapping[str, Any], out: Schema) -> Schema:
+    """An array with ``items``: OpenAI refuses one without ("array schema missing items")."""
     kind = out.get("type")
     if kind == "array" or (isinstance(kind, list) and "array" in kind):
         if out.get("items") is False:

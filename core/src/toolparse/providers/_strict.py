@@ -41,8 +41,6 @@ _KEEP: dict[Target, frozenset[str]] = {
 _PRIMITIVE = (str, int, float, bool, type(None))
 # a schema with none of these allows a value of any type
 _TYPED = frozenset({"type", "anyOf", "allOf", "enum", "const", "$ref"})
-#: what "any value" becomes where every schema needs a type
-ANY_VALUE: tuple[Schema, ...] = tuple({"type": t} for t in ("string", "number", "boolean", "null"))
 
 
 def strict_schema(schema: Mapping[str, Any], target: Target, provider: str, name: str) -> Schema:
@@ -76,7 +74,7 @@ class _Strict(SchemaWalk):
     __slots__ = ("formats", "keep", "rules", "target")
     keeps_refs = True
     string = "string"
-    any_value = ANY_VALUE
+    any_value = tuple({"type": t} for t in ("string", "number", "boolean", "null"))
     map_notes = ("minProperties", "maxProperties", "propertyNames", "patternProperties")
     rules: dict[str, Rule]
 
