@@ -16,8 +16,7 @@ from ..errors import NoAdapterError
 from ..function import Function
 from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
-from ._errors import FAILED, OK, CommandError
-from ._targets import load_tools
+from ._targets import FAILED, OK, CommandError, load_tools
 
 __all__ = ["call", "demo", "mcp", "plugins", "schema"]
 

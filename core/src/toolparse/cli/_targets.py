@@ -3,6 +3,8 @@
 ``NAME`` may be a Function, a Toolset, a list of Functions or a plain function
 (wrapped with ``@tool``). A module alone means the Functions its ``__all__``
 lists when it has one, else the Functions defined in it (not imported ones).
+
+Here too: what every subcommand says when something is wrong, and with which exit status.
 """
 
 from __future__ import annotations
@@ -18,9 +20,30 @@ from typing import Any
 
 from ..errors import FunctionDefinitionError
 from ..function import Function
-from ._errors import FAILED, CommandError
 
-__all__ = ["Loaded", "load_tools"]
+__all__ = ["FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "Loaded", "load_tools", "say"]
+
+#: exit statuses: all went well; a call was rejected, a tool failed or a definition is
+#: broken; the command line or its target is wrong; toolparse itself failed (a bug)
+OK, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
+
+
+def say(message: str) -> None:
+    """One line on stderr, as every complaint of the command reads: ``toolparse: ...``."""
+    print(f"toolparse: {message}", file=sys.stderr)
+
+
+class CommandError(Exception):
+    """A mistake the user can fix: printed as one line, no traceback.
+
+    :param message: the line to print (without the ``toolparse:`` prefix).
+    :param status: the exit status (:data:`USAGE` unless said otherwise).
+    """
+
+    def __init__(self, message: str, status: int = USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
 
 
 @dataclass
