@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 
 from ..checking import FORMATS
 from ..errors import FunctionDefinitionError
+from ..providers import registered
 from ._check import check
 from ._commands import call, demo, mcp, plugins, schema
 from ._targets import FAILED, INTERNAL, OK, USAGE, CommandError, say
@@ -30,10 +31,7 @@ class _Parser(argparse.ArgumentParser):
 def _providers() -> list[str]:
     """The choices of -p/--provider: the built-in ones and any a plugin registers."""
     try:
-        from ..plugins import plugin_manager  # the default manager, when the parser is built
-        from ..providers import registered
-
-        return sorted(registered(plugin_manager()))
+        return sorted(registered())  # the default manager's, loaded when the parser is built
     except Exception:  # a broken plugin must not break the command line
         return list(_BUILTIN_PROVIDERS)
 

@@ -79,12 +79,8 @@ def _refusals(tools: list[Function], providers: list[str], strict: bool) -> dict
 
 
 def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
-    if args.provider:
-        providers = [args.provider]
-    else:
-        from ..plugins import plugin_manager  # the default manager: every provider it knows
-
-        providers = sorted(formats.registered(plugin_manager()))
+    # without -p: every provider the default manager knows
+    providers = [args.provider] if args.provider else sorted(formats.registered())
     refused = _refusals(loaded.tools, providers, args.strict)
     out: list[dict[str, Any]] = [{"line": n, "ok": False, "broken": m} for n, m in loaded.broken]
     out += [{"line": n, "ok": False, "failed": m} for n, m in loaded.failed]
