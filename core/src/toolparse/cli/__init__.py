@@ -18,8 +18,6 @@ from ._targets import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]
 
-_BUILTIN_PROVIDERS = ("anthropic", "gemini", "mcp", "openai", "openai-responses")
-
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr (exit status 2)."""
@@ -33,7 +31,7 @@ def _providers() -> list[str]:
     try:
         return sorted(registered())  # the default manager's, loaded when the parser is built
     except Exception:  # a broken plugin must not break the command line
-        return list(_BUILTIN_PROVIDERS)
+        return sorted(set(FORMATS) - {"plain"})  # the built-in ones
 
 
 def _parser() -> _Parser:

@@ -107,10 +107,9 @@ def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
 
 
 def _definition_line(entry: dict[str, Any]) -> str:
-    if "broken" in entry:
-        return f"broken   line {entry['line']}: {entry['broken']}"
-    if "failed" in entry:
-        return f"failed   line {entry['line']}: {entry['failed']}"
+    for kind in ("broken", "failed"):
+        if kind in entry:
+            return f"{kind}   line {entry['line']}: {entry[kind]}"
     if not entry["ok"]:
         return f"refused  {entry.get('tool', 'the tools together')}: " + "; ".join(entry["refused"])
     names = ", ".join(entry["parameters"]) or "(any)"
@@ -194,11 +193,7 @@ class Summary:
 def _check_batch(
     tools: list[Function], first: int, lines: list[bytes], label: str, fmt: str, as_json: bool
 ) -> tuple[Summary, str]:
-    """One batch of lines checked: its summary, and its ``--json`` text (``""`` without ``--json``).
-
-    Both are made where the batch is checked, so that a worker process sends
-    back a few counts and one string, not a result object per call.
-    """
+    """The batch's summary and ``--json`` text, made here: a worker sends no result objects back."""
     summary = Summary(fn.name for fn in tools)
     summary.records = len(lines)
     out = []
@@ -246,10 +241,7 @@ def _in_processes(
 
 
 def _batches(stream: IO[bytes], label: str, *rest: Any) -> Iterator[tuple[Any, ...]]:
-    """``(first line number, lines, label, *rest)`` for each batch of ``stream``.
-
-    On a terminal, how far it got is shown on one line of stderr, cleared at the end.
-    """
+    """``(first line number, lines, label, *rest)`` per batch; on a terminal, a progress line."""
     first, lines, shown = 1, [], 0.0
     terminal = sys.stderr.isatty()
     try:
