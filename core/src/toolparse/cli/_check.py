@@ -16,7 +16,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from .. import providers as formats
@@ -240,7 +240,7 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _batches(stream: IO[bytes], label: str, *rest: Any) -> Iterator[tuple[Any, ...]]:
+def _batches(stream: IO[bytes], label: str, *rest: Any) -> Generator[tuple[Any, ...], None, None]:
     """``(first line number, lines, label, *rest)`` per batch; on a terminal, a progress line."""
     first, lines, shown = 1, [], 0.0
     terminal = sys.stderr.isatty()
@@ -272,8 +272,8 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
+        batches = _batches(stream, label, args.format, args.json)
         try:
-            batches = _batches(stream, label, args.format, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
                     _check_batch(loaded.tools, *b) for b in batches
@@ -284,6 +284,7 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check
         finally:
+            batches.close()  # its progress line is cleared before anything else is said
             if path != "-":
                 stream.close()
     if not args.json:
