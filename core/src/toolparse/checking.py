@@ -21,7 +21,7 @@ from . import messages
 from ._aliases import alias_routes
 from .contract import Error
 from .problems import InvalidArguments
-from .providers import _callable_names, _record
+from .providers import _callable_names, _record, get_provider, registered
 from .providers._base import plain
 from .results import ToolCall
 
@@ -96,12 +96,9 @@ def check_calls(
     Records are read lazily, one at a time: memory does not grow with the input.
     Nothing here raises for a bad record; it becomes a rejected result.
     """
-    if format != "auto" and format not in FORMATS:
-        # the default manager, looked up only for a format no built-in reader has
-        from .plugins import plugin_manager
-
-        if format not in plugin_manager().providers():  # a plugin's provider reads its own shape
-            raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
+    # a plugin's provider reads its own shape (the default manager's, asked only then)
+    if format != "auto" and format not in FORMATS and format not in registered():
+        raise ValueError(f"unknown format {format!r}; use auto, {', '.join(FORMATS)}")
     functions = list(tools)
     # the names a call may use: the routes execute_tool_calls takes (an alias two tools
     # share routes to neither), so a check says what running it would do; a real name wins
@@ -179,8 +176,6 @@ def _plain(record: Any) -> ToolCall:
 def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list[ToolCall]:
     read = readers.get(provider)
     if read is None:
-        from .providers import get_provider
-
         read = readers[provider] = get_provider(provider).parse_tool_calls
     try:
         calls = list(read(record))
@@ -194,14 +189,9 @@ def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list
 def _plugin_calls(record: Any, readers: dict[str, Any]) -> tuple[str, list[ToolCall]] | None:
     """A shape none of the built-in formats has: the first plugin provider that reads calls in it."""
     others = readers.get("")
-    if others is None:
-        # the default manager, looked up only when a plugin's reader is wanted
-        from .plugins import plugin_manager
-
-        found = plugin_manager().providers()
-        others = readers[""] = [
-            (n, p.parse_tool_calls) for n, p in found.items() if n not in FORMATS
-        ]
+    if others is None:  # the default manager's, asked only when a plugin's reader is wanted
+        found = registered().items()
+        others = readers[""] = [(n, p.parse_tool_calls) for n, p in found if n not in FORMATS]
     for name, read in others:
         try:
             calls = list(read(record))

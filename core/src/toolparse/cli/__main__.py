@@ -1,6 +1,6 @@
 """``python -m toolparse.cli``: kept so that older scripts keep working."""
 
-from ._main import main
+from . import main
 
 # guarded: a process pool's workers started by "spawn" import the main module again
 if __name__ == "__main__":

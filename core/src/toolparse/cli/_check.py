@@ -16,14 +16,13 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from .. import providers as formats
 from ..checking import UNKNOWN_TOOL, UNREADABLE, CallCheck, check_calls
 from ..function import Function
-from ._errors import FAILED, OK, CommandError, say
-from ._targets import Loaded, load_tools
+from ._targets import FAILED, OK, CommandError, Loaded, load_tools, say
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -80,12 +79,8 @@ def _refusals(tools: list[Function], providers: list[str], strict: bool) -> dict
 
 
 def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
-    if args.provider:
-        providers = [args.provider]
-    else:
-        from ..plugins import plugin_manager  # the default manager: every provider it knows
-
-        providers = sorted(formats.registered(plugin_manager()))
+    # without -p: every provider the default manager knows
+    providers = [args.provider] if args.provider else sorted(formats.registered())
     refused = _refusals(loaded.tools, providers, args.strict)
     out: list[dict[str, Any]] = [{"line": n, "ok": False, "broken": m} for n, m in loaded.broken]
     out += [{"line": n, "ok": False, "failed": m} for n, m in loaded.failed]
@@ -112,10 +107,9 @@ def _definitions(loaded: Loaded, args: argparse.Namespace) -> int:
 
 
 def _definition_line(entry: dict[str, Any]) -> str:
-    if "broken" in entry:
-        return f"broken   line {entry['line']}: {entry['broken']}"
-    if "failed" in entry:
-        return f"failed   line {entry['line']}: {entry['failed']}"
+    for kind in ("broken", "failed"):
+        if kind in entry:
+            return f"{kind}   line {entry['line']}: {entry[kind]}"
     if not entry["ok"]:
         return f"refused  {entry.get('tool', 'the tools together')}: " + "; ".join(entry["refused"])
     names = ", ".join(entry["parameters"]) or "(any)"
@@ -197,13 +191,9 @@ class Summary:
 
 
 def _check_batch(
-    tools: list[Function], first: int, lines: list[bytes], fmt: str, label: str, as_json: bool
+    tools: list[Function], first: int, lines: list[bytes], label: str, fmt: str, as_json: bool
 ) -> tuple[Summary, str]:
-    """One batch of lines checked: its summary, and its ``--json`` text (``""`` without ``--json``).
-
-    Both are made where the batch is checked, so that a worker process sends
-    back a few counts and one string, not a result object per call.
-    """
+    """The batch's summary and ``--json`` text, made here: a worker sends no result objects back."""
     summary = Summary(fn.name for fn in tools)
     summary.records = len(lines)
     out = []
@@ -250,20 +240,31 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _batches(
-    stream: IO[bytes], progress: _Progress | None, *rest: Any
-) -> Iterator[tuple[Any, ...]]:
-    """``(first line number, lines, *rest)`` for each batch of ``stream``."""
-    first, lines = 1, []
-    for line in stream:
-        lines.append(line)
-        if len(lines) == CHUNK:
-            yield first, lines, *rest
-            first, lines = first + CHUNK, []
-            if progress is not None:
-                progress.update(first - 1)
-    if lines:
-        yield first, lines, *rest
+def _batches(stream: IO[bytes], label: str, *rest: Any) -> Generator[tuple[Any, ...], None, None]:
+    """``(first line number, lines, label, *rest)`` per batch; on a terminal, a progress line."""
+    first, lines, shown = 1, [], 0.0
+    terminal = sys.stderr.isatty()
+    try:
+        for line in stream:
+            lines.append(line)
+            if len(lines) == CHUNK:
+                yield first, lines, label, *rest
+                first, lines = first + CHUNK, []
+                if terminal and time.monotonic() - shown >= 0.2:
+                    shown = time.monotonic()
+                    try:  # a pipe has no size and no position
+                        size = os.fstat(stream.fileno()).st_size
+                        share = f" ({100 * stream.tell() / size:.0f}%)"
+                    except (OSError, ValueError, ZeroDivisionError):
+                        share = ""
+                    sys.stderr.write(f"\rchecking {label}: {first - 1:,} lines{share}")
+                    sys.stderr.flush()
+        if lines:
+            yield first, lines, label, *rest
+    finally:
+        if shown:
+            sys.stderr.write("\r\x1b[K")  # clear the line
+            sys.stderr.flush()
 
 
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
@@ -271,9 +272,8 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
-        progress = _Progress(label, stream) if sys.stderr.isatty() else None
+        batches = _batches(stream, label, args.format, args.json)
         try:
-            batches = _batches(stream, progress, args.format, label, args.json)
             if args.jobs == 1:
                 parts: Iterator[tuple[Summary, str]] = (
                     _check_batch(loaded.tools, *b) for b in batches
@@ -284,36 +284,9 @@ def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
                 summary.merge(part)
                 sys.stdout.write(text)  # per batch: a write per line costs as much as the check
         finally:
-            if progress is not None:
-                progress.done()
+            batches.close()  # its progress line is cleared before anything else is said
             if path != "-":
                 stream.close()
     if not args.json:
         print(summary.text())
     return FAILED if any(r.calls != r.accepted for r in summary.rows.values()) else OK
-
-
-class _Progress:
-    """A one-line progress report on stderr (only when it is a terminal)."""
-
-    def __init__(self, label: str, stream: IO[bytes]) -> None:
-        self.label = label
-        self.stream = stream
-        self.last = 0.0
-
-    def update(self, lines: int) -> None:
-        if time.monotonic() - self.last < 0.2:
-            return
-        self.last = time.monotonic()
-        try:  # a pipe has no size and no position
-            size = os.fstat(self.stream.fileno()).st_size
-            share = f" ({100 * self.stream.tell() / size:.0f}%)"
-        except (OSError, ValueError, ZeroDivisionError):
-            share = ""
-        sys.stderr.write(f"\rchecking {self.label}: {lines:,} lines{share}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.last:
-            sys.stderr.write("\r\x1b[K")  # clear the line
-            sys.stderr.flush()

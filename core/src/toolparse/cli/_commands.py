@@ -16,8 +16,7 @@ from ..errors import NoAdapterError
 from ..function import Function
 from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
-from ._errors import FAILED, OK, CommandError
-from ._targets import load_tools
+from ._targets import FAILED, OK, CommandError, load_tools
 
 __all__ = ["call", "demo", "mcp", "plugins", "schema"]
 
@@ -163,28 +162,25 @@ def plugins(args: argparse.Namespace) -> int:
     return OK
 
 
-def _address(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise CommandError(f"--http wants HOST:PORT (e.g. 127.0.0.1:8000), got {text!r}")
-    return host or "127.0.0.1", int(port)
-
-
 def mcp(args: argparse.Namespace) -> int:
     """Serve the target's tools to MCP clients (stdio, or Streamable HTTP with ``--http``)."""
-    address = _address(args.http) if args.http else None
-    if args.stateless and address is None:
+    host, port = "127.0.0.1", 8000
+    if args.http:
+        given, sep, number = args.http.rpartition(":")
+        if not sep or not number.isdigit() or not 0 < int(number) < 65536:
+            raise CommandError(f"--http wants HOST:PORT (e.g. 127.0.0.1:8000), got {args.http!r}")
+        host, port = given or host, int(number)
+    elif args.stateless:
         raise CommandError("--stateless applies to --http only")
     tools = load_tools(args.target).tools
     try:
         import toolparse.mcp as server
     except ImportError:
         raise CommandError('serving MCP needs the SDK: pip install "toolparse[mcp]"') from None
-    host, port = address or ("127.0.0.1", 8000)
     server.serve(
         tools,
         name=args.name,
-        transport="streamable-http" if address else "stdio",
+        transport="streamable-http" if args.http else "stdio",
         host=host,
         port=port,
         stateless=args.stateless,

@@ -3,6 +3,8 @@
 ``NAME`` may be a Function, a Toolset, a list of Functions or a plain function
 (wrapped with ``@tool``). A module alone means the Functions its ``__all__``
 lists when it has one, else the Functions defined in it (not imported ones).
+
+Here too: what every subcommand says when something is wrong, and with which exit status.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+import symtable
 import sys
 import traceback
 import types
@@ -18,9 +21,30 @@ from typing import Any
 
 from ..errors import FunctionDefinitionError
 from ..function import Function
-from ._errors import FAILED, CommandError
 
-__all__ = ["Loaded", "load_tools"]
+__all__ = ["FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "Loaded", "load_tools", "say"]
+
+#: exit statuses: all went well; a call was rejected, a tool failed or a definition is
+#: broken; the command line or its target is wrong; toolparse itself failed (a bug)
+OK, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
+
+
+def say(message: str) -> None:
+    """One line on stderr, as every complaint of the command reads: ``toolparse: ...``."""
+    print(f"toolparse: {message}", file=sys.stderr)
+
+
+class CommandError(Exception):
+    """A mistake the user can fix: printed as one line, no traceback.
+
+    :param message: the line to print (without the ``toolparse:`` prefix).
+    :param status: the exit status (:data:`USAGE` unless said otherwise).
+    """
+
+    def __init__(self, message: str, status: int = USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
 
 
 @dataclass
@@ -49,13 +73,7 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
         raise CommandError(message)
     loaded = Loaded()
     value: Any = _import(source, loaded if tolerant else None)
-    if not name:
-        # a name __all__ lists may be missing because its definition broke: said already
-        loaded.tools = _module_tools(value, source, lenient=bool(loaded.broken or loaded.failed))
-        if not loaded.tools and not (loaded.broken or loaded.failed):
-            raise CommandError(f"{source} has no tools; {_inventory(value, source)}")
-        return loaded
-    parts = name.split(".")
+    parts = name.split(".") if name else []
     for i, part in enumerate(parts):
         if not hasattr(value, part):
             if loaded.broken and i == 0:
@@ -63,7 +81,9 @@ def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
             owner = f"{source}:{'.'.join(parts[:i])}" if i else source
             raise CommandError(f"{owner} has no attribute {part!r}; {_inventory(value, owner)}")
         value = getattr(value, part)
-    loaded.tools = _as_tools(value, f"{source}:{name}")
+    # a name __all__ lists may be missing because its definition broke: said already
+    lenient = not name and bool(loaded.broken or loaded.failed)
+    loaded.tools = _as_tools(value, f"{source}:{name}" if name else source, lenient)
     return loaded
 
 
@@ -195,13 +215,13 @@ def _kind(value: Any) -> str:
     return f"the class {value.__name__}" if isinstance(value, type) else f"a {type(value).__name__}"
 
 
-def _as_tools(value: Any, where: str) -> list[Function]:
+def _as_tools(value: Any, where: str, lenient: bool = False) -> list[Function]:
     found = _functions_in(value)
     if found is not None:
         return found
     if isinstance(value, types.ModuleType):
-        tools = _module_tools(value, where)
-        if not tools:
+        tools = _module_tools(value, where, lenient=lenient)
+        if not tools and not lenient:
             raise CommandError(f"{where} has no tools; {_inventory(value, where)}")
         return tools
     if isinstance(value, (list, tuple)):
@@ -251,24 +271,10 @@ def _defined_names(module: types.ModuleType) -> set[str] | None:
         return None
     try:
         with open(filename, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), filename)
+            table = symtable.symtable(f.read(), filename, "exec")
     except (OSError, SyntaxError, ValueError):
         return None
-    names: set[str] = set()
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update(
-                child.id
-                for child in ast.walk(node)
-                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store)
-            )
-            for attr in ("body", "orelse", "finalbody", "handlers"):
-                pending.extend(s for s in getattr(node, attr, ()) if isinstance(s, ast.stmt))
-    return names
+    return {symbol.get_name() for symbol in table.get_symbols() if symbol.is_assigned()}
 
 
 def _names(names: list[str], limit: int = 8) -> str:
@@ -293,19 +299,17 @@ def _inventory(value: Any, where: str) -> str:
         for k, v in public.items()
         if isinstance(v, types.FunctionType) and getattr(v, "__module__", None) == value.__name__
     ]
-    parts = []
-    if mine:
-        parts.append(f"its tools are {_names(mine)}")
-    if groups:
-        parts.append(f"it has lists of tools: {_names(groups)} (name one as {where}:NAME)")
-    if imported:
-        parts.append(
-            f"it imports the tools {_names(imported)} (a module's tools are those defined in it or listed in its __all__)"
-        )
-    if functions:
-        parts.append(
-            f"it has the functions {_names(functions)} (name one as {where}:NAME to make it a tool)"
-        )
+    said = [
+        ("its tools are", mine, ""),
+        ("it has lists of tools:", groups, f" (name one as {where}:NAME)"),
+        (
+            "it imports the tools",
+            imported,
+            " (a module's tools are those defined in it or listed in its __all__)",
+        ),
+        ("it has the functions", functions, f" (name one as {where}:NAME to make it a tool)"),
+    ]
+    parts = [f"{text} {_names(names)}{why}" for text, names, why in said if names]
     if not parts:
         return f"it has {_names(sorted(public))}" if public else "it is empty"
     return "; ".join(parts)
