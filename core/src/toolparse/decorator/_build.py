@@ -220,6 +220,7 @@ def make(obj: Any, name: str, opts: Options) -> Function:
         pm = plugin_manager()
     converter: list[Keywords] = [keywords]  # the adapter's, once the Function has found it
     adapter: Adapter | None = None
+    single: dict[str, Any] = {}  # with infer_schema=False: the one string's schema and parser
     if _is_runnable(obj):
         source = opts.args_schema
         if source is None:
@@ -233,41 +234,29 @@ def make(obj: Any, name: str, opts: Options) -> Function:
         doc = _doc(obj)
         sig = read_signature(obj, subject)
         if not opts.infer_schema and opts.args_schema is None:
-            return _single_input(obj, name, opts, subject, sig, doc)
-        source, adapter, description = _from_function(name, opts, subject, sig, doc, pm)
-        body = label(make_body(obj, name, opts.artifact, keyword_arguments(sig, converter)), obj)
+            source, description = None, _given(opts.description, doc)
+            if description is None:
+                message = "Function must have either a docstring or description when infer_schema is False"
+                raise refuse("description", message, subject)
+            arguments_of = single_argument(sig.context)
+            parse_args = opts.passed["parse_args"] or single_input_parser
+            # (the manager as given: a Function that infers nothing keeps the default unresolved)
+            single = {
+                "parameters_schema": SINGLE_SCHEMA,
+                "parse_args": parse_args,
+                "plugin_manager": opts.plugin_manager,
+            }
+        else:
+            source, adapter, description = _from_function(name, opts, subject, sig, doc, pm)
+            arguments_of = keyword_arguments(sig, converter)
+        body = label(make_body(obj, name, opts.artifact, arguments_of), obj)
+    passed = {"plugin_manager": pm, **opts.passed, **single}
     function = Function(
-        name,
-        body,
-        description=description,
-        args_schema=source,
-        plugin_manager=pm,
-        adapter=adapter,
-        **opts.passed,
+        name, body, description=description, args_schema=source, adapter=adapter, **passed
     )
     found = getattr(function.adapter, "keywords", None)
     converter[0] = found if callable(found) else keywords
     return function
-
-
-def _single_input(
-    fn: Any, name: str, opts: Options, subject: str, sig: FunctionSignature, doc: str | None
-) -> Function:
-    """``infer_schema=False``: the function takes one string, passed positionally."""
-    description = _given(opts.description, doc)
-    if description is None:
-        message = "Function must have either a docstring or description when infer_schema is False"
-        raise refuse("description", message, subject)
-    body = label(make_body(fn, name, opts.artifact, single_argument(sig.context)), fn)
-    passed = {**opts.passed, "parse_args": opts.passed["parse_args"] or single_input_parser}
-    return Function(
-        name,
-        body,
-        description=description,
-        parameters_schema=SINGLE_SCHEMA,
-        plugin_manager=opts.plugin_manager,
-        **passed,
-    )
 
 
 def _from_function(

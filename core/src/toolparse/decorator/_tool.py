@@ -10,8 +10,31 @@ from ..function import Function
 from ._build import Options, make, own_name, refuse
 
 if TYPE_CHECKING:
+    from typing_extensions import TypedDict, Unpack
+
     from ..arguments import Limits
     from ..plugins import PluginManager
+
+    class _Options(TypedDict, total=False):
+        """The keyword options of :func:`tool`, as its overloads take them."""
+
+        description: str | None
+        return_direct: bool
+        args_schema: Any
+        infer_schema: bool
+        response_format: ResponseFormat
+        parse_docstring: bool
+        error_on_invalid_docstring: bool
+        parse_args: Callable[..., Any] | None
+        concurrent: bool
+        strict: bool
+        display_text: str | None
+        adapter: str | None
+        unknown_arguments: UnknownArguments
+        options: Mapping[str, Any] | None
+        limits: Limits | None
+        plugin_manager: PluginManager | None
+
 
 __all__ = ["tool"]
 
@@ -21,72 +44,16 @@ _FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 
 @overload
 def tool(
-    name_or_callable: str | None = None,
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
+    name_or_callable: str | None = None, **options: Unpack[_Options]
 ) -> Callable[[Callable[..., Any]], Function]: ...
 
 
 @overload
-def tool(
-    name_or_callable: str,
-    runnable: Any,
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
-) -> Function: ...
+def tool(name_or_callable: str, runnable: Any, **options: Unpack[_Options]) -> Function: ...
 
 
 @overload
-def tool(
-    name_or_callable: Callable[..., Any],
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
-) -> Function: ...
+def tool(name_or_callable: Callable[..., Any], **options: Unpack[_Options]) -> Function: ...
 
 
 def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
