@@ -346,8 +346,8 @@ def params_checker(
     the body gets instead (a copy: what the model sent is left as it was).
     """
     compiler = Compiler(policy, as_sent=True)
-    nodes = [(p.name, _node(p)) for p in params]
-    fields = tuple((name, *_param_fast(node), compiler.convert(node)) for name, node in nodes)
+    declared = [(p.name, _node(p)) for p in params]
+    fields = tuple((name, *_param_fast(node), compiler.convert(node)) for name, node in declared)
     accepted = tuple(accepted)
 
     def check(arguments: Mapping[str, Any]) -> Error | None:
