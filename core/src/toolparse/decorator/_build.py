@@ -12,9 +12,9 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from ..adapter import keywords
+from ..adapter import UnknownArguments, keywords
 from ..contract import Error, Interrupt, Ok
 from ..errors import FunctionDefinitionError
 from ..function import Function
@@ -26,9 +26,10 @@ from ._signature import FunctionSignature, parse_docstring, read_signature
 
 if TYPE_CHECKING:
     from ..adapter import Adapter
+    from ..arguments import Limits
     from ..plugins import PluginManager
 
-__all__ = ["Options", "make", "own_name", "refuse"]
+__all__ = ["Options", "ResponseFormat", "make", "own_name", "refuse"]
 
 # the adapters asked, in order, to infer a schema when ``adapter=None``: the built-in one first,
 # so a signature means the same whatever is installed (a type another adapter owns is its to check)
@@ -37,6 +38,8 @@ _INFERENCE_ORDER = ("plain", "pydantic")
 # ``Annotated`` metadata only a library's adapter can enforce (``Field(ge=1)``, ``Ge(1)``):
 # a signature that uses it is that library's source, so no constraint is silently dropped
 _METADATA_OWNERS = {"pydantic": "pydantic", "annotated_types": "pydantic"}
+
+ResponseFormat = Literal["content", "content_and_artifact"]
 
 #: how a body turns ``(arguments, context)`` into the function's positional and keyword arguments
 ArgumentsOf = Callable[[Any, Any], tuple[tuple[Any, ...], dict[str, Any]]]
@@ -114,7 +117,7 @@ def keyword_arguments(sig: FunctionSignature, keywords: list[Keywords]) -> Argum
     """Keyword arguments from the parsed value, through ``keywords[0]`` (the adapter's, once known)."""
     ctx = sig.context
     # names the function cannot take (extra keys a parser let through) are left out
-    allowed = None if sig.takes_kwargs else frozenset(sig.names)
+    allowed = None if any(v.startswith("**") for v in sig.variadic) else frozenset(sig.names)
 
     def arguments_of(value: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
         kwargs = keywords[0](value)
@@ -152,19 +155,30 @@ def single_input_parser(arguments: Mapping[str, Any]) -> Any:
     return invalid_arguments(problems, arguments=arguments, accepted=[SINGLE_INPUT])
 
 
-class Options(NamedTuple):
-    """The keyword options of one ``tool(...)`` call."""
+class Passed(TypedDict, total=False):
+    """The keyword options of ``tool`` passed through to :class:`~toolparse.Function` as they are."""
+
+    parse_args: Callable[..., Any] | None
+    concurrent: bool
+    strict: bool
+    display_text: str | None
+    options: Mapping[str, Any] | None
+    unknown_arguments: UnknownArguments
+    return_direct: bool
+    limits: Limits | None
+
+
+class Options(Passed, total=False):
+    """The keyword options of ``tool``: a call's has every one, an overload takes any."""
 
     description: str | None
     args_schema: Any
     infer_schema: bool
-    artifact: bool  # response_format="content_and_artifact"
+    response_format: ResponseFormat
     parse_docstring: bool
     error_on_invalid_docstring: bool
     adapter: str | None
     plugin_manager: PluginManager | None
-    #: the keywords passed through to :class:`~toolparse.Function` as they are
-    passed: dict[str, Any]
 
 
 def refuse(field: str, message: str, subject: str = "@tool") -> FunctionDefinitionError:
@@ -213,61 +227,52 @@ def _given(description: str | None, fallback: str | None) -> str | None:
 def make(obj: Any, name: str, opts: Options) -> Function:
     """The Function ``tool`` makes of ``obj`` (a function, a callable object or a runnable)."""
     subject = f"tool {name!r}"
-    pm = opts.plugin_manager
+    artifact = opts["response_format"] == "content_and_artifact"
+    pm = opts["plugin_manager"]
     if pm is None:
         from ..plugins import plugin_manager  # the default, only when the decorator was given none
 
         pm = plugin_manager()
     converter: list[Keywords] = [keywords]  # the adapter's, once the Function has found it
     adapter: Adapter | None = None
+    single: dict[str, Any] = {}  # with infer_schema=False: the one string's schema and parser
     if _is_runnable(obj):
-        source = opts.args_schema
+        source = opts["args_schema"]
         if source is None:
             source = _runnable_source(obj, pm, subject)
-        description = _given(opts.description, None)
-        body = make_body(obj.invoke, name, opts.artifact, lambda v, c: ((converter[0](v),), {}))
+        description = _given(opts["description"], None)
+        body = make_body(obj.invoke, name, artifact, lambda v, c: ((converter[0](v),), {}))
         body.func = obj  # type: ignore[attr-defined]
     elif not callable(obj):
         raise refuse("function", f"must be callable, got {obj!r:.60}", subject)
     else:
         doc = _doc(obj)
         sig = read_signature(obj, subject)
-        if not opts.infer_schema and opts.args_schema is None:
-            return _single_input(obj, name, opts, subject, sig, doc)
-        source, adapter, description = _from_function(name, opts, subject, sig, doc, pm)
-        body = label(make_body(obj, name, opts.artifact, keyword_arguments(sig, converter)), obj)
+        if not opts["infer_schema"] and opts["args_schema"] is None:
+            source, description = None, _given(opts["description"], doc)
+            if description is None:
+                message = "Function must have either a docstring or description when infer_schema is False"
+                raise refuse("description", message, subject)
+            arguments_of = single_argument(sig.context)
+            parse_args = opts["parse_args"] or single_input_parser
+            # (the manager as given: a Function that infers nothing keeps the default unresolved)
+            single = {
+                "parameters_schema": SINGLE_SCHEMA,
+                "parse_args": parse_args,
+                "plugin_manager": opts["plugin_manager"],
+            }
+        else:
+            source, adapter, description = _from_function(name, opts, subject, sig, doc, pm)
+            arguments_of = keyword_arguments(sig, converter)
+        body = label(make_body(obj, name, artifact, arguments_of), obj)
+    given = {key: value for key, value in opts.items() if key in Passed.__annotations__}
+    passed: dict[str, Any] = {"plugin_manager": pm, **given, **single}
     function = Function(
-        name,
-        body,
-        description=description,
-        args_schema=source,
-        plugin_manager=pm,
-        adapter=adapter,
-        **opts.passed,
+        name, body, description=description, args_schema=source, adapter=adapter, **passed
     )
     found = getattr(function.adapter, "keywords", None)
     converter[0] = found if callable(found) else keywords
     return function
-
-
-def _single_input(
-    fn: Any, name: str, opts: Options, subject: str, sig: FunctionSignature, doc: str | None
-) -> Function:
-    """``infer_schema=False``: the function takes one string, passed positionally."""
-    description = _given(opts.description, doc)
-    if description is None:
-        message = "Function must have either a docstring or description when infer_schema is False"
-        raise refuse("description", message, subject)
-    body = label(make_body(fn, name, opts.artifact, single_argument(sig.context)), fn)
-    passed = {**opts.passed, "parse_args": opts.passed["parse_args"] or single_input_parser}
-    return Function(
-        name,
-        body,
-        description=description,
-        parameters_schema=SINGLE_SCHEMA,
-        plugin_manager=opts.plugin_manager,
-        **passed,
-    )
 
 
 def _from_function(
@@ -279,7 +284,7 @@ def _from_function(
     pm: PluginManager,
 ) -> tuple[Any, Adapter | None, str | None]:
     """The source of the schema, the adapter that inferred it (``None``: ``args_schema``), the description."""
-    infer = opts.args_schema is None
+    infer = opts["args_schema"] is None
     problems = list(sig.problems)
     if infer and sig.variadic:
         message = (
@@ -289,25 +294,22 @@ def _from_function(
         problems.append(("signature", message))
     if problems:
         raise FunctionDefinitionError(problems, subject=subject)
-    if opts.parse_docstring:
+    if opts["parse_docstring"]:
         doc, described = parse_docstring(
             doc,
             [*sig.names, *([sig.context] if sig.context else [])],
             # with args_schema the schema documents the arguments: only the description is read
             sig.annotated if infer else (),
-            opts.error_on_invalid_docstring and infer,
+            opts["error_on_invalid_docstring"] and infer,
             subject,
         )
-        for param in sig.params:
-            if (
-                param.name in described
-            ):  # the docstring wins over Annotated (langchain_core's order)
-                param.description = described[param.name]
-    description = _given(opts.description, doc or None)
+        for param in sig.params:  # the docstring wins over Annotated (langchain_core's order)
+            param.description = described.get(param.name, param.description)
+    description = _given(opts["description"], doc or None)
     if not infer:
-        return opts.args_schema, None, description
+        return opts["args_schema"], None, description
     adapter = _inference_adapter(
-        pm, opts.adapter or _metadata_owner(sig.params, subject, pm), subject
+        pm, opts["adapter"] or _metadata_owner(sig.params, subject, pm), subject
     )
     try:
         source = adapter.from_signature(name, sig.params)  # type: ignore[attr-defined]

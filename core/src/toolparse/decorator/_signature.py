@@ -28,7 +28,6 @@ class FunctionSignature(NamedTuple):
 
     params: list[SignatureParam]  # the named ones the model sends, in declaration order
     context: str | None  # the name of the one annotated ``Context``
-    takes_kwargs: bool
     annotated: list[str]  # the names of ``params`` that carry a type annotation
     problems: list[tuple[str, str]]  # ``(field, message)``
     #: ``*args`` and ``**kwargs`` as written: a problem only when the schema is inferred
@@ -96,7 +95,7 @@ def read_signature(fn: Callable[..., Any], subject: str) -> FunctionSignature:
         else:
             problem = ("function", f"has no signature Python can read: {exc}")
         raise FunctionDefinitionError([problem], subject=subject) from exc
-    found = FunctionSignature([], None, False, [], [], [])
+    found = FunctionSignature([], None, [], [], [])
     context: str | None = None
     bound = bound_names(fn)  # a partial's keywords are the application's, not the model's
     for p in parameters:
@@ -122,8 +121,7 @@ def read_signature(fn: Callable[..., Any], subject: str) -> FunctionSignature:
             found.params.append(
                 SignatureParam(p.name, annotation, default, _annotation_description(annotation))
             )
-    takes_kwargs = any(v.startswith("**") for v in found.variadic)
-    return found._replace(context=context, takes_kwargs=takes_kwargs)
+    return found._replace(context=context)
 
 
 # langchain_core knows only "Args:"; the others are the synonyms the Google style

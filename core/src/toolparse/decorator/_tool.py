@@ -3,90 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, get_args, overload
+from typing import TYPE_CHECKING, Any, get_args, overload
 
 from ..adapter import UnknownArguments
 from ..function import Function
-from ._build import Options, make, own_name, refuse
+from ._build import Options, ResponseFormat, make, own_name, refuse
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from ..arguments import Limits
     from ..plugins import PluginManager
 
 __all__ = ["tool"]
 
-ResponseFormat = Literal["content", "content_and_artifact"]
 _FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 
 
 @overload
 def tool(
-    name_or_callable: str | None = None,
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
+    name_or_callable: str | None = None, **kwargs: Unpack[Options]
 ) -> Callable[[Callable[..., Any]], Function]: ...
 
 
 @overload
-def tool(
-    name_or_callable: str,
-    runnable: Any,
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
-) -> Function: ...
+def tool(name_or_callable: str, runnable: Any, **kwargs: Unpack[Options]) -> Function: ...
 
 
 @overload
-def tool(
-    name_or_callable: Callable[..., Any],
-    *,
-    description: str | None = None,
-    return_direct: bool = False,
-    args_schema: Any = None,
-    infer_schema: bool = True,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = False,
-    error_on_invalid_docstring: bool = True,
-    parse_args: Callable[..., Any] | None = None,
-    concurrent: bool = False,
-    strict: bool = False,
-    display_text: str | None = None,
-    adapter: str | None = None,
-    unknown_arguments: UnknownArguments = "report",
-    options: Mapping[str, Any] | None = None,
-    limits: Limits | None = None,
-    plugin_manager: PluginManager | None = None,
-) -> Function: ...
+def tool(name_or_callable: Callable[..., Any], **kwargs: Unpack[Options]) -> Function: ...
 
 
 def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
@@ -168,7 +113,15 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
     if response_format not in _FORMATS:
         formats = ", ".join(map(repr, _FORMATS))
         raise refuse("response_format", f"must be one of {formats}, got {response_format!r:.40}")
-    passed = {
+    opts: Options = {
+        "description": description,
+        "args_schema": args_schema,
+        "infer_schema": infer_schema,
+        "response_format": response_format,
+        "parse_docstring": parse_docstring,
+        "error_on_invalid_docstring": error_on_invalid_docstring,
+        "adapter": adapter,
+        "plugin_manager": plugin_manager,
         "parse_args": parse_args,
         "concurrent": concurrent,
         "strict": strict,
@@ -178,17 +131,6 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
         "return_direct": return_direct,
         "limits": limits,
     }
-    opts = Options(
-        description,
-        args_schema,
-        infer_schema,
-        response_format == "content_and_artifact",
-        parse_docstring,
-        error_on_invalid_docstring,
-        adapter,
-        plugin_manager,
-        passed,
-    )
     if runnable is not None:  # tool("name", runnable)
         if not name_or_callable:
             message = 'Runnable without name for tool constructor: call tool("name", runnable)'

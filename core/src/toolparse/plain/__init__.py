@@ -1,6 +1,6 @@
 """The built-in adapter for plain annotations: dataclasses, TypedDicts, signatures."""
 
 from ._adapter import PlainAdapter
-from ._params import params_checker
+from ._parser import params_checker
 
 __all__ = ["PlainAdapter", "params_checker"]

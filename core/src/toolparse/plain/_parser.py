@@ -7,21 +7,26 @@ problem in the arguments is found in one pass.
 
 The only conversion is an integer where a number is expected (``3`` becomes ``3.0``):
 ``true`` is not an integer, ``"3"`` is not a number, ``3`` is not a string.
+
+A Function's ``FunctionParam`` declarations are read into the same nodes and compiled by the same
+compiler (:func:`params_checker`): the same rules and wording, the values checked and left as sent.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..adapter import JSON_TYPES, MAX_PROBLEMS, REQUIRED, TYPE_WORDS, type_reason
-from ..contract import Ok, ParseResult
+from ..arguments import Arguments
+from ..contract import Error, Ok, ParseResult
+from ..params import FunctionParam
 from . import _nodes as nodes
 from ._converters import MISSING, OBJECT, Converter, Failed, fail, joined, leaf, rejection
 
-__all__ = ["Compiler", "compile_parser"]
+__all__ = ["compile_parser", "params_checker"]
 
 #: every JSON value type, in the order a union's members are looked up by
 _ALL_JSON = (*JSON_TYPES, list, dict)
@@ -285,3 +290,93 @@ def _shape(node: nodes.Node) -> tuple[set[type], set[type], list[str]]:
         converted = set().union(*(s[1] for s in shapes)) - exact
         return exact, converted, [name for s in shapes for name in s[2]]
     return set(_ALL_JSON), set(), ["any value"]  # Any, or a type another adapter or a plugin owns
+
+
+#: the Python type of each JSON type a FunctionParam may declare
+_SCALAR_TYPES: Mapping[str, type] = {name: kind for kind, name in JSON_TYPES.items()}
+
+
+def _node(param: FunctionParam) -> nodes.Node:
+    """The node for what one parameter declares."""
+    if param.enum:
+        return nodes.ChoiceNode([(v, v) for v in param.enum])
+    if param.type == "object":
+        return _object(param)
+    if param.type != "array":
+        return nodes.ScalarNode(_SCALAR_TYPES[param.type])
+    if param.item_type is None:
+        return nodes.ListNode(nodes.AnyNode())
+    if param.item_type == "object":
+        return nodes.ListNode(_object(param))
+    return nodes.ListNode(nodes.ScalarNode(_SCALAR_TYPES[param.item_type]))
+
+
+def _object(param: FunctionParam) -> nodes.ObjectNode:
+    """The object ``param`` declares, kept a dict (as a TypedDict is)."""
+    fields = [nodes.FieldInfo(p.name, None, _node(p), p.required) for p in param.object_properties]
+    return nodes.ObjectNode(dict, is_dataclass=False, fields=fields)
+
+
+def _param_fast(node: nodes.Node) -> tuple[type | None, frozenset[Any] | None]:
+    """The type a valid value of ``node`` has, and the values it may take, when one type tells.
+
+    A value of that type (and among the values) fits without its converter:
+    an enum of one JSON type has no ``true == 1`` or ``1 == 1.0`` to tell apart.
+    """
+    if isinstance(node, nodes.ScalarNode):
+        return node.type, None
+    if isinstance(node, nodes.ChoiceNode) and len(kinds := {type(v) for v, _ in node.choices}) == 1:
+        return kinds.pop(), frozenset(v for v, _ in node.choices)
+    return None, None
+
+
+def params_checker(
+    params: Sequence[FunctionParam], accepted: Sequence[str], policy: str
+) -> Callable[[Mapping[str, Any]], Error | Arguments | None]:
+    """Compile the check of ``params``' values, once.
+
+    The returned function gets arguments whose required keys are already
+    there (the required-key check runs first) and returns the one Error that
+    names every problem, or ``None`` when every declared value fits. Unknown
+    top-level names are the policy's, checked before; when the call is
+    rejected they are named too. Nested objects accept only their declared
+    properties (their schema is closed) under ``"report"`` and ``"reject"``;
+    under ``"ignore"`` the names they do not declare are dropped, and when
+    there were any the function returns the ``Arguments``
+    the body gets instead (a copy: what the model sent is left as it was).
+    """
+    compiler = Compiler(policy, as_sent=True)
+    declared = [(p.name, _node(p)) for p in params]
+    fields = tuple((name, *_param_fast(node), compiler.convert(node)) for name, node in declared)
+    accepted = tuple(accepted)
+
+    def check(arguments: Mapping[str, Any]) -> Error | None:
+        failed: Failed | None = None
+        get = arguments.get
+        for name, fast, values, convert in fields:
+            value = get(name, MISSING)
+            if value is MISSING or (type(value) is fast and (values is None or value in values)):
+                continue
+            result = convert(value)
+            if type(result) is Failed:
+                failed = joined(failed, result, name, sys.maxsize)
+        return None if failed is None else rejection(failed, arguments, accepted)
+
+    nested = [f for f, p in zip(fields, params, strict=True) if "object" in (p.type, p.item_type)]
+    if policy != "ignore" or not nested:
+        return check
+
+    def check_dropping(arguments: Mapping[str, Any]) -> Error | Arguments | None:
+        # a value that fits, converted again: the same value without the undeclared names
+        found = check(arguments)
+        if found is not None:
+            return found
+        kept = {
+            name: new
+            for name, _, _, convert in nested
+            if (value := arguments.get(name, MISSING)) is not MISSING
+            and (new := convert(value)) != value
+        }
+        return Arguments({**arguments, **kept}) if kept else None
+
+    return check_dropping
