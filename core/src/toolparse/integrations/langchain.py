@@ -214,20 +214,15 @@ def from_langchain(tool: BaseTool) -> Function:
         call = {"type": "tool_call", "name": tool.name, "id": call_id, "args": _plain(arguments)}
         return call, given.get("config")
 
-    if native_async:
+    def body(arguments: Any, context: Any) -> Any:
+        return _outcome(tool.invoke(*request(arguments, context)))
 
-        async def abody(arguments: Any, context: Any) -> Any:
-            return _outcome(await tool.ainvoke(*request(arguments, context)))
-
-        body: Any = abody
-    else:
-
-        def body(arguments: Any, context: Any) -> Any:
-            return _outcome(tool.invoke(*request(arguments, context)))
+    async def abody(arguments: Any, context: Any) -> Any:
+        return _outcome(await tool.ainvoke(*request(arguments, context)))
 
     return Function(
         tool.name,
-        body,
+        abody if native_async else body,
         description=tool.description or None,
         args_schema=schema,
         return_direct=tool.return_direct,

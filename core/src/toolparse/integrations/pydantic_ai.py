@@ -105,21 +105,17 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
             "run_context": ctx,
         }
 
-    if function._async:
+    # a sync function: pydantic-ai runs it in a worker thread, off the loop
+    def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        context = context_of(ctx)
+        return _answer(run(function, arguments, context), context)
 
-        async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
-            context = context_of(ctx)
-            return _answer(await arun(function, arguments, context), context)
-
-        body: Any = abody
-    else:
-        # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
-            context = context_of(ctx)
-            return _answer(run(function, arguments, context), context)
+    async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        context = context_of(ctx)
+        return _answer(await arun(function, arguments, context), context)
 
     tool: Tool[Any] = Tool.from_schema(
-        body,
+        abody if function._async else body,
         name=exported.name,
         description=exported.description or None,
         json_schema=exported.parameters,

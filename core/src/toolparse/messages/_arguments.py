@@ -20,7 +20,6 @@ __all__ = [
     "MAX_CANDIDATES",
     "MAX_NAMES",
     "MAX_PROBLEM_LINES",
-    "argument_keys",
     "closest",
     "did_you_mean",
     "invalid",
@@ -167,17 +166,12 @@ def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
     return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
 
 
-def argument_keys(arguments: Mapping[Any, Any]) -> list[str]:
-    """The argument names as strings (non-string keys are not names)."""
-    return [key for key in arguments if isinstance(key, str)]
-
-
 def unrecognized_names(arguments: Mapping[Any, Any], accepted: Sequence[str]) -> list[str]:
-    """Sorted names that are not accepted; empty when ``accepted`` is unknown."""
+    """Sorted text keys that are not accepted; empty when ``accepted`` is unknown."""
     if not accepted:
         return []
     accepted_set = set(accepted)
-    return sorted(k for k in argument_keys(arguments) if k not in accepted_set)
+    return sorted(k for k in arguments if isinstance(k, str) and k not in accepted_set)
 
 
 # -- the texts of rejected arguments ------------------------------------------------
@@ -239,7 +233,7 @@ def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence
 
 def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Sequence[str]) -> str:
     """The one-line message for a body that read an argument it was not sent."""
-    keys = argument_keys(arguments)
+    keys = [key for key in arguments if isinstance(key, str)]
     found = suggestions(unrecognized_names(arguments, accepted), accepted, keys)
     if isinstance(missing_key, str) and accepted and missing_key not in accepted:
         # the body read a name it never declared: a bug in the tool, not in the call
