@@ -79,12 +79,10 @@ class _Arguments:
         raise self._retry(input)
 
     def validate_python(self, input: Any, **_: Any) -> dict[str, Any]:
-        if input is None:
-            return {}
         if isinstance(input, dict):
             return input
-        if isinstance(input, (str, bytes, bytearray)):
-            return self.validate_json(input)
+        if input is None or isinstance(input, (str, bytes, bytearray)):
+            return self.validate_json(input or "{}")
         raise self._retry(input)
 
     def _retry(self, input: Any) -> ModelRetry:

@@ -237,10 +237,7 @@ def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | No
 
 
 def structured(content: object) -> dict[str, Any] | None:
-    """The JSON object a successful result's text holds, for ``structuredContent``.
-
-    The core already turned the returned model into JSON text: no second serialisation.
-    """
+    """The JSON object a result's text holds, for ``structuredContent`` (not serialised twice)."""
     if not isinstance(content, str) or not content.startswith("{"):
         return None
     try:

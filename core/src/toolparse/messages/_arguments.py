@@ -22,6 +22,7 @@ __all__ = [
     "MAX_PROBLEM_LINES",
     "closest",
     "did_you_mean",
+    "fitted",
     "invalid",
     "key_error",
     "missing_required",
@@ -182,9 +183,9 @@ MAX_PROBLEM_LINES = 20
 _NAME_LIMITS = (30, 15, 8, 4, 2, 1)
 
 
-def _fitted(build: Callable[[int], str]) -> str:
-    """The text ``build(limit)`` gives for the most names per line that fit in a message."""
-    for limit in _NAME_LIMITS:
+def fitted(build: Callable[[int], str], limits: Iterable[int] = _NAME_LIMITS) -> str:
+    """The text ``build(limit)`` gives for the first of ``limits`` that fits in a message."""
+    for limit in limits:
         text = build(limit)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
@@ -218,7 +219,7 @@ def missing_required(
     head = "Missing required" if missing else "Unrecognized"
     found = sorted(unrecognized.items())
     tail = "Ensure you're passing the correct parameter names as defined in the tool schema."
-    return _fitted(
+    return fitted(
         lambda limit: (
             f"{head} parameters for this tool.\n\n"
             f"{_names_lines(limit, missing, found, accepted, required)}\n\n{tail}"
@@ -259,7 +260,7 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
         ]
         return " ".join(["ERROR:", lead, *(f"{label}: {text}." for label, text in details if text)])
 
-    return _fitted(build)
+    return fitted(build)
 
 
 def invalid(
@@ -283,12 +284,8 @@ def invalid(
         text = _invalid_text(lines, shown, count, listed)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
-    while shown > 0:
-        shown -= 1
-        text = _invalid_text(lines, shown, count, listed)
-        if len(text) <= MAX_MESSAGE_CHARS:
-            return text
-    return cap(text)
+    # then fewer problem lines, from the end
+    return fitted(lambda n: _invalid_text(lines, n, count, listed), range(shown, -1, -1))
 
 
 def _invalid_text(lines: Sequence[str], shown: int, count: int, names: str) -> str:
