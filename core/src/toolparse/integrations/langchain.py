@@ -143,10 +143,7 @@ def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]
 
 
 def _resume(result: ToolResult) -> Any:
-    """For an interrupt, pause the graph with LangGraph's ``interrupt()``: the value it resumes with.
-
-    ``_NO_GRAPH`` for any other result, and outside a graph run or one with no interrupt support.
-    """
+    """The value LangGraph's ``interrupt()`` resumes an interrupt with; else ``_NO_GRAPH``."""
     if not result.is_interrupt or _graph_interrupt is None:
         return _NO_GRAPH
     try:

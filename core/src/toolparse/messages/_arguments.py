@@ -118,10 +118,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
-    """At most :data:`MAX_CANDIDATES` of ``candidates``, those closest to ``name`` in length.
-
-    Their order is kept (a tie in :func:`did_you_mean` goes to the first).
-    """
+    """The :data:`MAX_CANDIDATES` closest to ``name`` in length, in order (a tie goes to the first)."""
     if len(candidates) <= MAX_CANDIDATES:
         return candidates
     size = len(name)
