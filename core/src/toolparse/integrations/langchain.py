@@ -143,10 +143,7 @@ def _context(tool_call_id: str | None, config: RunnableConfig) -> dict[str, Any]
 
 
 def _resume(result: ToolResult) -> Any:
-    """For an interrupt, pause the graph with LangGraph's ``interrupt()``: the value it resumes with.
-
-    ``_NO_GRAPH`` for any other result, and outside a graph run or one with no interrupt support.
-    """
+    """The value LangGraph's ``interrupt()`` resumes an interrupt with; else ``_NO_GRAPH``."""
     if not result.is_interrupt or _graph_interrupt is None:
         return _NO_GRAPH
     try:
@@ -214,20 +211,15 @@ def from_langchain(tool: BaseTool) -> Function:
         call = {"type": "tool_call", "name": tool.name, "id": call_id, "args": _plain(arguments)}
         return call, given.get("config")
 
-    if native_async:
+    def body(arguments: Any, context: Any) -> Any:
+        return _outcome(tool.invoke(*request(arguments, context)))
 
-        async def abody(arguments: Any, context: Any) -> Any:
-            return _outcome(await tool.ainvoke(*request(arguments, context)))
-
-        body: Any = abody
-    else:
-
-        def body(arguments: Any, context: Any) -> Any:
-            return _outcome(tool.invoke(*request(arguments, context)))
+    async def abody(arguments: Any, context: Any) -> Any:
+        return _outcome(await tool.ainvoke(*request(arguments, context)))
 
     return Function(
         tool.name,
-        body,
+        abody if native_async else body,
         description=tool.description or None,
         args_schema=schema,
         return_direct=tool.return_direct,

@@ -79,12 +79,10 @@ class _Arguments:
         raise self._retry(input)
 
     def validate_python(self, input: Any, **_: Any) -> dict[str, Any]:
-        if input is None:
-            return {}
         if isinstance(input, dict):
             return input
-        if isinstance(input, (str, bytes, bytearray)):
-            return self.validate_json(input)
+        if input is None or isinstance(input, (str, bytes, bytearray)):
+            return self.validate_json(input or "{}")
         raise self._retry(input)
 
     def _retry(self, input: Any) -> ModelRetry:
@@ -105,21 +103,17 @@ def _to_tool(function: Function, exported: Exported, max_retries: int | None) ->
             "run_context": ctx,
         }
 
-    if function._async:
+    # a sync function: pydantic-ai runs it in a worker thread, off the loop
+    def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        context = context_of(ctx)
+        return _answer(run(function, arguments, context), context)
 
-        async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
-            context = context_of(ctx)
-            return _answer(await arun(function, arguments, context), context)
-
-        body: Any = abody
-    else:
-        # a sync function: pydantic-ai runs it in a worker thread, off the loop
-        def body(ctx: RunContext[Any], /, **arguments: Any) -> Any:
-            context = context_of(ctx)
-            return _answer(run(function, arguments, context), context)
+    async def abody(ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        context = context_of(ctx)
+        return _answer(await arun(function, arguments, context), context)
 
     tool: Tool[Any] = Tool.from_schema(
-        body,
+        abody if function._async else body,
         name=exported.name,
         description=exported.description or None,
         json_schema=exported.parameters,

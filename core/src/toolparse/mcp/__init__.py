@@ -28,8 +28,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra ins
 
 from ._client import META_CONTEXT_KEY, functions_from_session, outcome_of
 from ._request import APPROVAL_META_KEY, CONTEXT_KEY, INTERRUPT_META_KEY, McpRequest
-from ._serve import asgi_app, serve, serve_stdio
-from ._server import make_server
+from ._server import asgi_app, make_server, serve, serve_stdio
 
 __all__ = [
     "APPROVAL_META_KEY",

@@ -122,13 +122,12 @@ def request_of(ctx: ServerRequestContext[Any, Any]) -> McpRequest:
     meta = params.get("_meta") if params else None
     meta = meta if isinstance(meta, Mapping) else {}
     token = meta.get("progressToken")
-    session = ctx.session
-    client = session.client_params
+    client = ctx.session.client_params
     return McpRequest(
         ctx.request_id,
         client.client_info if client is not None else None,
         token if isinstance(token, (str, int)) and token is not True else None,
         meta,
         ctx.protocol_version,
-        session,
+        ctx.session,
     )

@@ -1,7 +1,8 @@
 """The MCP server: the SDK's low-level ``Server`` with toolparse's tool list and calls.
 
-A tool whose output is a model declares an ``outputSchema``, and its result's text, that
-model's JSON, is also sent as ``structuredContent``.
+Served over stdio for desktop clients or Streamable HTTP for remote use. A tool whose
+output is a model declares an ``outputSchema``, and its result's text, that model's JSON,
+is also sent as ``structuredContent``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import dataclasses
 import json
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -27,11 +28,12 @@ from ._request import CONTEXT_KEY, INTERRUPT_META_KEY, request_of
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
+    from starlette.applications import Starlette
 
     from ..function import Function
     from ..providers import Provider
 
-__all__ = ["interrupt_text", "make_server", "output_schema", "structured"]
+__all__ = ["asgi_app", "make_server", "serve", "serve_stdio"]
 
 
 def interrupt_text(name: str | None, display: str) -> str:
@@ -235,10 +237,7 @@ def _adapter_schema(function: Function, annotation: type) -> dict[str, Any] | No
 
 
 def structured(content: object) -> dict[str, Any] | None:
-    """The JSON object a successful result's text holds, for ``structuredContent``.
-
-    The core already turned the returned model into JSON text: no second serialisation.
-    """
+    """The JSON object a result's text holds, for ``structuredContent`` (not serialised twice)."""
     if not isinstance(content, str) or not content.startswith("{"):
         return None
     try:
@@ -246,3 +245,92 @@ def structured(content: object) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
+    tools: Any,
+    *,
+    name: str = "toolparse",
+    stateless: bool = False,
+    path: str = "/mcp",
+    host: str = "127.0.0.1",
+    json_response: bool = False,
+    context: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
+) -> Starlette:
+    """A Starlette (ASGI) app serving ``tools`` over Streamable HTTP at ``path``.
+
+    :param tools: a Function, a Toolset or a list of Functions.
+    :param stateless: no sessions: every request stands alone, so any of
+        several server processes behind a load balancer can answer it.
+    :param host: the address it will listen on; on a loopback address the SDK
+        turns on DNS-rebinding protection (only local ``Host`` headers pass).
+    :param json_response: answer with one JSON body instead of an SSE stream.
+    :param context: entries every tool call's context starts from.
+    :param timeout: seconds per call.
+
+    The app's lifespan runs the SDK's session manager: serve it with uvicorn
+    (``uvicorn module:app``), or mount it in another Starlette/FastAPI app
+    whose lifespan enters ``app.router.lifespan_context(app)``.
+    """
+    server = make_server(tools, name=name, context=context, timeout=timeout)
+    return server.streamable_http_app(
+        streamable_http_path=path,
+        stateless_http=stateless,
+        json_response=json_response,
+        host=host,
+    )
+
+
+async def serve_stdio(
+    tools: Any,
+    *,
+    name: str = "toolparse",
+    context: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
+) -> None:
+    """Serve ``tools`` on this process's stdin and stdout until the client closes them.
+
+    While serving, the SDK points file descriptor 1 at stderr, so whatever a
+    tool prints cannot corrupt the stream.
+    """
+    from mcp.server.stdio import stdio_server
+
+    server = make_server(tools, name=name, context=context, timeout=timeout)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
+    tools: Any,
+    *,
+    name: str = "toolparse",
+    transport: Literal["stdio", "streamable-http"] = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    stateless: bool = False,
+    context: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
+) -> None:
+    """Serve ``tools`` as an MCP server until stopped.
+
+    :param transport: ``"stdio"`` (a desktop client starts this process) or
+        ``"streamable-http"`` (a remote server at ``http://host:port/mcp``).
+    :param host: the address to listen on (HTTP only).
+    :param port: the port to listen on (HTTP only).
+
+    The other options are those of :func:`asgi_app` and :func:`make_server`.
+    """
+    if transport == "stdio":
+        import anyio
+
+        anyio.run(lambda: serve_stdio(tools, name=name, context=context, timeout=timeout))
+        return
+    if transport != "streamable-http":
+        raise ValueError(f"transport must be 'stdio' or 'streamable-http', got {transport!r}")
+    import uvicorn
+
+    app = asgi_app(
+        tools, name=name, stateless=stateless, host=host, context=context, timeout=timeout
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning")

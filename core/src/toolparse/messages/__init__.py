@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ._arguments import MAX_CANDIDATES as MAX_CANDIDATES
 from ._arguments import MAX_NAMES as MAX_NAMES
-from ._arguments import MAX_PROBLEM_LINES, closest, did_you_mean, names_text, similarity
+from ._arguments import MAX_PROBLEM_LINES, closest, did_you_mean, fitted, names_text, similarity
 from ._arguments import invalid as invalid
 from ._arguments import key_error as key_error
 from ._arguments import missing_required as missing_required
@@ -81,11 +81,9 @@ def unknown_tool(name: object, available: Sequence[str]) -> str:
         text += f' Did you mean "{hint}"?'
     if available:
         names = closest(shown_name, available)
-        for limit in range(MAX_NAMES, 0, -1):
-            full = f"{text} Available tools: {names_text(names, limit)}."
-            if len(full) <= MAX_MESSAGE_CHARS:
-                break
-        text = full
+        return fitted(
+            lambda n: f"{text} Available tools: {names_text(names, n)}.", range(MAX_NAMES, 0, -1)
+        )
     return cap(text)
 
 

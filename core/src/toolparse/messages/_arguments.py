@@ -20,9 +20,9 @@ __all__ = [
     "MAX_CANDIDATES",
     "MAX_NAMES",
     "MAX_PROBLEM_LINES",
-    "argument_keys",
     "closest",
     "did_you_mean",
+    "fitted",
     "invalid",
     "key_error",
     "missing_required",
@@ -118,10 +118,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def nearest(name: str, candidates: Sequence[str]) -> Sequence[str]:
-    """At most :data:`MAX_CANDIDATES` of ``candidates``, those closest to ``name`` in length.
-
-    Their order is kept (a tie in :func:`did_you_mean` goes to the first).
-    """
+    """The :data:`MAX_CANDIDATES` closest to ``name`` in length, in order (a tie goes to the first)."""
     if len(candidates) <= MAX_CANDIDATES:
         return candidates
     size = len(name)
@@ -167,17 +164,12 @@ def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
     return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
 
 
-def argument_keys(arguments: Mapping[Any, Any]) -> list[str]:
-    """The argument names as strings (non-string keys are not names)."""
-    return [key for key in arguments if isinstance(key, str)]
-
-
 def unrecognized_names(arguments: Mapping[Any, Any], accepted: Sequence[str]) -> list[str]:
-    """Sorted names that are not accepted; empty when ``accepted`` is unknown."""
+    """Sorted text keys that are not accepted; empty when ``accepted`` is unknown."""
     if not accepted:
         return []
     accepted_set = set(accepted)
-    return sorted(k for k in argument_keys(arguments) if k not in accepted_set)
+    return sorted(k for k in arguments if isinstance(k, str) and k not in accepted_set)
 
 
 # -- the texts of rejected arguments ------------------------------------------------
@@ -188,9 +180,9 @@ MAX_PROBLEM_LINES = 20
 _NAME_LIMITS = (30, 15, 8, 4, 2, 1)
 
 
-def _fitted(build: Callable[[int], str]) -> str:
-    """The text ``build(limit)`` gives for the most names per line that fit in a message."""
-    for limit in _NAME_LIMITS:
+def fitted(build: Callable[[int], str], limits: Iterable[int] = _NAME_LIMITS) -> str:
+    """The text ``build(limit)`` gives for the first of ``limits`` that fits in a message."""
+    for limit in limits:
         text = build(limit)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
@@ -224,7 +216,7 @@ def missing_required(
     head = "Missing required" if missing else "Unrecognized"
     found = sorted(unrecognized.items())
     tail = "Ensure you're passing the correct parameter names as defined in the tool schema."
-    return _fitted(
+    return fitted(
         lambda limit: (
             f"{head} parameters for this tool.\n\n"
             f"{_names_lines(limit, missing, found, accepted, required)}\n\n{tail}"
@@ -239,7 +231,7 @@ def unrecognized_only(unrecognized: Mapping[str, str | None], accepted: Sequence
 
 def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Sequence[str]) -> str:
     """The one-line message for a body that read an argument it was not sent."""
-    keys = argument_keys(arguments)
+    keys = [key for key in arguments if isinstance(key, str)]
     found = suggestions(unrecognized_names(arguments, accepted), accepted, keys)
     if isinstance(missing_key, str) and accepted and missing_key not in accepted:
         # the body read a name it never declared: a bug in the tool, not in the call
@@ -265,7 +257,7 @@ def key_error(missing_key: object, arguments: Mapping[Any, Any], accepted: Seque
         ]
         return " ".join(["ERROR:", lead, *(f"{label}: {text}." for label, text in details if text)])
 
-    return _fitted(build)
+    return fitted(build)
 
 
 def invalid(
@@ -289,12 +281,8 @@ def invalid(
         text = _invalid_text(lines, shown, count, listed)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
-    while shown > 0:
-        shown -= 1
-        text = _invalid_text(lines, shown, count, listed)
-        if len(text) <= MAX_MESSAGE_CHARS:
-            return text
-    return cap(text)
+    # then fewer problem lines, from the end
+    return fitted(lambda n: _invalid_text(lines, n, count, listed), range(shown, -1, -1))
 
 
 def _invalid_text(lines: Sequence[str], shown: int, count: int, names: str) -> str:

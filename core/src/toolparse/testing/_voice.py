@@ -31,11 +31,7 @@ from ..messages import invalid, path_text, value_text
 __all__ = ["ONE_VOICE", "OneVoice", "one_voice_message"]
 
 #: the nested object of the "object" and "nested_required" checks: one required string
-_NAMED: dict[str, Any] = {
-    "type": "object",
-    "properties": {"name": {"type": "string"}},
-    "required": ["name"],
-}
+_NAMED = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
 
 @dataclass(frozen=True)
