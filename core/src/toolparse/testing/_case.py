@@ -7,7 +7,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["FORBIDDEN_IN_MESSAGES", "ConformanceCase", "Invalid", "generated_titles"]
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import toolparse as tp
+
+__all__ = [
+    "FORBIDDEN_IN_MESSAGES",
+    "ConformanceCase",
+    "Invalid",
+    "agree",
+    "generated_titles",
+    "metaschema",
+]
 
 
 @dataclass
@@ -88,3 +100,32 @@ def generated_titles(schema: object, path: str = "") -> list[str]:
         for i, item in enumerate(schema):
             found.extend(generated_titles(item, f"{path}/{i}"))
     return found
+
+
+def metaschema() -> Any:
+    """The JSON Schema 2020-12 validator class (the test is skipped without ``jsonschema``)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    return jsonschema.Draft202012Validator
+
+
+def agree(fn: tp.Function, schema: dict[str, Any]) -> None:
+    """Every instance hypothesis-jsonschema draws from ``schema`` parses with ``fn``."""
+    from_schema = pytest.importorskip("hypothesis_jsonschema").from_schema
+
+    @settings(
+        max_examples=25,
+        deadline=None,
+        database=None,
+        derandomize=True,  # the same instances on every run: a failure is reproducible
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+            HealthCheck.data_too_large,
+        ],
+    )
+    @given(from_schema(schema))
+    def check(instance: Any) -> None:
+        result = fn.parse_arguments(instance)
+        assert isinstance(result, tp.Ok), (instance, result)
+
+    check()

@@ -8,14 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 import toolparse as tp
 
 from ..adapter import type_reason
 from ..hookspecs import hookimpl
 from ..plugins import PluginManager, make_plugin_manager
-from ._case import FORBIDDEN_IN_MESSAGES, ConformanceCase, generated_titles
+from ._case import FORBIDDEN_IN_MESSAGES, ConformanceCase, agree, generated_titles, metaschema
 from ._voice import ONE_VOICE, one_voice_message
 
 __all__ = ["AdapterConformance", "adapter_plugin", "plugin_manager_for"]
@@ -390,32 +389,3 @@ _WRONG: dict[str, Any] = {
     "object": "lots",
     "array": "lots",
 }
-
-
-def metaschema() -> Any:
-    """The JSON Schema 2020-12 validator class (the test is skipped without ``jsonschema``)."""
-    jsonschema = pytest.importorskip("jsonschema")
-    return jsonschema.Draft202012Validator
-
-
-def agree(fn: tp.Function, schema: dict[str, Any]) -> None:
-    """Every instance hypothesis-jsonschema draws from ``schema`` parses with ``fn``."""
-    from_schema = pytest.importorskip("hypothesis_jsonschema").from_schema
-
-    @settings(
-        max_examples=25,
-        deadline=None,
-        database=None,
-        derandomize=True,  # the same instances on every run: a failure is reproducible
-        suppress_health_check=[
-            HealthCheck.too_slow,
-            HealthCheck.filter_too_much,
-            HealthCheck.data_too_large,
-        ],
-    )
-    @given(from_schema(schema))
-    def check(instance: Any) -> None:
-        result = fn.parse_arguments(instance)
-        assert isinstance(result, tp.Ok), (instance, result)
-
-    check()
