@@ -50,12 +50,6 @@ def arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> 
         elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
             errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
             return 0
-    return _judged(field, positional, required, varargs, errors)
-
-
-def _judged(
-    field: str, positional: int, required: int, varargs: bool, errors: list[tuple[str, str]]
-) -> int:
     if required > 2 or (positional == 0 and not varargs):
         errors.append(
             (

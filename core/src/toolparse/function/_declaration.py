@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import Adapter, Compiled
+from ..adapter import POLICIES, Adapter, Compiled
 from ..errors import FunctionDefinitionError, NoAdapterError, install_hint
 from ..params import FunctionParam
 from ._callables import accepts_keyword
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from ..plugins import PluginManager
 
 __all__: list[str] = []
-
-POLICIES = ("report", "reject", "ignore")
 
 Errors = list[tuple[str, str]]
 

@@ -160,24 +160,10 @@ class Function:
         plugin_manager: PluginManager | None = None,
         adapter: str | Adapter | None = None,
     ) -> None:
-        given: dict[str, Any] = {
-            "name": name,
-            "function": function,
-            "description": description,
-            "parameters": tuple(parameters or ()),
-            "parameters_schema": parameters_schema,
-            "args_schema": args_schema,
-            "parse_args": parse_args,
-            "concurrent": concurrent,
-            "strict": strict,
-            "display_text": display_text,
-            "options": options,
-            "unknown_arguments": unknown_arguments,
-            "return_direct": return_direct,
-            "limits": limits,
-            "plugin_manager": plugin_manager,
-            "adapter": adapter,
-        }
+        # the arguments as given, before any other local is bound (``_FIELDS`` names them)
+        values = locals()
+        given: dict[str, Any] = {field: values[field] for field in _FIELDS}
+        given["parameters"] = tuple(parameters or ())
         errors, styles = field_errors(given)
         body_arity = arity(function, "function", errors)
         parser_arity = 0 if parse_args is None else arity(parse_args, "parse_args", errors)
@@ -214,15 +200,9 @@ class Function:
     def __reduce__(self) -> tuple[Any, ...]:
         # the definition as it was given: the plan and everything compiled from
         # it are rebuilt on load (the default plugin manager is looked up again)
-        return (_rebuilt, (self.name, self.function, self._definition()))
-
-    def _definition(self) -> dict[str, Any]:
-        """The keyword arguments of ``Function(...)`` that define this one, as they were given.
-
-        (A description taken from the source, the adapter chosen for it, are
-        chosen again by a Function defined from these.)
-        """
-        return {f: self._given[f] for f in _FIELDS[2:]}
+        # (a description taken from the source, the adapter chosen for it, are
+        # chosen again by a Function defined from the fields as they were given)
+        return (functools.partial(Function, **self._given), ())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -240,8 +220,7 @@ class Function:
         unknown = sorted(set(changes) - set(_FIELDS))
         if unknown:
             raise TypeError(f"replace() got unexpected field(s): {', '.join(unknown)}")
-        fields = {"name": self.name, "function": self.function, **self._definition(), **changes}
-        return Function(fields.pop("name"), fields.pop("function"), **fields)
+        return Function(**{**self._given, **changes})
 
     # -- introspection --------------------------------------------------------
 
@@ -294,11 +273,6 @@ class Function:
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
         return await self._plan_.arun(arguments, context)
-
-
-def _rebuilt(name: str, function: Callable[..., Any], fields: dict[str, Any]) -> Function:
-    """A Function again, from what its ``__reduce__`` kept."""
-    return Function(name, function, **fields)
 
 
 def get_display_text(

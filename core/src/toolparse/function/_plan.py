@@ -16,12 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..arguments import Arguments, decode
-from ..context import secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..nulls import null_restorer
 from ..results import ToolResult
 from ._callables import arity, bound_names, is_async, isawaitable
-from ._outcomes import Outcomes, redacted, text_of
+from ._outcomes import Outcomes, redacted
 from ._policy import Policy
 
 if TYPE_CHECKING:
@@ -213,13 +212,8 @@ class Plan:
         outcome: ParseResult
         if kind is Ok:
             outcome = result if result[0] is not None else Ok(args)  # type: ignore[index, assignment]
-        elif kind is Error:
-            message = result[0]  # type: ignore[index]
-            outcome = (
-                result  # type: ignore[assignment]
-                if isinstance(message, str)
-                else Error(text_of(message, secrets_of(context)), result[1])  # type: ignore[index]
-            )
+        elif kind is Error:  # (a message that is not text becomes text in ``redacted``)
+            outcome = result  # type: ignore[assignment]
         elif isawaitable(result):
             return Pending(result, args)  # type: ignore[arg-type]
         else:

@@ -103,35 +103,6 @@ def _where(path: list[object], key: object) -> str:
 #: the most problems one definition error lists
 MAX_SCHEMA_PROBLEMS = 10
 
-# keyword -> what its value must be (JSON Schema 2020-12, with Draft-07's list ``items``)
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-)
-_SCHEMAS = frozenset(
-    {
-        "additionalProperties",
-        "unevaluatedProperties",
-        "additionalItems",
-        "unevaluatedItems",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-    }
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_TEXTS = frozenset(
-    {"$ref", "$id", "$schema", "$anchor", "$comment", "pattern", "format", "title", "description"}
-)
-_COUNTS = frozenset(
-    {"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
-)
-_NUMBERS = frozenset({"minimum", "maximum", "multipleOf"})
-_BOUNDS = frozenset({"exclusiveMinimum", "exclusiveMaximum"})  # Draft-04: true/false
-_ARRAYS = frozenset({"enum", "examples"})
-
 
 def schema_problems(schema: Mapping[str, Any]) -> list[str]:
     """What is wrong with the shape of a raw schema: ``path: must be ...`` (empty: nothing).
@@ -262,19 +233,29 @@ def _array(value: Any, *_: Any) -> str | None:
 
 
 _Check = Callable[[Any, list[object], list[str], Refs], "str | None"]
+# keyword -> what its value must be (JSON Schema 2020-12, with Draft-07's list ``items``)
 _KEYWORDS: dict[str, _Check] = {
-    **dict.fromkeys(_SCHEMA_MAPS, _schema_map),
-    **dict.fromkeys(_SCHEMAS, _schema),
-    **dict.fromkeys(_SCHEMA_LISTS, _schema_list),
+    **dict.fromkeys(
+        ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"),
+        _schema_map,
+    ),
+    **dict.fromkeys(
+        ("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems"),
+        _schema,
+    ),
+    **dict.fromkeys(("contains", "propertyNames", "not", "if", "then", "else"), _schema),
+    **dict.fromkeys(("allOf", "anyOf", "oneOf", "prefixItems"), _schema_list),
     "items": _items,
     "required": _required,
     "type": _type,
-    **dict.fromkeys(_TEXTS, _text),
+    **dict.fromkeys(("$id", "$schema", "$anchor", "$comment", "pattern", "format"), _text),
+    **dict.fromkeys(("title", "description"), _text),
     "$ref": _ref,
-    **dict.fromkeys(_COUNTS, _count),
-    **dict.fromkeys(_NUMBERS, _number),
-    **dict.fromkeys(_BOUNDS, _bound),
-    **dict.fromkeys(_ARRAYS, _array),
+    **dict.fromkeys(("minLength", "maxLength", "minItems", "maxItems"), _count),
+    **dict.fromkeys(("minProperties", "maxProperties"), _count),
+    **dict.fromkeys(("minimum", "maximum", "multipleOf"), _number),
+    **dict.fromkeys(("exclusiveMinimum", "exclusiveMaximum"), _bound),  # Draft-04: true/false
+    **dict.fromkeys(("enum", "examples"), _array),
 }
 
 
