@@ -173,10 +173,9 @@ def _own_schema(
     try:
         schema = copy_schema(parameters_schema)
     except ValueError as exc:
-        raise FunctionDefinitionError(
-            [("parameters_schema", str(exc))], subject=f"tool {name!r}"
-        ) from None
-    problems = schema_problems(schema)
+        problems = [str(exc)]
+    else:
+        problems = schema_problems(schema)
     if problems:
         raise FunctionDefinitionError(
             [("parameters_schema", problem) for problem in problems], subject=f"tool {name!r}"

@@ -81,6 +81,7 @@ class Function:
     """
 
     __slots__ = (
+        *_FIELDS[:-2],  # (the plugin manager is kept as ``_pm``; ``adapter`` is a property)
         "_accepted",
         "_adapter",
         "_async",
@@ -93,20 +94,6 @@ class Function:
         "_required",
         "_run",
         "_schema",
-        "args_schema",
-        "concurrent",
-        "description",
-        "display_text",
-        "function",
-        "limits",
-        "name",
-        "options",
-        "parameters",
-        "parameters_schema",
-        "parse_args",
-        "return_direct",
-        "strict",
-        "unknown_arguments",
     )
 
     name: str

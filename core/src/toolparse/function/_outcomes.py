@@ -76,12 +76,9 @@ class Outcomes:
         """A body raised: a ToolError is its message; anything else is rescued."""
         secrets = secrets_of(context)
         if isinstance(exc, ToolError):
-            message = exc.message
-            if not isinstance(message, str):
-                if message is None:
-                    return Error(self.exception_text(exc, secrets), exc)
-                message = text_of(message, secrets)
-            return Error(redact(message, secrets), exc)
+            if exc.message is None:
+                return Error(self.exception_text(exc, secrets), exc)
+            return redacted(Error(exc.message, exc), context)
         if isinstance(exc, ArgumentKeyError) and exc.arguments is value and self._accepted:
             text = messages.key_error(exc.key, value, self._accepted)
             return Error(redact(text, secrets), exc)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import Arguments, decode
+from ..arguments import decode
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..nulls import null_restorer
 from ..results import ToolResult
@@ -40,17 +40,6 @@ OUTCOMES: frozenset[type] = frozenset({Ok, Error, Interrupt})
 _new = tuple.__new__  # Ok(value) without its Python-level constructor, on every call
 
 
-def _values(owner: Function, bound: frozenset[str]) -> Callable[[Arguments], Any] | None:
-    """The built-in adapter's check of the values of ``owner``'s declared parameters, if any."""
-    params = tuple(p for p in owner.parameters if p.name not in bound)
-    if not params:  # (bound names are never sent: not checked)
-        return None
-    # loaded by the first Function that declares parameters (not by ``import toolparse``)
-    from ..plain import params_checker
-
-    return params_checker(params, owner._accepted, owner.unknown_arguments)
-
-
 class Pending:
     """An ``async def`` parser's result still to be awaited, with the arguments it was given."""
 
@@ -64,20 +53,15 @@ class Pending:
 class Plan:
     """The pieces one Function's calls go through (see the module's docstring), chosen here.
 
-    ``found``: the Function's declaration (its adapter's parser, key and
-    ``nulls_after_reject``); ``body_arity``/``parser_arity``: how many
-    arguments the body and the parser take (1, or 2 with the context).
-
-    The parser is the Function's ``parse_args``, else its adapter's (``None``:
-    ``check``, the required-key check and the policy, then the declared
-    parameters' values, decides). The policy applies after an adapter's
-    parser whose names are known (``guarded``), never after your own
-    ``parse_args``; such a parser's ``verdict`` (``Compiled.verdict``), when
-    it has one, lets a call it accepts skip the parser. For an adapter whose parser checks its schema's nulls
-    itself (``Compiled.nulls_after_reject``), only the top-level nulls are
-    restored before it, and ``retry``, the full walk, runs once it rejects a
-    call: a call the walk changes is parsed again, and that verdict is the
-    answer.
+    ``body_arity``/``parser_arity``: 1, or 2 with the context. The parser is
+    the Function's ``parse_args``, else its adapter's (``None``: ``check``, the
+    required-key check and the policy, then the declared values, decides). The
+    policy applies after an adapter's parser whose names are known
+    (``guarded``), never after your own; such a parser's ``verdict`` lets a
+    call it accepts skip the parser. An adapter whose parser checks its
+    schema's nulls itself (``nulls_after_reject``) gets only the top-level
+    nulls restored, and ``retry``, the full walk, runs once it rejects a call:
+    a call the walk changes is parsed again, and that verdict is the answer.
     """
 
     __slots__ = (
@@ -112,7 +96,15 @@ class Plan:
         self.body_async = is_async(owner.function)
         bound = bound_names(owner.function)
         parser = owner.parse_args if owner.parse_args is not None else found.parser
-        values = _values(owner, bound) if parser is None else None
+        # without a parser, the built-in adapter checks the declared parameters' values
+        # (bound names are never sent: not checked)
+        params = tuple(p for p in owner.parameters if p.name not in bound)
+        values = None
+        if parser is None and params:
+            # loaded by the first Function that declares parameters (not by ``import toolparse``)
+            from ..plain import params_checker
+
+            values = params_checker(params, owner._accepted, owner.unknown_arguments)
         self.policy = policy = Policy(
             owner.unknown_arguments, owner._accepted, owner._required, bound, values
         )

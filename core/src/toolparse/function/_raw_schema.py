@@ -103,6 +103,8 @@ def _where(path: list[object], key: object) -> str:
 #: the most problems one definition error lists
 MAX_SCHEMA_PROBLEMS = 10
 
+Refs = list[tuple[list[object], str]]
+
 
 def schema_problems(schema: Mapping[str, Any]) -> list[str]:
     """What is wrong with the shape of a raw schema: ``path: must be ...`` (empty: nothing).
@@ -113,7 +115,7 @@ def schema_problems(schema: Mapping[str, Any]) -> list[str]:
     written. At most :data:`MAX_SCHEMA_PROBLEMS`.
     """
     problems: list[str] = []
-    refs: list[tuple[list[object], str]] = []
+    refs: Refs = []
     # the top level's ``required`` and ``properties`` are read leniently (the Elixir
     # original's rule: not a list / not a map means none): only the rest is checked
     root = dict(schema)
@@ -133,9 +135,6 @@ def schema_problems(schema: Mapping[str, Any]) -> list[str]:
             except ValueError as exc:
                 problems.append(f"{_at(path)}{exc}")
     return problems[:MAX_SCHEMA_PROBLEMS]
-
-
-Refs = list[tuple[list[object], str]]
 
 
 def _check(node: Any, path: list[object], problems: list[str], refs: Refs) -> None:
