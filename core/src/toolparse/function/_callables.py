@@ -51,12 +51,9 @@ def arity(fn: Callable[..., Any], field: str, errors: list[tuple[str, str]]) -> 
             errors.append((field, f"keyword-only parameter {p.name!r} has no default"))
             return 0
     if required > 2 or (positional == 0 and not varargs):
-        errors.append(
-            (
-                field,
-                f"expected 1 (arguments) or 2 (arguments, context) parameters, has {required if required > 2 else positional}",
-            )
-        )
+        has = required if required > 2 else positional
+        text = f"expected 1 (arguments) or 2 (arguments, context) parameters, has {has}"
+        errors.append((field, text))
         return 0
     return 2 if positional >= 2 or varargs else 1
 

@@ -48,12 +48,9 @@ def field_errors(given: Mapping[str, Any]) -> tuple[Errors, list[str]]:
         if not isinstance(flag, bool):
             errors.append((field, f"must be True or False, got {flag!r:.40}"))
     if unknown_arguments not in POLICIES:
-        errors.append(
-            (
-                "unknown_arguments",
-                f"must be one of {', '.join(map(repr, POLICIES))}, got {unknown_arguments!r:.40}",
-            )
-        )
+        choices = ", ".join(map(repr, POLICIES))
+        text = f"must be one of {choices}, got {unknown_arguments!r:.40}"
+        errors.append(("unknown_arguments", text))
     if options is not None and not isinstance(options, Mapping):
         errors.append(("options", "must be a mapping"))
     for i, p in enumerate(params):
@@ -63,32 +60,23 @@ def field_errors(given: Mapping[str, Any]) -> tuple[Errors, list[str]]:
         errors.append(("parameters_schema", "must be a JSON Schema dict"))
     styles = [
         n
-        for n, v in (
-            ("parameters", params),
-            ("parameters_schema", parameters_schema),
-            ("args_schema", given["args_schema"]),
-        )
-        if v is not None and v != ()
+        for n in ("parameters", "parameters_schema", "args_schema")
+        if given[n] is not None and given[n] != ()
     ]
     if len(styles) > 1:
-        errors.append(
-            (
-                styles[1],
-                f"cannot use both {styles[0]} and {styles[1]}; declare the arguments one way",
-            )
-        )
+        first, second = styles[:2]
+        text = f"cannot use both {first} and {second}; declare the arguments one way"
+        errors.append((second, text))
     return errors, styles
 
 
 class Declaration:
     """What a Function's arguments are, resolved once: schema, parser, names.
 
-    ``key``: a key that fully determines ``schema`` (the adapter's
-    :attr:`~toolparse.adapter.Compiled.key` with its type, the policy and
-    the bound names), so Functions of one compiled form share what is built
-    from the schema; ``None``: nothing is shared. ``nulls_after_reject`` and
-    ``verdict``: the adapter's :attr:`~toolparse.adapter.Compiled.nulls_after_reject`
-    and :attr:`~toolparse.adapter.Compiled.verdict`.
+    ``key`` fully determines ``schema`` (the adapter's ``Compiled.key`` with
+    its type, the policy and the bound names): Functions of one key share what
+    is built from the schema (``None``: nothing is shared). The other fields
+    are the adapter's ``Compiled`` ones.
     """
 
     __slots__ = (
@@ -228,13 +216,8 @@ def _adapter_for(
         adapter = pm.adapter(pinned)
         if adapter is None:
             known = ", ".join(a.name for a in pm.adapters())
-            errors.append(
-                (
-                    "adapter",
-                    f"no adapter named {pinned!r} is installed (installed: {known})"
-                    + _failed(pm, pinned),
-                )
-            )
+            text = f"no adapter named {pinned!r} is installed (installed: {known})"
+            errors.append(("adapter", text + _failed(pm, pinned)))
         return adapter
     try:
         adapter = pm.select_adapter(source)

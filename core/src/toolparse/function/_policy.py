@@ -163,14 +163,11 @@ class Policy:
             if not isinstance(exc, InvalidArguments) or exc.accepted == self.accepted:
                 return result
             # its names are rendered again against these (one it called unknown may be known)
+            known = self.accepted_set
             problems = [
                 p
                 for p in exc.problems
-                if not (
-                    p.kind == "unrecognized"
-                    and p.path[:1] == p.path
-                    and p.path[0] in self.accepted_set
-                )
+                if p.kind != "unrecognized" or len(p.path) != 1 or p.path[0] not in known
             ]
             return invalid_arguments(
                 problems,
