@@ -151,9 +151,7 @@ class Outcomes:
             except (TypeError, ValueError, RecursionError):
                 pass
         text = self._pm.serialize(value)
-        if text is not None:
-            return text
-        return Error(messages.UNEXPECTED_RESPONSE)
+        return text if text is not None else Error(messages.UNEXPECTED_RESPONSE)
 
 
 def redacted(error: Error, context: Any) -> Error:
@@ -164,8 +162,6 @@ def redacted(error: Error, context: Any) -> Error:
     secrets = secrets_of(context)
     if not isinstance(message, str):
         return Error(text_of(message, secrets), error.exception)
-    if not secrets:
-        return error
     text = redact(message, secrets)
     return error if text is message else Error(text, error.exception)
 
@@ -176,9 +172,7 @@ def text_of(message: object, secrets: Sequence[str] = ()) -> str:
         text = repr(message)
     except Exception:  # a broken __str__ must not break the error path
         text = ""
-    if secrets:
-        text = redact(text, secrets)
-    return messages.safe_text(text) or f"<{type(message).__name__}>"
+    return messages.safe_text(redact(text, secrets)) or f"<{type(message).__name__}>"
 
 
 def _safe_str(exc: BaseException) -> str:

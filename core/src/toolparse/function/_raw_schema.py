@@ -66,9 +66,7 @@ def copy_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
         done[id(value)] = out
         return out
 
-    copied: dict[str, Any] = container(schema, 1)
-    if not isinstance(copied, dict):
-        copied = dict(copied)
+    copied: dict[str, Any] = container(schema, 1)  # (a mapping's copy is a dict)
     return copied
 
 
@@ -170,11 +168,6 @@ def _schema_map(value: Any, here: list[object], problems: list[str], refs: Refs)
     return None
 
 
-def _schema(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
-    _check(value, here, problems, refs)
-    return None
-
-
 def _schema_list(value: Any, here: list[object], problems: list[str], refs: Refs) -> str | None:
     if not isinstance(value, (list, tuple)):
         return "must be a list of schemas"
@@ -187,7 +180,8 @@ def _items(value: Any, here: list[object], problems: list[str], refs: Refs) -> s
     # a schema, or (Draft 7's tuple form) a list of them
     if isinstance(value, (list, tuple)):
         return _schema_list(value, here, problems, refs)
-    return _schema(value, here, problems, refs)
+    _check(value, here, problems, refs)
+    return None
 
 
 def _required(value: Any, *_: Any) -> str | None:
@@ -240,9 +234,9 @@ _KEYWORDS: dict[str, _Check] = {
     ),
     **dict.fromkeys(
         ("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems"),
-        _schema,
+        _check,
     ),
-    **dict.fromkeys(("contains", "propertyNames", "not", "if", "then", "else"), _schema),
+    **dict.fromkeys(("contains", "propertyNames", "not", "if", "then", "else"), _check),
     **dict.fromkeys(("allOf", "anyOf", "oneOf", "prefixItems"), _schema_list),
     "items": _items,
     "required": _required,
