@@ -70,12 +70,8 @@ def alias_routes(
     clashes: set[str] = set()
     for _provider, exported in aliases if aliases is not None else exported_aliases(functions):
         for fn, alias in exported:
-            if alias == fn.name or alias in names:
-                continue
-            other = routes.get(alias)
-            if other is not None and other is not fn:
+            if alias != fn.name and alias not in names and routes.setdefault(alias, fn) is not fn:
                 clashes.add(alias)
-            routes[alias] = fn
     for alias in clashes:
         del routes[alias]
     return routes

@@ -18,7 +18,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -172,8 +172,6 @@ def in_threads(
     full by these calls waits for one of them; a pool held by others answers
     ``no_worker``. Past ``timeout`` a body's outcome goes to ``late(i, fn, start)``.
     """
-    from concurrent.futures import FIRST_COMPLETED, wait
-
     pool = POOL
     pending = steps[::-1]
     running: dict[Future[Outcome], tuple[int, Function, float]] = {}

@@ -1,9 +1,4 @@
-"""Reading JSON Schema the way the exports and the null-restoring step both need it.
-
-Local ``$ref`` resolution, whether a schema admits ``null`` or a string, the
-values a property is fixed to, whether an object is free-form, and ``allOf``
-merged into one schema.
-"""
+"""Reading JSON Schema the way the exports and the null-restoring step both need it."""
 
 from __future__ import annotations
 

@@ -51,12 +51,10 @@ _NESTING = frozenset((dict, list, tuple))
 
 
 def depth_over(value: Mapping[Any, Any], limit: int) -> int:
-    """Return a depth over ``limit`` reached by ``value``, or 0 when within it.
+    """A depth over ``limit`` reached by ``value``, or 0 when within it.
 
-    Walks level by level (no recursion, so a pathologically deep value cannot
-    exhaust the stack), one list comprehension per level. Only dicts, lists
-    and tuples nest (what JSON decodes to); exact type checks keep this cheap,
-    since it runs on every call that goes through a parser.
+    Level by level, not recursively: a value too deep for the stack is measured too.
+    Only dicts, lists and tuples nest (what JSON decodes to).
     """
     level: list[Any] = [value]
     depth = 1

@@ -1,9 +1,5 @@
 """The parse contract: the three outcomes a parser or a tool body can produce.
 
-``Ok``, ``Error`` and ``Interrupt`` are the whole vocabulary. A parser returns
-``ok()``, ``ok(parsed)`` or ``error(reason)``; executing a tool returns one of the
-three as well, so a user learns one set of names.
-
 The classes are small tuple subclasses rather than dataclasses because one
 ``Ok`` is built on every tool call, and a frozen dataclass costs several times
 more to construct.

@@ -42,18 +42,16 @@ class NoAdapterError(FunctionDefinitionError):
     @staticmethod
     def describe(source: object, extra: str | None) -> str:
         """The message for ``source``, naming the extra to install when known."""
-        message = f"no installed adapter recognises {_describe(source)}"
+        if isinstance(source, type):
+            what = f"{source.__module__}.{source.__qualname__}"
+        elif isinstance(source, dict):
+            what = "this JSON Schema dict"
+        else:
+            what = f"{type(source).__qualname__} object {source!r:.60}"
+        message = f"no installed adapter recognises {what}"
         if extra is not None:
             message += f'; install it with pip install "toolparse[{extra}]"'
         return message
-
-
-def _describe(source: object) -> str:
-    if isinstance(source, type):
-        return f"{source.__module__}.{source.__qualname__}"
-    if isinstance(source, dict):
-        return "this JSON Schema dict"
-    return f"{type(source).__qualname__} object {source!r:.60}"
 
 
 def install_hint(source: object) -> str | None:
@@ -67,12 +65,11 @@ def install_hint(source: object) -> str | None:
     cls = source if isinstance(source, type) else type(source)
     if hasattr(cls, "__attrs_attrs__"):
         return "attrs"
-    for klass in getattr(cls, "__mro__", (cls,)):
-        root = (getattr(klass, "__module__", "") or "").partition(".")[0]
+    for owner in (*getattr(cls, "__mro__", (cls,)), source):
+        root = (getattr(owner, "__module__", "") or "").partition(".")[0]
         if root in _EXTRAS:
             return _EXTRAS[root]
-    root = (getattr(source, "__module__", "") or "").partition(".")[0]
-    return _EXTRAS.get(root)
+    return None
 
 
 _EXTRAS = {

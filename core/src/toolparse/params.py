@@ -1,8 +1,4 @@
-"""Parameters: a tool's, declared one by one, and a plain function's, for ``@tool``.
-
-``FunctionParam`` declares a tool's parameters; ``SignatureParam`` is one
-parameter of a plain function, as ``@tool`` hands it to an adapter.
-"""
+"""Parameters: a tool's, declared one by one, and a plain function's, for ``@tool``."""
 
 from __future__ import annotations
 

@@ -212,11 +212,7 @@ def _unknown(arguments: Mapping[str, Any], accepted: Sequence[str], named: list[
 
     Set operations first: a call may send tens of thousands of names.
     """
-    if not accepted or not arguments:
+    if not accepted:
         return []
-    extra = arguments.keys() - accepted
-    if named and extra:
-        extra.difference_update(named)
-    if not extra:
-        return []
-    return [key for key in arguments if key in extra and isinstance(key, str)]
+    extra = (arguments.keys() - accepted).difference(named)
+    return [key for key in arguments if key in extra and isinstance(key, str)] if extra else []

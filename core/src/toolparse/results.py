@@ -191,9 +191,7 @@ class ToolResult:
         """The content as plain text (text parts joined; other parts left out)."""
         if isinstance(self.content, str):
             return self.content
-        if self.content is None:
-            return ""
-        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+        return "".join(p.text for p in self.content or () if isinstance(p, TextPart))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolResult):
