@@ -51,7 +51,7 @@ nitpick_ignore = [
     ("py:class", "types.CallToolResult"),  # mcp.types, imported as ``types``
     # the pool object worker_pool() returns; its readable fields are documented there
     ("py:class", "WorkerPool"),
-    # the keyword options of @tool's overloads (a TypedDict); its docstring lists each
+    # the keyword options of @tool's overloads (a TypedDict); the tool docstring lists each
     ("py:class", "Options"),
 ]
 # the libraries the core, the adapters, toolparse.mcp and the integrations build on
