@@ -138,12 +138,14 @@ def test_each_adapter_depends_on_a_compatible_core(lib: str) -> None:
     assert cores[0].specifier == compatible_range(core_version())
 
 
-def test_all_installs_every_adapter() -> None:
+def test_all_installs_every_adapter_and_every_feature() -> None:
+    # `[all]` is "everything" in the docs: every extra but the conformance kit for adapter authors
     extras = project("toolparse")["optional-dependencies"]
     assert isinstance(extras, dict)
     (requirement,) = requirements(extras["all"])
     assert requirement.name == "toolparse"
     assert set(ADAPTERS) <= requirement.extras
+    assert requirement.extras == set(extras) - {"all", "testing"}
 
 
 def test_the_fast_json_schema_path_is_reachable_from_the_core() -> None:
