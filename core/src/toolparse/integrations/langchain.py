@@ -46,8 +46,11 @@ class ToolparseTool(BaseTool):
     model exactly what toolparse validates. The arguments reach toolparse as
     the model sent them; what comes back:
 
-    - accepted: ``(content, artifact)``, the artifact being the
-      ``processed_content`` the body kept for the application;
+    - accepted: the content; with a tool call id and ``processed_content``
+      the body kept for the application, a ``ToolMessage`` whose
+      ``artifact`` it is (the tool declares ``response_format="content"``:
+      LangChain's ``"content_and_artifact"`` promises an artifact on every
+      message, which a Function cannot promise);
     - rejected, or the body failed: with a tool call id, a ``ToolMessage``
       with ``status="error"`` and toolparse's message; without one, a
       ``ToolException`` (answered with the message, as ``handle_tool_error``
@@ -59,7 +62,7 @@ class ToolparseTool(BaseTool):
     function: Function
     """The Function this tool runs."""
 
-    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    response_format: Literal["content", "content_and_artifact"] = "content"
     handle_tool_error: Any = True
 
     def _to_args_and_kwargs(
@@ -76,7 +79,7 @@ class ToolparseTool(BaseTool):
         *,
         config: RunnableConfig,
         run_manager: CallbackManagerForToolRun | None = None,
-    ) -> tuple[Any, Any]:
+    ) -> Any:
         context = _context(tool_call_id, config)
         result = run(self.function, tool_input, context)
         while (resumed := _resume(result)) is not _NO_GRAPH:
@@ -90,27 +93,34 @@ class ToolparseTool(BaseTool):
         *,
         config: RunnableConfig,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
-    ) -> tuple[Any, Any]:
+    ) -> Any:
         if not self.function._async:
             # a sync body runs in langchain's executor, off the event loop
-            done: tuple[Any, Any] = await super()._arun(
+            return await super()._arun(
                 tool_input, tool_call_id, config=config, run_manager=run_manager
             )
-            return done
         context = _context(tool_call_id, config)
         result = await arun(self.function, tool_input, context)
         while (resumed := _resume(result)) is not _NO_GRAPH:
             result = await arun(self.function, tool_input, {**context, "resume": resumed})
         return self._finish(result, tool_call_id)
 
-    def _finish(self, result: ToolResult, tool_call_id: str | None) -> tuple[Any, Any]:
+    def _finish(self, result: ToolResult, tool_call_id: str | None) -> Any:
         if not result.is_error and not result.is_interrupt:
             blocks = content(
                 result,
                 lambda text: {"type": "text", "text": text},
                 lambda part: {"type": "image_url", "image_url": {"url": image_url(part)}},
             )
-            return blocks, result.processed_content
+            if result.processed_content is None or tool_call_id is None:
+                return blocks
+            # an artifact only when there is one: the message is made here
+            return ToolMessage(
+                content=blocks,
+                tool_call_id=tool_call_id,
+                name=self.name,
+                artifact=result.processed_content,
+            )
         text, artifact = result.text, None
         if result.is_interrupt:
             text, artifact = interrupt_unavailable(self.function.name, text), paused(result)
@@ -123,7 +133,7 @@ class ToolparseTool(BaseTool):
             status="error",
             artifact=artifact,
         )
-        return message, None
+        return message
 
 
 _NO_GRAPH = object()
