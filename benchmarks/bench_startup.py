@@ -3,6 +3,9 @@
 - ``import toolparse`` in a fresh process against ``import pluggy`` (the
   plugin system toolparse is built on), CPU time of the import, bytecode
   cached, the two alternating over fresh processes;
+- ``import toolparse.integrations.langchain`` against ``import
+  langchain_core.tools``, the same way (the bridge loads LangChain's tool
+  class, and its tracers, with the first ``to_langchain``);
 - first pydantic tool, in a fresh process (CPU time of that process) (toolparse already imported, as its
   own import is the row above): defining a model and
   ``Function(args_schema=Model)``, against ``import pydantic`` plus the same
@@ -20,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import jsonschema
 import jsonschema_rs
@@ -88,16 +92,27 @@ def import_cpu(module: str) -> float:
     return float(out) * 1e6
 
 
-def _import_rows(rounds: int = 15) -> list[Row]:
-    import_cpu("toolparse")  # bytecode written
+def _alternating(ours_module: str, floor_module: str, rounds: int) -> tuple[Any, ...]:
+    """Both imports over fresh processes, alternating, after one run writes the bytecode."""
+    import_cpu(ours_module)
     ours: list[float] = []
     floor: list[float] = []
     for i in range(rounds):
-        pair = ("toolparse", "pluggy") if i % 2 == 0 else ("pluggy", "toolparse")
+        pair = (ours_module, floor_module) if i % 2 == 0 else (floor_module, ours_module)
         for module in pair:
-            (ours if module == "toolparse" else floor).append(import_cpu(module))
-    a, b, ratio, spread = ratio_of_samples(ours, floor)
-    return [Row("import toolparse (fresh process)", a, b, "import pluggy", 1.2, spread, ratio)]
+            (ours if module == ours_module else floor).append(import_cpu(module))
+    return ratio_of_samples(ours, floor)
+
+
+def _import_rows(rounds: int = 15) -> list[Row]:
+    a, b, ratio, spread = _alternating("toolparse", "pluggy", rounds)
+    rows = [Row("import toolparse (fresh process)", a, b, "import pluggy", 1.2, spread, ratio)]
+    a, b, ratio, spread = _alternating(
+        "toolparse.integrations.langchain", "langchain_core.tools", rounds
+    )
+    name = "import toolparse.integrations.langchain (fresh process)"
+    rows.append(Row(name, a, b, "import langchain_core.tools", 1.2, spread, ratio))
+    return rows
 
 
 def _first_use_rows(rounds: int = 7) -> list[Row]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -12,10 +12,10 @@ from langchain_core.tools import BaseTool
 from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 from pydantic import BaseModel, Field
-from toolparse_jsonschema import JsonSchema
 
 import toolparse as tp
 from toolparse.integrations.langchain import to_langchain
+from toolparse_jsonschema import JsonSchema
 
 
 class Weather(BaseModel):
@@ -41,6 +41,10 @@ EVENT = {
     "required": ["title"],
 }
 
+WEATHER_ARGS = {"city": "Oslo", "days": 2}
+ADD_ARGS = {"a": 2, "b": 3}
+EVENT_ARGS = {"title": "standup", "seats": 4}
+
 PYDANTIC = to_langchain(tp.Function("forecast", forecast, args_schema=Weather))
 DECORATED = to_langchain(add)
 JSON_SCHEMA = to_langchain(
@@ -59,8 +63,8 @@ class _Standard:
     The suite's async tests run on pytest-asyncio (marked in this folder's conftest).
     """
 
-    tool_under_test: BaseTool
-    example: dict[str, Any]
+    tool_under_test: ClassVar[BaseTool]
+    example: ClassVar[dict[str, Any]]
 
     @property
     def tool_constructor(self) -> BaseTool:
@@ -73,32 +77,32 @@ class _Standard:
 
 class TestPydanticToolUnit(_Standard, ToolsUnitTests):
     tool_under_test = PYDANTIC
-    example = {"city": "Oslo", "days": 2}
+    example = WEATHER_ARGS
 
 
 class TestPydanticToolIntegration(_Standard, ToolsIntegrationTests):
     tool_under_test = PYDANTIC
-    example = {"city": "Oslo", "days": 2}
+    example = WEATHER_ARGS
 
 
 class TestDecoratedToolUnit(_Standard, ToolsUnitTests):
     tool_under_test = DECORATED
-    example = {"a": 2, "b": 3}
+    example = ADD_ARGS
 
 
 class TestDecoratedToolIntegration(_Standard, ToolsIntegrationTests):
     tool_under_test = DECORATED
-    example = {"a": 2, "b": 3}
+    example = ADD_ARGS
 
 
 class TestJsonSchemaToolUnit(_Standard, ToolsUnitTests):
     tool_under_test = JSON_SCHEMA
-    example = {"title": "standup", "seats": 4}
+    example = EVENT_ARGS
 
 
 class TestJsonSchemaToolIntegration(_Standard, ToolsIntegrationTests):
     tool_under_test = JSON_SCHEMA
-    example = {"title": "standup", "seats": 4}
+    example = EVENT_ARGS
 
 
 def test_a_plain_result_declares_content_and_an_artifact_comes_in_the_message() -> None:
@@ -107,7 +111,9 @@ def test_a_plain_result_declares_content_and_an_artifact_comes_in_the_message() 
         """Rows."""
         return "2 rows", [1, 2]
 
-    plain = DECORATED.invoke({"type": "tool_call", "id": "c1", "name": "add", "args": {"a": 1, "b": 2}})
+    plain = DECORATED.invoke(
+        {"type": "tool_call", "id": "c1", "name": "add", "args": {"a": 1, "b": 2}}
+    )
     assert DECORATED.response_format == "content"
     assert (plain.content, plain.artifact) == ("3", None)
     tool = to_langchain(rows)
