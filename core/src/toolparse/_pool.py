@@ -14,6 +14,7 @@ still finish, and its outcome, when it comes, goes to ``late`` (:func:`watch`).
 
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import threading
@@ -76,7 +77,8 @@ class WorkerPool:
                 return None
             idle = self.threads - self.busy
             self.busy += 1
-            self._jobs.put((future, fn, args))
+            # the job runs in the submitter's context (its context variables: the current span)
+            self._jobs.put((future, contextvars.copy_context().run, (fn, *args)))
             if idle > 0:
                 return future
             self.threads += 1

@@ -19,6 +19,7 @@ from . import messages
 from ._aliases import alias_routes
 from .contract import Outcome
 from .errors import FunctionDefinitionError
+from .function import _tracing
 from .function._callables import run_sync
 from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
@@ -204,6 +205,8 @@ class _Batch:
 
             text = messages.unknown_tool(call.name, _callable_names(self.source, call))
             result = ToolResult(call.id, call.name, text, is_error=True, kind=call.kind)
+            if _tracing.tracer is not None:
+                _tracing.unknown(call, text, self.context)
         else:
             result = ToolResult.from_outcome(call, fn, outcome)  # type: ignore[arg-type]
         if not late:
@@ -230,7 +233,9 @@ class _Batch:
         elif steps:
             from ._pool import in_threads  # the worker threads load with their first use
 
-            in_threads(steps, self.timeout, self.limit, self.answer, self.late)
+            # traced: the spans of bodies still running at the timeout say so
+            with _tracing.deadline(self.timeout) if _tracing.tracer else nullcontext():
+                in_threads(steps, self.timeout, self.limit, self.answer, self.late)
 
     async def arun(self, step: Step, share: Share | None = None) -> None:
         """Run ``step`` on the loop: an async body awaited here, a sync one in a worker thread."""
@@ -238,16 +243,23 @@ class _Batch:
         start = now()
         outcome: Outcome | None = None
         if fn is not None:
-            from ._pool import atimed, in_worker  # the worker threads load with their first use
-
-            if not fn._async:
-                late = self.late(i, fn, start)
-                outcome = await in_worker(fn, call.arguments, ctx, self.timeout, late, share)
-            elif self.timeout is None:
-                outcome = await fn.aexecute(call.arguments, ctx)
-            else:
-                outcome = await atimed(fn, call.arguments, ctx, self.timeout)
+            run = self.run(step, fn, start, share)
+            if _tracing.tracer is not None:  # traced: the call's span is opened here
+                run = _tracing.around(run, fn, call, ctx, self.timeout)
+            outcome = await run
         self.answer(i, fn, outcome, start)
+
+    async def run(self, step: Step, fn: Function, start: float, share: Share | None) -> Outcome:
+        """Run ``step``'s call of ``fn`` on the loop: its outcome."""
+        from ._pool import atimed, in_worker  # the worker threads load with their first use
+
+        i, call, _, ctx = step
+        if not fn._async:
+            late = self.late(i, fn, start)
+            return await in_worker(fn, call.arguments, ctx, self.timeout, late, share)
+        if self.timeout is None:
+            return await fn.aexecute(call.arguments, ctx)
+        return await atimed(fn, call.arguments, ctx, self.timeout)
 
     async def agroup(self, steps: list[Step]) -> None:
         """Run ``steps`` together on the loop, ``limit`` at once."""

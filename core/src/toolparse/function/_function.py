@@ -18,6 +18,7 @@ from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
 from ..params import FunctionParam
+from . import _tracing
 from ._callables import arity, bound_names, run_sync
 from ._declaration import declare, field_errors, source_description, without_bound
 from ._plan import OUTCOMES, Plan
@@ -236,12 +237,19 @@ class Function:
         Returns ``Ok(parsed)`` (the value the body would receive) or ``Error``.
         """
         if self._async_parser:
-            return run_sync(self._plan_.aparse(arguments, context))  # type: ignore[no-any-return]
-        return self._parse(arguments, context)  # type: ignore[no-any-return]
+            parsed: ParseResult = run_sync(self._plan_.aparse(arguments, context))
+        else:
+            parsed = self._parse(arguments, context)
+        if _tracing.tracer is not None:  # (traced: the call's span hears of a rejection)
+            _tracing.parsed(self, parsed)
+        return parsed
 
     async def aparse_arguments(self, arguments: object = None, context: Any = None) -> ParseResult:
         """:meth:`parse_arguments` for async code and ``async def`` parsers."""
-        return await self._plan_.aparse(arguments, context)
+        parsed = await self._plan_.aparse(arguments, context)
+        if _tracing.tracer is not None:
+            _tracing.parsed(self, parsed)
+        return parsed
 
     def execute(self, arguments: object = None, context: Any = None) -> Outcome:
         """Parse the arguments, run the body, and return what the model reads.
@@ -250,6 +258,8 @@ class Function:
         an :class:`~toolparse.Error`. ``async def`` bodies and parsers run to
         completion here too (in a private event loop).
         """
+        if _tracing.tracer is not None:  # (traced: ``toolparse.otel`` is on)
+            return _tracing.execute(self, arguments, context)
         if self._async:
             return run_sync(self._plan_.arun(arguments, context))  # type: ignore[no-any-return]
         out = self._run(arguments, context)
@@ -259,6 +269,8 @@ class Function:
 
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
+        if _tracing.tracer is not None:  # (traced: ``toolparse.otel`` is on)
+            return await _tracing.aexecute(self, arguments, context)
         return await self._plan_.arun(arguments, context)
 
 

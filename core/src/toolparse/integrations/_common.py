@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from time import perf_counter
 from typing import Any, NamedTuple, TypeVar
 
 from ..contract import Outcome
@@ -84,20 +85,35 @@ def convert(
 
 
 def run(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
-    """One call a framework makes, run here: its result (one the body built read as it says)."""
-    return _result(function, arguments, context, function.execute(arguments, context))
+    """One call a framework makes, run here: its result (one the body built read as it says).
+
+    A call with an id is reported to the ``toolparse_tool_executed`` observers, as a batch does.
+    """
+    start = perf_counter() if function._pm.observed else None  # unobserved: no clock
+    return _result(function, arguments, context, function.execute(arguments, context), start)
 
 
 async def arun(function: Function, arguments: Any, context: dict[str, Any]) -> ToolResult:
     """:func:`run` for an ``async def`` body or parser, on the framework's loop."""
-    return _result(function, arguments, context, await function.aexecute(arguments, context))
+    start = perf_counter() if function._pm.observed else None
+    outcome = await function.aexecute(arguments, context)
+    return _result(function, arguments, context, outcome, start)
 
 
 def _result(
-    function: Function, arguments: Any, context: dict[str, Any], outcome: Outcome
+    function: Function,
+    arguments: Any,
+    context: dict[str, Any],
+    outcome: Outcome,
+    start: float | None,
 ) -> ToolResult:
     call = ToolCall(context.get("tool_call_id") or "", function.name, arguments)
-    return ToolResult.from_outcome(call, function, outcome)
+    result = ToolResult.from_outcome(call, function, outcome)
+    if start is not None and call.id:
+        function._pm.hook.toolparse_tool_executed(
+            call=call, function=function, result=result, duration=perf_counter() - start, late=False
+        )
+    return result
 
 
 def paused(result: ToolResult) -> dict[str, Any]:

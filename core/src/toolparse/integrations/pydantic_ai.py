@@ -88,8 +88,9 @@ class _Arguments:
     def _retry(self, input: Any) -> ModelRetry:
         if isinstance(input, (bytes, bytearray)):
             input = bytes(input).decode("utf-8", "replace")
-        rejected = self.function.parse_arguments(input)
-        # decoding fails before any parser runs, so this is toolparse's own text
+        # decoding fails before any parser or the body runs, so this is toolparse's own
+        # text (run as a call, so that it is traced as one)
+        rejected = self.function.execute(input)
         return ModelRetry(rejected.message if type(rejected) is Error else "")
 
 
