@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .adapter import Adapter
 from .arguments import Limits
-from .context import Context
+from .context import Context, approved
 from .contract import Error, Interrupt, Ok, Outcome, ParseResult, ToolError, error, interrupt, ok
 from .errors import FunctionDefinitionError, NoAdapterError
 from .function import Function, get_display_text
@@ -98,6 +98,7 @@ __all__ = [
     "Toolset",
     "__version__",
     "aexecute_tool_calls",
+    "approved",
     "check_calls",
     "error",
     "execute_tool_calls",

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
 
-__all__ = ["Context"]
+__all__ = ["Context", "approved"]
 
 #: a context string shorter than this is not redacted: short values (``"en"``,
 #: ``"prod"``, a small id) are too common in ordinary text to stand for a secret
@@ -47,6 +47,57 @@ class Context(dict):  # type: ignore[type-arg]
     """
 
     __slots__ = ()
+
+
+#: the answers to LangGraph's ``interrupt()`` that approve (any case, spaces around)
+_YES = frozenset({"yes", "y", "approve", "approved"})
+
+
+def approved(context: object) -> bool:
+    """Whether a person approved this call, in the way the host running the tool carries it.
+
+    One test a tool that asks for approval (with :func:`~toolparse.interrupt`)
+    makes in every host:
+
+    ========================  ===============================================
+    host                      approved when
+    ========================  ===============================================
+    your own loop             ``context["approved"] is True``
+    LangGraph (resume)        ``context["resume"]`` is ``True``, ``"yes"``,
+                              ``"approve"`` or ``"approved"``, or a mapping
+                              whose ``"approved"`` is ``True`` or whose
+                              ``"type"`` is ``"approve"``
+    MCP                       ``context["mcp"].approved`` (the client's
+                              ``_meta["toolparse/approved"]: true``)
+    pydantic-ai               ``context["tool_call_approved"] is True``
+    OpenAI Agents SDK         the run approved this call
+                              (``RunContextWrapper.is_tool_approved``; the
+                              tool was made with ``needs_approval=``)
+    ========================  ===============================================
+
+    Anything else, or a context that is not a mapping, is not an approval.
+    """
+    if not isinstance(context, Mapping):
+        return False
+    if context.get("approved") is True or context.get("tool_call_approved") is True:
+        return True
+    if getattr(context.get("mcp"), "approved", False) is True:
+        return True
+    resume = context.get("resume")
+    if resume is True or (isinstance(resume, str) and resume.strip().lower() in _YES):
+        return True
+    if isinstance(resume, Mapping) and (
+        resume.get("approved") is True or resume.get("type") == "approve"
+    ):
+        return True
+    run = context.get("run_context")
+    asked = getattr(run, "is_tool_approved", None)  # the OpenAI Agents SDK's ToolContext
+    if callable(asked):
+        try:
+            return asked(run.tool_name, run.tool_call_id) is True  # type: ignore[union-attr]
+        except (AttributeError, TypeError):  # a run context of another shape
+            return False
+    return False
 
 
 def is_context(annotation: Any) -> bool:
