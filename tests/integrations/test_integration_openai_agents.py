@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import types
 from typing import Any
 
 import pytest
@@ -177,3 +178,28 @@ def test_a_toolset_gives_a_list_and_parts_become_output_items() -> None:
         agents.ToolOutputText(text="Sales"),
         agents.ToolOutputImage(image_url="data:image/png;base64,aGVsbG8="),
     ]
+
+
+def test_an_unknown_tool_ends_the_run_unless_toolparse_answers_it() -> None:
+    from agents import RunConfig
+    from agents.exceptions import ModelBehaviorError
+
+    from toolparse.integrations.openai_agents import unknown_tool_formatter
+
+    tools = [to_openai_agents(add)]
+    # the SDK's default: the call never reaches toolparse, the run ends
+    with pytest.raises(ModelBehaviorError):
+        run(tools, ScriptedModel(function_call("c1", "ad", '{"a": 1, "b": 2}'), text("?")))
+    model = ScriptedModel(function_call("c1", "ad", '{"a": 1, "b": 2}'), text("sorry"))
+    config = RunConfig(
+        tool_not_found_behavior="return_error_to_model",
+        tool_error_formatter=unknown_tool_formatter(add),
+    )
+    agent = Agent(name="assistant", model=model, tools=tools)
+    result = asyncio.run(Runner.run(agent, "go", run_config=config))
+    assert result.final_output == "sorry"
+    (expected,) = tp.execute_tool_calls([add], [tp.ToolCall("c1", "ad", None)])
+    assert outputs(model) == {"c1": expected.text}
+    assert "add" in expected.text
+    other = types.SimpleNamespace(kind="approval_rejected", call_id="c2", tool_name="add")
+    assert unknown_tool_formatter(add)(other) is None  # the SDK's own message for the rest

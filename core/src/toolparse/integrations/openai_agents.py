@@ -10,21 +10,32 @@ failure with one fixed sentence), so the model can fix its call in one turn.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, overload
 
 from agents import FunctionTool
 from agents.tool_context import ToolContext
 
+from ..calls import execute_tool_calls
 from ..function import Function
-from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, run
+from ..results import ToolCall
+from ._common import (
+    Exported,
+    arun,
+    content,
+    convert,
+    functions_of,
+    image_url,
+    interrupt_unavailable,
+    run,
+)
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
     from agents import ToolOutputImage, ToolOutputText
 except ImportError:  # pragma: no cover - older SDKs: content parts go back as text
     ToolOutputImage = ToolOutputText = None  # type: ignore[assignment, misc]
 
-__all__ = ["to_openai_agents"]
+__all__ = ["to_openai_agents", "unknown_tool_formatter"]
 
 
 @overload
@@ -89,3 +100,29 @@ def _to_tool(function: Function, exported: Exported, needs_approval: Any) -> Fun
         strict_json_schema=exported.strict,
         **options,
     )
+
+
+def unknown_tool_formatter(source: object) -> Callable[[Any], str | None]:
+    """A ``RunConfig.tool_error_formatter`` that answers a call to an unknown tool as toolparse does.
+
+    By default the SDK ends the run with ``ModelBehaviorError`` when the model
+    calls a tool the agent does not have: toolparse never sees the call. With
+    ``RunConfig(tool_not_found_behavior="return_error_to_model",
+    tool_error_formatter=unknown_tool_formatter(tools))`` the model is told
+    instead, in toolparse's words, which tools it can call (the closest
+    first); the call is traced and observed like any other. Other errors
+    keep the SDK's own message.
+
+    :param source: the tools the agent was given: a Function, a Toolset or an
+        iterable of Functions.
+    """
+    functions, _ = functions_of(source)
+
+    def formatter(error: Any) -> str | None:
+        if getattr(error, "kind", None) != "tool_not_found":
+            return None  # the SDK's own message
+        call = ToolCall(str(error.call_id), str(error.tool_name), None)
+        (result,) = execute_tool_calls(functions, [call])
+        return result.text
+
+    return formatter
