@@ -38,6 +38,7 @@ nitpicky = True
 nitpick_ignore = [
     # the standard library, as signatures spell it
     ("py:class", "collections.abc.Callable"),
+    ("py:class", "collections.abc.Collection"),
     ("py:class", "collections.abc.Hashable"),
     ("py:class", "collections.abc.Iterable"),
     ("py:class", "collections.abc.Mapping"),
@@ -45,6 +46,7 @@ nitpick_ignore = [
     ("py:class", "types.Annotated"),  # typing.Annotated, as pydantic's field types print it
     # library names that toolparse.mcp's and the integrations' signatures write unqualified
     ("py:class", "BaseModel"),  # pydantic.BaseModel
+    ("py:class", "BaseTool"),  # langchain_core.tools.BaseTool, loaded on first use
     ("py:class", "Implementation"),  # mcp.types.Implementation
     ("py:class", "ServerSession"),  # mcp.server.session.ServerSession
     ("py:class", "Starlette"),  # starlette.applications.Starlette
@@ -60,6 +62,7 @@ _EXTERNAL = [
     "cattrs",
     "langchain_core",
     "mcp",
+    "opentelemetry",
     "pluggy",
     "pydantic",
     "pydantic_ai",

@@ -128,13 +128,16 @@ def toolparse_format_exception(exception: BaseException, function: Function) -> 
 def toolparse_tool_executed(
     call: ToolCall, function: Function | None, result: ToolResult, duration: float, late: bool
 ) -> None:
-    """Observe every tool call run through ``execute_tool_calls`` (logs, metrics, traces).
+    """Observe every tool call that has a call id, on every path (logs, metrics, traces).
 
     Called once per call, after it finished, in the order the calls finish:
     rejected arguments, unknown tools (``function`` is ``None``) and timeouts
-    included. When no plugin implements this hook it is not called at all, so
-    observing costs nothing until a plugin asks for it. ``Function.execute``
-    on its own does not call it: it is the single-call primitive, kept lean.
+    included; from ``execute_tool_calls`` (so Toolsets and the MCP server)
+    and from the LangChain, pydantic-ai and OpenAI Agents bridges (through
+    the Function's plugin manager). When no plugin implements this hook it is
+    not called at all, so observing costs nothing until a plugin asks for it.
+    ``Function.execute`` on its own does not call it: it is the single-call
+    primitive, kept lean.
 
     :param call: the tool call as the model made it.
     :param function: the tool, or ``None`` when no tool has that name.
