@@ -56,26 +56,13 @@ _YES = frozenset({"yes", "y", "approve", "approved"})
 def approved(context: object) -> bool:
     """Whether a person approved this call, in the way the host running the tool carries it.
 
-    One test a tool that asks for approval (with :func:`~toolparse.interrupt`)
-    makes in every host:
-
-    ========================  ===============================================
-    host                      approved when
-    ========================  ===============================================
-    your own loop             ``context["approved"] is True``
-    LangGraph (resume)        ``context["resume"]`` is ``True``, ``"yes"``,
-                              ``"approve"`` or ``"approved"``, or a mapping
-                              whose ``"approved"`` is ``True`` or whose
-                              ``"type"`` is ``"approve"``
-    MCP                       ``context["mcp"].approved`` (the client's
-                              ``_meta["toolparse/approved"]: true``)
-    pydantic-ai               ``context["tool_call_approved"] is True``
-    OpenAI Agents SDK         the run approved this call
-                              (``RunContextWrapper.is_tool_approved``; the
-                              tool was made with ``needs_approval=``)
-    ========================  ===============================================
-
-    Anything else, or a context that is not a mapping, is not an approval.
+    The one test a tool that asks first (:func:`~toolparse.interrupt`) makes in every host:
+    your own loop, ``context["approved"] is True``; LangGraph, ``context["resume"]`` is
+    ``True``, ``"yes"``, ``"approve"`` or ``"approved"``, or a mapping whose ``"approved"`` is
+    ``True`` or whose ``"type"`` is ``"approve"``; MCP, ``context["mcp"].approved``;
+    pydantic-ai, ``context["tool_call_approved"] is True``; the OpenAI Agents SDK, the run
+    approved this call (``RunContextWrapper.is_tool_approved``, for a tool made with
+    ``needs_approval=``). Anything else, or a context that is not a mapping, is not.
     """
     if not isinstance(context, Mapping):
         return False

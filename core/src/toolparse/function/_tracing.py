@@ -1,18 +1,12 @@
 """The seam tracing plugs into: one span around each tool call, while a tracer is installed.
 
-Nothing here imports OpenTelemetry: :mod:`toolparse.otel` installs its tracer
-(``tracer``) and takes it away; until then ``tracer`` is ``None`` and one check
-of it at each entry point is all tracing costs.
-
-One span per call, whatever the layers it passes: the Function runs a call's
-steps in a span of its own (``execute``/``aexecute``, whichever bridge or
-batch led there), unless a batch opened that call's span around a run it
-answers for itself (a timeout, a sync body in a worker thread) and *claimed*
-the Function's steps for it: they then tell that span whether the arguments
-were rejected, and open none. An unknown tool, which no Function runs, gets
-its span from the batch. A span is the current one while its call runs, in a
-worker thread too (the pool runs each job in its submitter's context), so the
-body's own spans nest under it, and a tool that runs another tool is its parent.
+:mod:`toolparse.otel` sets ``tracer`` (its ``start(name, call_id, arguments, context)``
+gives a span: a context manager, current while entered, with ``finish(outcome,
+error_type)``); unset, one check of it per entry point is all tracing costs. The
+Function runs a call's steps in a span of its own, unless a batch opened the call's
+span around a run it answers for (a timeout, a body in a worker thread) and claimed
+the steps for it; an unknown tool's span is the batch's. The span is current while
+the call runs, in worker threads too (the pool keeps the submitter's context).
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ import json
 from contextlib import contextmanager
 from contextvars import ContextVar
 from time import perf_counter
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..contract import Error, Ok, Outcome
 from ..problems import InvalidArguments
@@ -34,29 +28,10 @@ if TYPE_CHECKING:
     from ..results import ToolCall
     from ._function import Function
 
-__all__ = ["Span", "Tracer", "aexecute", "around", "deadline", "execute", "parsed", "unknown"]
+__all__ = ["aexecute", "around", "deadline", "execute", "parsed", "qualified", "unknown"]
 
-
-class Span(Protocol):
-    """A call's span, entered (made current) while the call runs, ended on exit."""
-
-    def __enter__(self) -> Span: ...
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None: ...
-
-    def finish(self, outcome: Outcome, error_type: str | None) -> None:
-        """Record how the call ended (``error_type``: ``None`` unless it failed)."""
-
-
-class Tracer(Protocol):
-    """What :mod:`toolparse.otel` installs: a span for each call."""
-
-    def start(self, name: str, call_id: object, arguments: object, context: object) -> Span:
-        """A new span for the call of tool ``name`` (not entered yet)."""
-
-
-#: the installed tracer, or ``None``: the one thing each entry point checks
-tracer: Tracer | None = None
+#: the installed tracer (``toolparse.otel``), or ``None``: what each entry point checks
+tracer: Any = None
 
 
 class _Call:
@@ -64,9 +39,8 @@ class _Call:
 
     __slots__ = ("began", "rejected", "span", "timeout")
 
-    def __init__(self, span: Span, timeout: float | None) -> None:
-        self.span = span
-        self.timeout = timeout
+    def __init__(self, span: Any, timeout: float | None) -> None:
+        self.span, self.timeout = span, timeout
         self.began = perf_counter()
         self.rejected = False
 
@@ -83,49 +57,45 @@ _deadline: ContextVar[float | None] = ContextVar("toolparse_deadline", default=N
 
 
 def error_type(outcome: Outcome, rejected: bool) -> str | None:
-    """The ``error.type`` of a call's outcome (``None``: it did not fail).
+    """A failed outcome's ``error.type`` (``None``: it did not fail).
 
-    Arguments rejected before the body ran are ``invalid_arguments``; an
-    exception a parser or the body raised is its qualified type name; an
-    ``Error`` the body returned is ``tool_error``.
+    ``invalid_arguments`` (rejected before the body ran), the type a parser or
+    the body raised, or ``tool_error`` (an ``Error`` the body returned).
     """
     if type(outcome) is not Error:
         return None
     exc = outcome.exception
     if rejected and (exc is None or isinstance(exc, (InvalidArguments, json.JSONDecodeError))):
         return "invalid_arguments"
-    if exc is None:
-        return "tool_error"
-    kind = type(exc)
-    return (
-        kind.__qualname__
-        if kind.__module__ == "builtins"
-        else f"{kind.__module__}.{kind.__qualname__}"
-    )
+    return "tool_error" if exc is None else qualified(type(exc))
 
 
-def _call_id(context: object) -> object:
-    return context.get("tool_call_id") if isinstance(context, dict) else None
+def qualified(kind: type) -> str:
+    """``module.QualName`` of an exception type (without ``builtins.``)."""
+    name = kind.__qualname__
+    return name if kind.__module__ == "builtins" else f"{kind.__module__}.{name}"
 
 
-def _taken(function: Function) -> _Call | None:
-    """The span a batch claimed this Function's steps for, taken (a call its body makes opens its own)."""
+def _own(function: Function, arguments: object, context: Any) -> tuple[_Call, bool]:
+    """The call's span, and whether it is its own to open and end (not a batch's claim).
+
+    A claim is taken once: a call the body makes opens a span of its own.
+    """
     claim = _claim.get()
-    if claim is None or claim[0] is not function:
-        return None
-    _claim.set(None)
-    return claim[1]
+    if claim is not None and claim[0] is function:
+        _claim.set(None)
+        return claim[1], False
+    call_id = context.get("tool_call_id") if isinstance(context, dict) else None
+    span = tracer.start(function.name, call_id, arguments, context)
+    return _Call(span, _deadline.get()), True
 
 
 def execute(function: Function, arguments: object, context: Any) -> Outcome:
     """``Function.execute`` while traced: the call's steps, in its span."""
-    call = _taken(function)
-    if call is not None:
+    call, own = _own(function, arguments, context)
+    if not own:
         return _steps(function, arguments, context, call)
-    assert tracer is not None  # (the caller checked)
-    span = tracer.start(function.name, _call_id(context), arguments, context)
-    call = _Call(span, _deadline.get())
-    with span:
+    with call.span:
         outcome = _steps(function, arguments, context, call)
         call.finish(outcome)
     return outcome
@@ -133,13 +103,10 @@ def execute(function: Function, arguments: object, context: Any) -> Outcome:
 
 async def aexecute(function: Function, arguments: object, context: Any) -> Outcome:
     """``Function.aexecute`` while traced: the call's steps, in its span."""
-    call = _taken(function)
-    if call is not None:
+    call, own = _own(function, arguments, context)
+    if not own:
         return await _asteps(function, arguments, context, call)
-    assert tracer is not None  # (the caller checked)
-    span = tracer.start(function.name, _call_id(context), arguments, context)
-    call = _Call(span, _deadline.get())
-    with span:
+    with call.span:
         outcome = await _asteps(function, arguments, context, call)
         call.finish(outcome)
     return outcome
@@ -165,7 +132,7 @@ async def _asteps(function: Function, arguments: object, context: Any, call: _Ca
 
 
 def parsed(function: Function, result: object) -> None:
-    """``parse_arguments`` while traced: a rejection is told to the span that claimed it."""
+    """``parse_arguments`` while traced: a rejection is told to the span that claimed the call."""
     claim = _claim.get()
     if claim is not None and claim[0] is function and type(result) is not Ok:
         claim[1].rejected = True
@@ -175,10 +142,8 @@ async def around(
     run: Awaitable[Outcome], function: Function, call: ToolCall, context: Any, timeout: float | None
 ) -> Outcome:
     """Await a batch's ``run`` of ``call`` in the call's span, the Function's steps claimed for it."""
-    assert tracer is not None  # (the caller checked)
-    span = tracer.start(function.name, call.id, call.arguments, context)
-    traced = _Call(span, timeout)
-    with span:
+    traced = _Call(tracer.start(function.name, call.id, call.arguments, context), timeout)
+    with traced.span:
         token = _claim.set((function, traced))
         try:
             outcome = await run
@@ -200,6 +165,5 @@ def deadline(timeout: float | None) -> Iterator[None]:
 
 def unknown(call: ToolCall, text: str, context: Any) -> None:
     """The span of a call to no known tool, answered with ``text``."""
-    assert tracer is not None  # (the caller checked)
     with tracer.start(str(call.name), call.id, call.arguments, context) as span:
         span.finish(Error(text), "unknown_tool")

@@ -1,9 +1,4 @@
-"""The LangChain tool class, loaded with the first :func:`~toolparse.integrations.langchain.to_langchain`.
-
-``langchain_core``'s ``BaseTool`` pulls in its tracers and langsmith: kept out of
-``import toolparse.integrations.langchain``, which costs about what ``import
-langchain_core.tools`` costs.
-"""
+"""The LangChain tool class: ``BaseTool`` loads LangChain's tracers and langsmith, so it loads with the first ``to_langchain``."""
 
 # No ``from __future__ import annotations`` here: LangChain resolves the type
 # hints of ``_run`` on every call (looking for a RunnableConfig parameter), and
@@ -126,10 +121,7 @@ _NO_GRAPH = object()
 
 @functools.cache
 def _graph() -> tuple[Any, Any]:
-    """LangGraph's ``interrupt`` and ``get_runtime`` (``None`` each where not installed).
-
-    Loaded by the first graph run or interrupt, not with the bridge.
-    """
+    """LangGraph's ``interrupt`` and ``get_runtime`` (``None`` where not installed), loaded on first use."""
     try:  # LangGraph is optional: without it an Interrupt is a documented error result
         from langgraph.types import interrupt
     except ImportError:  # pragma: no cover - LangGraph is installed in the test environment

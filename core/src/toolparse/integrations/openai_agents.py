@@ -19,16 +19,8 @@ from agents.tool_context import ToolContext
 from ..calls import execute_tool_calls
 from ..function import Function
 from ..results import ToolCall
-from ._common import (
-    Exported,
-    arun,
-    content,
-    convert,
-    functions_of,
-    image_url,
-    interrupt_unavailable,
-    run,
-)
+from . import _common
+from ._common import Exported, arun, content, convert, image_url, interrupt_unavailable, run
 
 try:  # structured tool outputs (text and image items) are newer than FunctionTool
     from agents import ToolOutputImage, ToolOutputText
@@ -116,7 +108,7 @@ def unknown_tool_formatter(source: object) -> Callable[[Any], str | None]:
     :param source: the tools the agent was given: a Function, a Toolset or an
         iterable of Functions.
     """
-    functions, _ = functions_of(source)
+    functions, _ = _common.functions_of(source)
 
     def formatter(error: Any) -> str | None:
         if getattr(error, "kind", None) != "tool_not_found":

@@ -23,14 +23,10 @@ CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 class ToolparseInstrumentor(BaseInstrumentor):  # type: ignore[misc]
     """Trace every toolparse tool call with OpenTelemetry.
 
-    ``ToolparseInstrumentor().instrument()`` turns tracing on for the whole
-    process, ``uninstrument()`` turns it off (an instrumentor is one object
-    per process, as OpenTelemetry's are). Each call runs in one span named
-    ``execute_tool <tool name>`` (kind ``INTERNAL``), a child of the span
-    current where the call (or its batch) started: ``Function.execute`` and
-    ``aexecute``, ``execute_tool_calls``, Toolsets, the MCP server (under the
-    MCP SDK's own request span) and the LangChain, pydantic-ai and OpenAI
-    Agents bridges. Not instrumented, it costs nothing on the call path.
+    ``instrument()`` turns tracing on for the process, ``uninstrument()`` off
+    (one instrumentor per process, as OpenTelemetry's are). Each call, on every
+    path, runs in one ``execute_tool <tool name>`` span (kind ``INTERNAL``), a
+    child of the span current where the call or its batch started.
     """
 
     def instrumentation_dependencies(self) -> Collection[str]:
@@ -44,24 +40,17 @@ class ToolparseInstrumentor(BaseInstrumentor):  # type: ignore[misc]
         capture_content: bool | None = None,
         **kwargs: Any,
     ) -> None:
-        """Turn tracing on.
+        """Turn tracing on (``uninstrument()`` turns it off).
 
-        :param tracer_provider: the provider to take the tracer from
-            (default: the global one).
-        :param capture_content: record each call's arguments and result text
-            (``gen_ai.tool.call.arguments``, ``gen_ai.tool.call.result``),
-            each cut to 2,000 characters, with the context's strings and the
-            secret environment values redacted. ``None``: as the
+        :param tracer_provider: the provider of the tracer (default: the global one).
+        :param capture_content: record each call's arguments and result text, cut
+            to 2,000 characters and redacted; ``None``: when the
             ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` environment
-            variable says (``true`` to record), else not.
+            variable is ``true``.
         """
         super().instrument(
             tracer_provider=tracer_provider, capture_content=capture_content, **kwargs
         )
-
-    def uninstrument(self, **kwargs: Any) -> None:
-        """Turn tracing off: calls run without spans again, at no cost."""
-        super().uninstrument(**kwargs)
 
     def _instrument(self, **kwargs: Any) -> None:
         from .. import __version__

@@ -11,6 +11,7 @@ from opentelemetry.trace import SpanKind, Status, StatusCode
 
 from ..context import redact, secrets_of
 from ..contract import Error, Interrupt, Outcome
+from ..function._tracing import qualified
 from ..results import TextPart, ToolResult
 
 __all__ = ["MAX_CONTENT_CHARS", "OtelTracer"]
@@ -66,7 +67,7 @@ class CallSpan:
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         otel_context.detach(self._token)  # type: ignore[arg-type]
         if exc is not None:  # a call stopped by what ``execute`` does not catch (a cancellation)
-            self._span.set_attribute("error.type", _qualified(kind))
+            self._span.set_attribute("error.type", qualified(kind))
             self._span.set_status(Status(StatusCode.ERROR))
         self._span.end()
 
@@ -105,9 +106,3 @@ def _text(outcome: Outcome) -> object:
     if isinstance(content, list) and all(isinstance(p, TextPart) for p in content):
         return "".join(p.text for p in content)
     return content
-
-
-def _qualified(kind: type[BaseException]) -> str:
-    if kind.__module__ == "builtins":
-        return kind.__qualname__
-    return f"{kind.__module__}.{kind.__qualname__}"
