@@ -21,7 +21,7 @@ pytest.importorskip("langchain_core")
 pytest.importorskip("pydantic_ai")
 pytest.importorskip("agents")
 
-from agents import Agent, Runner, set_tracing_disabled
+from agents import Agent, RunConfig, Runner, set_tracing_disabled
 from mcp import Client
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
@@ -30,7 +30,7 @@ from tests.integrations.test_integration_openai_agents import ScriptedModel, fun
 
 import toolparse.mcp as tmcp
 from toolparse.integrations.langchain import to_langchain
-from toolparse.integrations.openai_agents import to_openai_agents
+from toolparse.integrations.openai_agents import to_openai_agents, unknown_tool_formatter
 from toolparse.integrations.pydantic_ai import to_pydantic_ai
 
 set_tracing_disabled(True)  # the Agents SDK's own tracing, not OpenTelemetry
@@ -155,11 +155,18 @@ def test_openai_agents_one_span_per_call_and_the_hook(
     model = ScriptedModel(
         function_call("o1", "add", '{"a": 1}'),
         function_call("o2", "add", '{"a": 1, "b": 2}'),
+        function_call("o3", "ad", '{"a": 1, "b": 2}'),
         text("done"),
     )
-    agent = Agent(name="assistant", model=model, tools=[to_openai_agents(adder(pm))])
-    asyncio.run(Runner.run(agent, "go"))
+    tool = adder(pm)
+    agent = Agent(name="assistant", model=model, tools=[to_openai_agents(tool)])
+    config = RunConfig(
+        tool_not_found_behavior="return_error_to_model",
+        tool_error_formatter=unknown_tool_formatter(tool),
+    )
+    asyncio.run(Runner.run(agent, "go", run_config=config))
     found = spans.tools()
-    assert [dict(s.attributes)["gen_ai.tool.call.id"] for s in found] == ["o1", "o2"]
+    assert [dict(s.attributes)["gen_ai.tool.call.id"] for s in found] == ["o1", "o2", "o3"]
     assert found[0].status.status_code is StatusCode.ERROR
-    assert observer.heard == [("o1", "add", True), ("o2", "add", False)]
+    assert dict(found[2].attributes)["error.type"] == "unknown_tool"
+    assert observer.heard == [("o1", "add", True), ("o2", "add", False), ("o3", "ad", True)]

@@ -114,7 +114,8 @@ def unknown_tool_formatter(source: object) -> Callable[[Any], str | None]:
         if getattr(error, "kind", None) != "tool_not_found":
             return None  # the SDK's own message
         call = ToolCall(str(error.call_id), str(error.tool_name), None)
-        (result,) = execute_tool_calls(functions, [call])
+        pm = functions[0]._pm if functions else None  # whose observers hear of it
+        (result,) = execute_tool_calls(functions, [call], plugin_manager=pm)
         return result.text
 
     return formatter
