@@ -114,6 +114,8 @@ async def aexecute(function: Function, arguments: object, context: Any) -> Outco
 
 def _steps(function: Function, arguments: object, context: Any, call: _Call) -> Outcome:
     # what ``execute`` runs, in two steps, so that the span knows which one answered
+    if function._async:  # an async parser and body on one loop, as ``execute`` runs them
+        return run_sync(_asteps(function, arguments, context, call))  # type: ignore[no-any-return]
     parsed_ = function.parse_arguments(arguments, context)
     if type(parsed_) is not Ok:
         call.rejected = True
