@@ -95,7 +95,7 @@ def execute(function: Function, arguments: object, context: Any) -> Outcome:
     call, own = _own(function, arguments, context)
     if not own:
         return _steps(function, arguments, context, call)
-    with call.span:
+    with call.span, deadline(None):  # (the tools the body runs have no batch timeout)
         outcome = _steps(function, arguments, context, call)
         call.finish(outcome)
     return outcome
@@ -106,7 +106,7 @@ async def aexecute(function: Function, arguments: object, context: Any) -> Outco
     call, own = _own(function, arguments, context)
     if not own:
         return await _asteps(function, arguments, context, call)
-    with call.span:
+    with call.span, deadline(None):  # (the tools the body runs have no batch timeout)
         outcome = await _asteps(function, arguments, context, call)
         call.finish(outcome)
     return outcome
