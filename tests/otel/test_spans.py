@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
 import time
@@ -276,3 +277,15 @@ def test_the_entry_point_names_the_instrumentor() -> None:
         ep for ep in entry_points(group="opentelemetry_instrumentor") if ep.name == "toolparse"
     ]
     assert found.load() is ToolparseInstrumentor
+
+
+def test_a_body_in_a_worker_thread_sees_the_callers_context_variables() -> None:
+    # what carries the current span into the worker threads, tracing or not
+    request: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="none")
+    seen: list[str] = []
+    probe = tp.Function("probe", lambda a: seen.append(request.get()) or "ok", concurrent=True)
+    request.set("r-42")
+    tp.execute_tool_calls([probe], [tp.ToolCall(str(i), "probe", {}) for i in range(2)])
+    tp.execute_tool_calls([probe], [tp.ToolCall("t", "probe", {})], timeout=5)
+    asyncio.run(tp.aexecute_tool_calls([probe], [tp.ToolCall("a", "probe", {})]))
+    assert seen == ["r-42"] * 4
