@@ -7,8 +7,9 @@ Four functions, one vocabulary for every provider::
     results = toolparse.execute_tool_calls(functions, calls)
     messages.extend(to_result_message(results, "openai"))
 
-Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``, ``"anthropic"``, ``"gemini"``
-and ``"mcp"``; more through the ``toolparse_register_providers`` hook. This package is itself the
+Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``, ``"anthropic"``, ``"gemini"``,
+``"bedrock"``, ``"ollama"`` and ``"mcp"``; :class:`ToolCallStream` assembles calls from a
+streamed response. More through the ``toolparse_register_providers`` hook. This package is itself the
 plugin that registers the built-in ones, on a plugin manager the first time it needs that
 manager's providers, so the plugin manager never imports it. Importing this module is cheap: each
 provider's module loads when it is first needed.
@@ -28,10 +29,13 @@ if TYPE_CHECKING:
     from ..plugins import PluginManager
     from ..results import ToolCall, ToolResult
     from ._base import NameRule
+    from ._stream import PendingCall, ToolCallStream
 
 __all__ = [
     "NameRule",
+    "PendingCall",
     "Provider",
+    "ToolCallStream",
     "builtin_providers",
     "get_provider",
     "name_rules",
@@ -55,6 +59,8 @@ class Provider(Protocol):
     name: str
     #: Optional: a provider with a :class:`NameRule` attribute ``name_rule``
     #: has aliased names mapped back by ``parse_tool_calls(..., functions=)``.
+    #: Optional: ``stream()`` returns a reader of one streamed response, for
+    #: :class:`ToolCallStream` (the built-in ones are in ``_readers``).
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
@@ -82,8 +88,10 @@ _registering = threading.Lock()
 def builtin_providers() -> list[Provider]:
     """The providers toolparse ships (registered through the plugin hook)."""
     from ._anthropic import AnthropicProvider
+    from ._bedrock import BedrockProvider
     from ._gemini import GeminiProvider
     from ._mcp import MCPProvider
+    from ._ollama import OllamaProvider
     from ._openai import OpenAIProvider, OpenAIResponsesProvider
 
     return [
@@ -92,6 +100,8 @@ def builtin_providers() -> list[Provider]:
         AnthropicProvider(),
         GeminiProvider(),
         MCPProvider(),
+        BedrockProvider(),
+        OllamaProvider(),
     ]
 
 
@@ -302,4 +312,8 @@ def __getattr__(name: str) -> Any:
         from ._base import NameRule
 
         return NameRule
+    if name in ("ToolCallStream", "PendingCall"):
+        from . import _stream
+
+        return getattr(_stream, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

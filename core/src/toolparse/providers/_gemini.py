@@ -24,6 +24,7 @@ from ._schema import Converted, Rule, SchemaWalk, parameters, rewrite
 
 if TYPE_CHECKING:
     from ..function import Function
+    from ._readers import GeminiChunks
 
 __all__ = ["GENERATED_ID", "GeminiProvider"]
 
@@ -124,6 +125,12 @@ class GeminiProvider(BuiltinProvider):
         if media:
             response["parts"] = media
         return {"functionResponse": response}
+
+    def stream(self) -> GeminiChunks:
+        """A reader of one streamed response (``GenerateContentResponse`` chunks)."""
+        from ._readers import GeminiChunks
+
+        return GeminiChunks()
 
 
 def _whole(value: Any) -> Any:
