@@ -6,6 +6,7 @@ A planned call is ``(name, arguments)``; each call's arguments text is cut where
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,7 +35,7 @@ def pieces(text: str, cuts: Cuts) -> list[str]:
     """``text`` cut at the offsets ``cuts`` gives (empty pieces dropped)."""
     at = sorted({c for c in cuts(text) if 0 < c < len(text)})
     bounds = [0, *at, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> ChatCompletionChunk:

@@ -76,8 +76,8 @@ class OpenAIProvider(_OpenAI):
             data = plain(choices[0])
             if not (isinstance(data, Mapping) and "message" in data):
                 raise self.expected(payload)
-        if isinstance(data, Mapping) and "message" in data and "role" not in data:
-            data = plain(data["message"]) or {}  # a Choice
+        if isinstance(data, Mapping) and "message" in data and not {"role", "done"} & data.keys():
+            data = plain(data["message"]) or {}  # a Choice (an Ollama ChatResponse is "done")
         if isinstance(data, Mapping) and not _is_call(data) and _is_message(data):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
