@@ -118,7 +118,7 @@ def test_shapes_it_reads_and_refuses() -> None:
     assert providers.parse_tool_calls([server], "bedrock") == []
     made = providers.parse_tool_calls([{"toolUse": {"name": "ping", "input": {}}}] * 2, "bedrock")
     assert [c.id for c in made] == ["tooluse_1", "tooluse_2"]
-    with pytest.raises(ValueError, match="^bedrock: expected"):
+    with pytest.raises(ValueError, match=r"^bedrock: expected"):
         providers.parse_tool_calls({"role": "assistant", "content": "text"}, "bedrock")
 
 

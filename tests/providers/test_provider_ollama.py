@@ -34,7 +34,8 @@ def test_nested_objects_and_unions_are_said_in_the_description() -> None:
     exact_ollama(ollama.Tool, tool)
     filters = tool["function"]["parameters"]["properties"]["filters"]
     assert filters["type"] == "object"
-    assert '"lang"' in filters["description"] and "required" in filters["description"]
+    assert '"lang"' in filters["description"]
+    assert "required" in filters["description"]
     optional = tp.Function(
         "f",
         lambda a: "ok",
@@ -84,7 +85,7 @@ def test_shapes_it_reads_and_refuses() -> None:
     given = {"id": "call_7", "function": {"name": "ping", "arguments": {}}}  # newer servers
     assert providers.parse_tool_calls([given], "ollama")[0].id == "call_7"
     assert providers.parse_tool_calls(ollama_reply([], text="Hi."), "ollama") == []
-    with pytest.raises(ValueError, match="^ollama: expected"):
+    with pytest.raises(ValueError, match=r"^ollama: expected"):
         providers.parse_tool_calls({"role": "assistant", "content": [{"type": "text"}]}, "ollama")
 
 
