@@ -129,6 +129,8 @@ class AnthropicEvents:
 _ANTHROPIC_EVENTS = frozenset(
     {"message_start", "message_delta", "message_stop", "ping", "error"}
     | {"content_block_start", "content_block_delta", "content_block_stop"}
+    # what the SDK's messages.stream() adds beside the raw events (nothing new to read)
+    | {"text", "input_json", "citation", "thinking", "signature"}
 )
 
 

@@ -173,7 +173,8 @@ class ToolCallStream:
         from . import _exported_names, _provider
 
         fns = None if functions is None else _listed(functions)
-        self.provider = _provider(provider, fns[0]._pm if fns else None)
+        first = next(iter(fns or ()), None)
+        self.provider = _provider(provider, None if first is None else first._pm)
         reader = getattr(self.provider, "stream", None)
         if reader is None:
             raise ValueError(f"provider {self.provider.name!r} has no stream reader (stream())")
