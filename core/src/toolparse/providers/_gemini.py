@@ -24,7 +24,7 @@ from ._schema import Converted, Rule, SchemaWalk, parameters, rewrite
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import GeminiChunks
+    from ._readers import WholeCalls
 
 __all__ = ["GENERATED_ID", "GeminiProvider"]
 
@@ -126,11 +126,11 @@ class GeminiProvider(BuiltinProvider):
             response["parts"] = media
         return {"functionResponse": response}
 
-    def stream(self) -> GeminiChunks:
+    def stream(self) -> WholeCalls:
         """A reader of one streamed response (``GenerateContentResponse`` chunks)."""
-        from ._readers import GeminiChunks
+        from ._readers import WholeCalls, gemini_calls
 
-        return GeminiChunks()
+        return WholeCalls(gemini_calls)
 
 
 def _whole(value: Any) -> Any:

@@ -17,7 +17,7 @@ from ._schema import Converted, parameters
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import OllamaChunks
+    from ._readers import WholeCalls
 
 __all__ = ["OllamaProvider"]
 
@@ -86,11 +86,11 @@ class OllamaProvider(BuiltinProvider):
             message["images"] = images
         return message
 
-    def stream(self) -> OllamaChunks:
+    def stream(self) -> WholeCalls:
         """A reader of one streamed chat (``ChatResponse`` chunks)."""
-        from ._readers import OllamaChunks
+        from ._readers import WholeCalls, ollama_calls
 
-        return OllamaChunks()
+        return WholeCalls(ollama_calls)
 
 
 def _is_call(call: Mapping[str, Any]) -> bool:

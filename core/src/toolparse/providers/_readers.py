@@ -1,8 +1,8 @@
-"""Each provider's stream reader: when a call starts, grows and is complete, in its own events.
+"""Each provider's stream reader, the same two methods in each.
 
-Every reader has the same two methods (:class:`~._stream.StreamReader`): ``feed`` reads one
-event into the shared assembly, ``item`` writes a finished call as the provider's response
-would carry it.
+``feed(event, calls)`` reads one event (plain data) into the :class:`~._stream.Assembly`, and is
+``False`` for an event the provider does not send; ``item(call)`` writes a finished call as one
+item of the provider's response.
 """
 
 from __future__ import annotations
@@ -14,45 +14,29 @@ from typing import Any
 from ._base import mapping, plain
 from ._stream import Assembly, PendingCall
 
-__all__ = [
-    "AnthropicEvents",
-    "BedrockEvents",
-    "ChatChunks",
-    "GeminiChunks",
-    "OllamaChunks",
-    "ResponsesEvents",
-]
+__all__ = ["AnthropicEvents", "BedrockEvents", "ChatChunks", "ResponsesEvents", "WholeCalls"]
 
 
 def _decoded(text: str, empty: Any) -> Any:
-    """Streamed JSON text as the assembled response holds it: decoded (kept as text if broken)."""
-    if not text:
-        return empty
+    """Streamed JSON text as the assembled response holds it (broken JSON kept as the text)."""
     try:
-        return json.loads(text)
+        return json.loads(text) if text else empty
     except ValueError:
         return text  # answered as invalid JSON when the call runs, never half-read
 
 
 class ChatChunks:
-    """OpenAI Chat Completions ``ChatCompletionChunk``s: calls keyed by ``index``.
-
-    A call is complete when a later index starts or the choice has a ``finish_reason``.
-    """
+    """OpenAI ``ChatCompletionChunk``s: a call ends as a later index starts, or at the finish."""
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
         choices = event.get("choices")
-        if not isinstance(choices, list) or "message" in str(event.get("object", "")):
+        if not isinstance(choices, list) or event.get("object") == "chat.completion":
             return False
-        choice = mapping(choices[0]) if choices else {}  # no choices: the usage chunk
-        for position, delta in enumerate(
-            plain(mapping(choice.get("delta")).get("tool_calls")) or ()
-        ):
-            delta = mapping(delta)
-            key = delta.get("index", position)
+        choice = mapping(choices[0]) if choices else {}  # none: the usage chunk
+        for at, delta in enumerate(plain(mapping(choice.get("delta")).get("tool_calls")) or ()):
+            delta, key = mapping(delta), mapping(delta).get("index", at)
             function = mapping(delta.get("function"))
-            call = calls.open.get(key)
-            if call is None:
+            if key not in calls.open:
                 for earlier in [k for k in calls.open if k < key]:
                     calls.finish(earlier)
                 calls.start(key, delta.get("id"), function.get("name"))
@@ -62,38 +46,29 @@ class ChatChunks:
         return True
 
     def item(self, call: PendingCall) -> Any:
-        item = {
-            "type": "function",
-            "function": {"name": call.exported, "arguments": call.arguments_text},
-        }
-        return item if call.id is None else {"id": call.id, **item}
+        function = {"name": call.exported, "arguments": call.arguments_text}
+        return {"type": "function", "function": function, **({"id": call.id} if call.id else {})}
 
 
 class ResponsesEvents:
-    """OpenAI Responses stream events: a call is complete at ``response.output_item.done``."""
+    """OpenAI Responses events: a call is complete at its ``response.output_item.done``."""
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        kind = event.get("type")
+        kind, key, item = event.get("type"), event.get("output_index"), mapping(event.get("item"))
         if not isinstance(kind, str) or not kind.startswith("response."):
             return False
-        key = event.get("output_index")
-        if kind == "response.output_item.added":
-            item = mapping(event.get("item"))
-            if item.get("type") in ("function_call", "custom_tool_call"):
-                calls.start(key, item.get("call_id"), item.get("name"), item["type"])
-                calls.add(key, item.get("arguments", item.get("input")))
-        elif kind in (
-            "response.function_call_arguments.delta",
-            "response.custom_tool_call_input.delta",
-        ):
+        if kind == "response.output_item.added" and item.get("type") in _RESPONSES_CALLS:
+            calls.start(key, item.get("call_id"), item.get("name"), item["type"])
+            calls.add(key, item.get("arguments", item.get("input")))
+        elif kind.endswith((".function_call_arguments.delta", ".custom_tool_call_input.delta")):
             calls.add(key, event.get("delta"))
         elif kind == "response.output_item.done":
             calls.open.pop(key, None)
-            calls.whole(mapping(event.get("item")))  # the item itself, as the response has it
+            calls.whole(item)  # the item itself, as the response has it
         return True
 
     def item(self, call: PendingCall) -> Any:
-        text = "arguments" if call.kind == "function_call" else "input"
+        text = _RESPONSES_CALLS[call.kind]
         return {
             "type": call.kind,
             "call_id": call.id,
@@ -102,85 +77,59 @@ class ResponsesEvents:
         }
 
 
+_RESPONSES_CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
+
+
 class AnthropicEvents:
-    """Anthropic Messages stream events: a ``tool_use`` block is complete at its ``content_block_stop``."""
+    """Anthropic Messages events: a ``tool_use`` block is complete at its ``content_block_stop``."""
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        kind = event.get("type")
-        if kind not in _ANTHROPIC_EVENTS:
-            return False
-        key = event.get("index")
-        if kind == "content_block_start":
-            block = mapping(event.get("content_block"))
-            if block.get("type") == "tool_use":  # server tools are not the application's
-                calls.start(key, block.get("id"), block.get("name"), start=block.get("input"))
+        kind, key, block = (
+            event.get("type"),
+            event.get("index"),
+            mapping(event.get("content_block")),
+        )
+        if kind == "content_block_start" and block.get("type") == "tool_use":
+            calls.start(key, block.get("id"), block.get("name"), start=block.get("input"))
         elif kind == "content_block_delta":
             calls.add(key, mapping(event.get("delta")).get("partial_json"))
         elif kind == "content_block_stop":
             calls.finish(key)
-        return True
+        return kind in _ANTHROPIC_EVENTS
 
     def item(self, call: PendingCall) -> Any:
-        start = call.start if call.start is not None else {}
-        arguments = _decoded(call.arguments_text, start)
+        arguments = _decoded(call.arguments_text, call.start or {})
         return {"type": "tool_use", "id": call.id, "name": call.exported, "input": arguments}
 
 
 _ANTHROPIC_EVENTS = frozenset(
     {"message_start", "message_delta", "message_stop", "ping", "error"}
     | {"content_block_start", "content_block_delta", "content_block_stop"}
-    # what the SDK's messages.stream() adds beside the raw events (nothing new to read)
+    # what the SDK's messages.stream() yields beside the raw events (nothing new to read)
     | {"text", "input_json", "citation", "thinking", "signature"}
 )
 
 
-class GeminiChunks:
-    """Gemini ``GenerateContentResponse`` chunks: each ``functionCall`` part arrives whole."""
-
-    def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        if not _GEMINI_KEYS & event.keys():
-            return False
-        candidates = plain(event.get("candidates")) or []
-        content = mapping(mapping(candidates[0]).get("content")) if candidates else {}
-        for part in plain(content.get("parts")) or ():
-            part = mapping(part)
-            if part.get("functionCall") or part.get("function_call"):
-                calls.whole(part)
-        return True
-
-    def item(self, call: PendingCall) -> Any:
-        raise AssertionError("gemini calls arrive whole")  # pragma: no cover
-
-
-_GEMINI_KEYS = frozenset({"candidates", "usageMetadata", "usage_metadata", "promptFeedback"})
-
-
 class BedrockEvents:
-    """Bedrock ``converse_stream`` events: a ``toolUse`` block is complete at its ``contentBlockStop``."""
+    """Bedrock ``converse_stream`` events: a ``toolUse`` block ends at its ``contentBlockStop``."""
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        if len(event) != 1 or next(iter(event)) not in _BEDROCK_EVENTS:
-            return False
-        if "contentBlockStart" in event:
-            start = mapping(event["contentBlockStart"])
-            use = mapping(mapping(start.get("start")).get("toolUse"))
+        name = next(iter(event), None) if len(event) == 1 else None
+        body = mapping(event.get(name)) if name in _BEDROCK_EVENTS else {}
+        key = body.get("contentBlockIndex")
+        if name == "contentBlockStart":
+            use = mapping(mapping(body.get("start")).get("toolUse"))
             if use and use.get("type") != "server_tool_use":
-                calls.start(start.get("contentBlockIndex"), use.get("toolUseId"), use.get("name"))
-        elif "contentBlockDelta" in event:
-            delta = mapping(event["contentBlockDelta"])
-            use = mapping(mapping(delta.get("delta")).get("toolUse"))
-            calls.add(delta.get("contentBlockIndex"), use.get("input"))
-        elif "contentBlockStop" in event:
-            calls.finish(mapping(event["contentBlockStop"]).get("contentBlockIndex"))
-        return True
+                calls.start(key, use.get("toolUseId"), use.get("name"))
+        elif name == "contentBlockDelta":
+            calls.add(key, mapping(mapping(body.get("delta")).get("toolUse")).get("input"))
+        elif name == "contentBlockStop":
+            calls.finish(key)
+        return name in _BEDROCK_EVENTS
 
     def item(self, call: PendingCall) -> Any:
-        use = {
-            "toolUseId": call.id,
-            "name": call.exported,
-            "input": _decoded(call.arguments_text, {}),
-        }
-        return {"toolUse": use}
+        arguments = _decoded(call.arguments_text, {})
+        return {"toolUse": {"toolUseId": call.id, "name": call.exported, "input": arguments}}
 
 
 _BEDROCK_EVENTS = frozenset(
@@ -189,16 +138,32 @@ _BEDROCK_EVENTS = frozenset(
 )
 
 
-class OllamaChunks:
-    """Ollama ``ChatResponse`` chunks: each carries whole calls in ``message.tool_calls``."""
+class WholeCalls:
+    """Chunks that carry whole calls (Gemini, Ollama): each is complete in the chunk that has it.
+
+    :param calls_of: the calls of one chunk, or ``None`` for what is not a chunk.
+    """
+
+    def __init__(self, calls_of: Any) -> None:
+        self.calls_of = calls_of
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        message = mapping(event.get("message"))
-        if not message or "done" not in event:
-            return False
-        for call in plain(message.get("tool_calls")) or ():
-            calls.whole(mapping(call))
-        return True
+        found = self.calls_of(event)
+        for call in found or ():
+            calls.whole(call)
+        return found is not None
 
-    def item(self, call: PendingCall) -> Any:
-        raise AssertionError("ollama calls arrive whole")  # pragma: no cover
+
+def gemini_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
+    """The ``functionCall`` parts of a ``GenerateContentResponse`` chunk."""
+    if not {"candidates", "usageMetadata", "usage_metadata", "promptFeedback"} & chunk.keys():
+        return None
+    candidates = plain(chunk.get("candidates")) or [{}]
+    parts = plain(mapping(mapping(candidates[0]).get("content")).get("parts")) or ()
+    return [p for p in map(mapping, parts) if p.get("functionCall") or p.get("function_call")]
+
+
+def ollama_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
+    """The ``message.tool_calls`` of an Ollama ``ChatResponse`` chunk."""
+    message = mapping(chunk.get("message"))
+    return list(plain(message.get("tool_calls")) or ()) if message and "done" in chunk else None

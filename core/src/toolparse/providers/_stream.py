@@ -1,16 +1,15 @@
 """Tool calls assembled from a streamed response, each returned as soon as it is complete.
 
-Each provider has a small reader (its ``stream()``) that knows the provider's events: when a call
-starts, when its arguments grow, when it is complete. The reader hands each finished call, in
-the provider's own response shape, to the one :class:`Assembly` shared by all; the assembly reads
-it with the provider's ``parse_tool_calls``, so a streamed call equals the parsed one.
+A provider's reader (its ``stream()``, see ``_readers``) knows when a call starts, grows and is
+complete in its events, and hands each finished call, in the provider's response shape, to the
+one :class:`Assembly`, which reads it with ``parse_tool_calls``: a streamed call is a parsed one.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ._base import plain
@@ -20,64 +19,51 @@ if TYPE_CHECKING:
     from ..results import ToolCall
     from . import Provider
 
-__all__ = ["Assembly", "PendingCall", "StreamReader", "ToolCallStream"]
+__all__ = ["Assembly", "PendingCall", "ToolCallStream"]
 
 
 class PendingCall:
-    """A tool call still being written.
+    """A call being written: ``id``, ``name`` (the tool's own), ``arguments_text`` (so far)."""
 
-    ``id`` and ``name`` are ``None`` until the provider sent them; ``name`` is the tool's own name
-    (a call made under an alias is shown under the tool's name); ``arguments_text`` is the JSON
-    text of the arguments so far.
-    """
+    __slots__ = ("_keys", "_scan", "exported", "id", "kind", "name", "parts", "start")
 
-    __slots__ = ("_keys", "_parts", "_scan", "exported", "id", "kind", "name", "start")
-
-    def __init__(self, call_id: Any, exported: Any, kind: str, start: Any) -> None:
+    def __init__(self, call_id: Any, exported: Any, name: Any, kind: str, start: Any) -> None:
         self.id: str | None = call_id if isinstance(call_id, str) and call_id else None
-        #: the name as the model sent it, and the tool's own name
+        #: the name as the model sent it; the provider's kind of call; what its first event had
         self.exported: str | None = exported if isinstance(exported, str) and exported else None
-        self.name: str | None = self.exported
-        #: the provider's kind of call and what its first event carried (the reader's own)
-        self.kind, self.start = kind, start
-        self._parts: list[str] = []
+        self.name: str | None = name if self.exported else None
+        self.kind, self.start, self.parts = kind, start, list[str]()
         self._keys: list[str] = []
-        # [offset, depth, in string, escaped, where a top-level key starts, key expected]
+        # offset, depth, in a string, escaped, where a top-level key starts, a key expected
         self._scan: list[Any] = [0, 0, False, False, -1, False]
 
     @property
     def arguments_text(self) -> str:
         """The arguments' JSON text received so far."""
-        if len(self._parts) > 1:
-            self._parts[:] = ["".join(self._parts)]
-        return self._parts[0] if self._parts else ""
-
-    def __repr__(self) -> str:
-        return f"PendingCall({self.id!r}, {self.name!r}, {self.arguments_text!r})"
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
 
     def keys(self) -> list[str]:
-        """The top-level keys of the arguments whose names are complete (a scan of the new text)."""
+        """The top-level keys whose names are complete (only the text new since the last scan)."""
         text = self.arguments_text
         at, depth, quoted, escaped, key_at, want_key = self._scan
         top_object = text.lstrip()[:1] == "{"
         for i in range(at, len(text)):
             ch = text[i]
             if quoted:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
+                if escaped or ch == "\\":
+                    escaped = not escaped
                 elif ch == '"':
                     quoted = False
                     if key_at >= 0:
                         try:
                             self._keys.append(json.loads(text[key_at : i + 1]))
                         except ValueError:
-                            pass  # not JSON text: the parser will say so
+                            pass  # no JSON text: the call will be told so
                         key_at = -1
             elif ch == '"':
-                quoted = True
-                key_at, want_key = (i if want_key else -1), False
+                quoted, key_at, want_key = True, (i if want_key else -1), False
             elif ch in "{[":
                 depth += 1
                 want_key = depth == 1 and ch == "{"
@@ -90,33 +76,29 @@ class PendingCall:
 
 
 class Assembly:
-    """The calls of one streamed response: those being written, and those finished."""
+    """What a reader drives: the calls being written by the provider's key, and those finished."""
 
-    __slots__ = ("done", "found", "items", "open", "reader", "stream")
-
-    def __init__(self, stream: ToolCallStream, reader: StreamReader) -> None:
-        self.stream, self.reader = stream, reader
-        #: pending calls by the provider's key for them (an index, an item id)
+    def __init__(self, provider: Provider, functions: Any, routes: Mapping[str, str]) -> None:
+        self.provider, self.functions, self.routes = provider, functions, routes
+        self.reader = provider.stream()  # type: ignore[attr-defined]
         self.open: dict[Any, PendingCall] = {}
-        #: every finished call as an item of the provider's response, in order
-        self.items: list[Any] = []
-        self.found = 0  # the calls the items have given so far
+        self.items: list[Any] = []  # every finished call, as an item of the response
         self.done: list[ToolCall] = []
+        self.found = 0
 
     def start(self, key: Any, call_id: Any, name: Any, kind: str = "", start: Any = None) -> None:
-        """A call starts (its name and id as far as the provider sent them)."""
-        call = self.open[key] = PendingCall(call_id, name, kind, start)
-        if call.exported is not None:
-            call.name = self.stream._routes.get(call.exported, call.exported)
+        """A call starts at ``key`` (an index), with its id and name as far as they were sent."""
+        routed = self.routes.get(name, name) if isinstance(name, str) else None
+        self.open[key] = PendingCall(call_id, name, routed, kind, start)
 
     def add(self, key: Any, text: Any) -> None:
         """More of the arguments' text of the call at ``key`` (none open there: ignored)."""
         call = self.open.get(key)
         if call is not None and isinstance(text, str) and text:
-            call._parts.append(text)
+            call.parts.append(text)
 
     def finish(self, key: Any) -> None:
-        """The call at ``key`` is complete (none open there: nothing happens)."""
+        """The call at ``key``, if any, is complete."""
         call = self.open.pop(key, None)
         if call is not None:
             self.whole(self.reader.item(call))
@@ -131,64 +113,44 @@ class Assembly:
         from . import parse_tool_calls
 
         self.items.append(item)
-        # parsed with the items before it: ids made up for calls without one are those the
-        # whole response would get
-        calls = parse_tool_calls(self.items, self.stream.provider, self.stream._functions)
+        # read with the items before it: made-up ids are those of the whole response
+        calls = parse_tool_calls(self.items, self.provider, self.functions)
         self.done += calls[self.found :]
         self.found = len(calls)
-
-
-class StreamReader(Protocol):
-    """What a provider's ``stream()`` returns: the reader of one streamed response."""
-
-    def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        """Read one event (plain data) into ``calls``; ``False``: not an event of this provider."""
-        ...
-
-    def item(self, call: PendingCall) -> Any:
-        """A finished call as one item of the provider's response, for ``parse_tool_calls``."""
-        ...
 
 
 class ToolCallStream:
     """Tool calls assembled from a streamed response, each as soon as its provider completes it.
 
-    ``feed`` each stream event or chunk (the SDK's object or its dict) as it arrives; it returns
-    the calls that event completed. ``close()`` at the end returns those still open. The calls
-    equal what :func:`parse_tool_calls` gives for the whole response: same ids (made-up ones
-    included), names routed back from aliases when ``functions`` are given, same arguments.
-    One stream per response.
+    ``feed`` each stream event or chunk (the SDK's object or its dict) as it arrives: it returns
+    the calls that event completed; ``close()`` at the end returns those still open. The calls
+    equal what :func:`parse_tool_calls` gives for the whole response (the same ids, made-up ones
+    included; names routed back from aliases when ``functions`` are given). One per response.
 
     :param provider: the provider's name (``"openai"``, ``"anthropic"``, ...) or object.
     :param functions: the tools offered (Functions or a Toolset): names are routed back, and
-        :meth:`early_problems` can tell an unknown tool or argument before the call is complete.
+        :meth:`early_problems` can tell an unknown tool or argument before a call is complete.
     :raises ValueError: the provider does not stream tool calls (``"mcp"``).
     """
 
-    __slots__ = ("_calls", "_functions", "_routes", "_table", "provider")
+    __slots__ = ("_calls", "_table")
 
     def __init__(
         self, provider: str | Provider, functions: Iterable[Function] | None = None
     ) -> None:
         from . import _exported_names, _provider
 
-        fns = None if functions is None else _listed(functions)
-        first = next(iter(fns or ()), None)
-        self.provider = _provider(provider, None if first is None else first._pm)
-        reader = getattr(self.provider, "stream", None)
-        if reader is None:
-            raise ValueError(f"provider {self.provider.name!r} has no stream reader (stream())")
-        self._functions = fns
-        rule = getattr(self.provider, "name_rule", None)
-        routes = (
-            {} if fns is None or rule is None else _exported_names(fns, self.provider.name, rule)
+        fns = (
+            functions if functions is None or hasattr(functions, "_names_for") else list(functions)
         )
-        self._routes: dict[str, str] = routes
-        self._table = {fn.name: fn for fn in fns or ()}
-        self._calls = Assembly(self, reader())
-
-    def __repr__(self) -> str:
-        return f"ToolCallStream({self.provider.name!r}, pending={len(self._calls.open)})"
+        first = next(iter(fns or ()), None)
+        found = _provider(provider, None if first is None else first._pm)
+        if not hasattr(found, "stream"):
+            raise ValueError(f"provider {found.name!r} has no stream reader (stream())")
+        rule = getattr(found, "name_rule", None)
+        routes = {} if fns is None or rule is None else _exported_names(fns, found.name, rule)
+        self._calls = Assembly(found, fns, routes)
+        self._table = None if fns is None else {fn.name: fn for fn in fns}
 
     def feed(self, event: Any) -> list[ToolCall]:
         """Read one stream event or chunk; the calls it completed, in order.
@@ -197,17 +159,16 @@ class ToolCallStream:
         """
         data = plain(event)
         if not (isinstance(data, Mapping) and self._calls.reader.feed(data, self._calls)):
-            what = type(event).__name__
-            if isinstance(data, Mapping):
-                what += f" with keys {', '.join(sorted(map(str, data))[:8]) or '(none)'}"
+            keys = ", ".join(sorted(map(str, data))[:8]) if isinstance(data, Mapping) else ""
             raise ValueError(
-                f"{self.provider.name}: expected a stream event or chunk of this provider; got "
-                f"a {what}. Was this stream from another provider? Pass that provider's name."
+                f"{self._calls.provider.name}: expected a stream event of this provider; got a "
+                f"{type(event).__name__}{f' with keys {keys}' if keys else ''}. Was this stream "
+                "from another provider? Pass that provider's name."
             )
         return self._flush()
 
     def close(self) -> list[ToolCall]:
-        """The calls still open at the end of the stream (a cut-off call as it was received)."""
+        """The calls still open at the end (a call cut off, as it was received)."""
         self._calls.finish_all()
         return self._flush()
 
@@ -217,31 +178,25 @@ class ToolCallStream:
         return list(self._calls.open.values())
 
     def early_problems(self) -> list[str]:
-        """Problems of the calls being written that are already certain, as the model is told.
+        """What is already certain to be wrong with the calls being written, as the model is told.
 
-        A call to a tool that is not offered; a complete top-level key the tool would refuse
-        (any unknown key under ``unknown_arguments="reject"``, one that looks like a typo of a
-        name not yet sent under ``"report"``). Empty without ``functions``.
+        A tool that is not offered; a complete top-level key the tool would refuse (any unknown
+        key under ``unknown_arguments="reject"``, one that looks like a typo of a name not sent
+        yet under ``"report"``). Empty without ``functions``.
         """
-        if self._functions is None:
-            return []
+        from ..results import ToolCall
         from . import _callable_names
 
         problems: list[str] = []
-        for call in self._calls.open.values():
-            if call.name is None:
-                continue
-            fn = self._table.get(call.name)
-            if fn is None:
-                from ..results import ToolCall
-
-                asked = ToolCall(call.id or "", call.exported or call.name)
-                asked._provider = self.provider.name
-                problems.append(
-                    messages.unknown_tool(asked.name, _callable_names(self._functions, asked))
-                )
-            elif fn.parse_args is None and fn.unknown_arguments != "ignore":
-                problems += _unknown_keys(fn, call.keys())
+        for call in self._calls.open.values() if self._table is not None else ():
+            fn = self._table.get(call.name or "")  # type: ignore[union-attr]
+            if fn is None and call.exported is not None:
+                asked = ToolCall(call.id or "", call.exported)
+                asked._provider = self._calls.provider.name
+                available = _callable_names(self._calls.functions, asked)
+                problems.append(messages.unknown_tool(call.exported, available))
+            elif fn is not None and fn.parse_args is None and fn.unknown_arguments != "ignore":
+                problems += _refused(fn, call.keys())
         return problems
 
     def _flush(self) -> list[ToolCall]:
@@ -249,17 +204,10 @@ class ToolCallStream:
         return done
 
 
-def _listed(functions: Iterable[Function]) -> Any:
-    return functions if hasattr(functions, "_names_for") else list(functions)
-
-
-def _unknown_keys(fn: Function, keys: list[str]) -> list[str]:
+def _refused(fn: Function, keys: list[str]) -> list[str]:
     """The core's message for the keys ``fn`` would refuse, if any."""
     accepted = fn.accepted_param_names()
-    unknown = [k for k in keys if k not in accepted]
-    if not accepted or not unknown:
-        return []
-    found = messages.suggestions(unknown, accepted, keys)
+    found = messages.suggestions([k for k in keys if k not in accepted], accepted, keys)
     if fn.unknown_arguments == "report":
         found = {name: hint for name, hint in found.items() if hint is not None}
-    return [messages.unrecognized_only(found, accepted)] if found else []
+    return [messages.unrecognized_only(found, accepted)] if found and accepted else []
