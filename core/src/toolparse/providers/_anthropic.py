@@ -12,7 +12,6 @@ from ._strict import strict_schema
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import AnthropicEvents
 
 __all__ = ["AnthropicProvider"]
 
@@ -93,12 +92,6 @@ class AnthropicProvider(BuiltinProvider):
         else:
             raise self.cannot_carry(part, "a tool_result")
         return _cached(out, part.options, "content part")
-
-    def stream(self) -> AnthropicEvents:
-        """A reader of one streamed message (its ``RawMessageStreamEvent``s)."""
-        from ._readers import AnthropicEvents
-
-        return AnthropicEvents()
 
 
 # what other APIs' payloads carry: not an Anthropic message or block

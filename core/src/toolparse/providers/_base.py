@@ -157,6 +157,18 @@ class BuiltinProvider:
         """One result in the provider's shape."""
         raise NotImplementedError
 
+    def stream(self) -> Any:
+        """A reader of one streamed response, for :class:`ToolCallStream` (see ``_readers``)."""
+        from ._readers import READERS
+
+        make = READERS.get(self.name)
+        if make is None:
+            raise ValueError(
+                f"{self.name} has no stream of tool calls: each call arrives whole; "
+                "pass it to parse_tool_calls"
+            )
+        return make()
+
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
         data = plain(payload)

@@ -18,7 +18,6 @@ from ._strict import strict_schema
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import BedrockEvents
 
 __all__ = ["BedrockProvider"]
 
@@ -95,12 +94,6 @@ class BedrockProvider(BuiltinProvider):
         except binascii.Error:
             raise ValueError("bedrock: an image's data must be base64") from None
         return {"image": {"format": kind, "source": {"bytes": data}}}
-
-    def stream(self) -> BedrockEvents:
-        """A reader of one ``converse_stream`` response (its events, as botocore gives them)."""
-        from ._readers import BedrockEvents
-
-        return BedrockEvents()
 
 
 def _is_block(block: Mapping[str, Any]) -> bool:

@@ -24,7 +24,6 @@ from ._schema import Converted, Rule, SchemaWalk, parameters, rewrite
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import WholeCalls
 
 __all__ = ["GENERATED_ID", "GeminiProvider"]
 
@@ -125,12 +124,6 @@ class GeminiProvider(BuiltinProvider):
         if media:
             response["parts"] = media
         return {"functionResponse": response}
-
-    def stream(self) -> WholeCalls:
-        """A reader of one streamed response (``GenerateContentResponse`` chunks)."""
-        from ._readers import WholeCalls, gemini_calls
-
-        return WholeCalls(gemini_calls)
 
 
 def _whole(value: Any) -> Any:

@@ -88,13 +88,6 @@ class MCPProvider(BuiltinProvider):
         message["isError"] = bool(result.is_error)
         return message
 
-    def stream(self) -> Any:
-        """MCP has no streamed calls: a ``tools/call`` request arrives whole."""
-        raise ValueError(
-            "mcp has no stream of tool calls: a tools/call request arrives whole; "
-            "pass it to parse_tool_calls"
-        )
-
     def _part(self, part: ContentPart) -> dict[str, Any]:
         if isinstance(part, TextPart):
             return {"type": "text", "text": part.text}

@@ -1,8 +1,7 @@
 """Ollama's chat API: OpenAI-like tools, ``tool_calls`` with arguments as an object, ``tool`` results.
 
-The ``ollama`` package reads each tool into its ``Tool`` type, which keeps of each parameter
-only ``type``, ``items``, ``description`` and ``enum``: everything else is said in the
-parameter's description, so the model still reads it (the parser enforces it as before).
+The ``ollama`` package's ``Tool`` type keeps of each parameter only ``type``, ``items``,
+``description`` and ``enum``: the rest is said in the parameter's description.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from ._schema import Converted, parameters
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import WholeCalls
 
 __all__ = ["OllamaProvider"]
 
@@ -49,22 +47,17 @@ class OllamaProvider(BuiltinProvider):
         data = plain(payload)
         if isinstance(data, Mapping) and "message" in data and "done" in data:
             data = plain(data["message"])  # the ChatResponse
-        if (
-            isinstance(data, Mapping)
-            and data.get("role") == "assistant"
-            and "type" not in data
-            and isinstance(data.get("content", ""), (str, type(None)))
-        ):
+        if isinstance(data, Mapping) and data.get("role") == "assistant" and "type" not in data:
+            if isinstance(data.get("content"), list):  # another API's message
+                raise self.expected(payload)
             data = plain(data.get("tool_calls")) or []
         calls = self.listed(data, payload, _is_call)
+        named: list[Any] = [mapping(c["function"]) for c in calls]
         make_id = id_maker("ollama-call-", calls)
-        found = []
-        for call in calls:
-            function: Any = mapping(call["function"])
-            found.append(
-                ToolCall(make_id(call.get("id")), function.get("name"), function.get("arguments"))
-            )
-        return found
+        return [
+            ToolCall(make_id(c.get("id")), f.get("name"), f.get("arguments"))
+            for c, f in zip(calls, named, strict=True)
+        ]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """``{"role": "tool", "content", "tool_name"}``: the name the model called the tool by."""
@@ -86,11 +79,9 @@ class OllamaProvider(BuiltinProvider):
             message["images"] = images
         return message
 
-    def stream(self) -> WholeCalls:
-        """A reader of one streamed chat (``ChatResponse`` chunks)."""
-        from ._readers import WholeCalls, ollama_calls
 
-        return WholeCalls(ollama_calls)
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
 
 
 def _is_call(call: Mapping[str, Any]) -> bool:
@@ -109,16 +100,11 @@ def _parameter(schema: Any, root: Schema) -> Schema:
             s = {**resolve_ref(root, ref), **s}
         except ValueError:
             s["$ref"] = ref  # said as it is
-    branches = s.get("anyOf")
-    if (
-        isinstance(branches, list)
-        and "type" not in s
-        and all(
-            isinstance(b, Mapping) and b.keys() == {"type"} and isinstance(b["type"], str)
-            for b in branches
-        )
-    ):
-        s["type"] = [b["type"] for b in s.pop("anyOf")]
+    branches = s.get("anyOf") or ()
+    types = [b.get("type") for b in branches if isinstance(b, Mapping) and len(b) == 1]
+    if "type" not in s and types and len(types) == len(branches) and all(map(_is_str, types)):
+        s["type"] = types  # Optional[int] as ["integer", "null"]
+        del s["anyOf"]
     node = Converted(())
     for key, value in s.items():
         if key in _KEPT and (key != "type" or isinstance(value, (str, list))):

@@ -16,7 +16,6 @@ from ._strict import strict_schema
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ._readers import ChatChunks, ResponsesEvents
 
 __all__ = ["OpenAIProvider", "OpenAIResponsesProvider"]
 
@@ -93,12 +92,6 @@ class OpenAIProvider(_OpenAI):
         if not isinstance(part, TextPart):
             raise self.cannot_carry(part, "a tool message (text only)")
         return {"type": "text", "text": part.text}
-
-    def stream(self) -> ChatChunks:
-        """A reader of one streamed response (``ChatCompletionChunk``s)."""
-        from ._readers import ChatChunks
-
-        return ChatChunks()
 
 
 def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
@@ -190,12 +183,6 @@ class OpenAIResponsesProvider(_OpenAI):
         image = {"type": "input_image", "image_url": url}
         detail = (part.options or {}).get("detail")
         return image if detail is None else {**image, "detail": detail}
-
-    def stream(self) -> ResponsesEvents:
-        """A reader of one streamed response (its ``response.*`` events)."""
-        from ._readers import ResponsesEvents
-
-        return ResponsesEvents()
 
 
 # item types of other APIs: a list of them is not a Responses output

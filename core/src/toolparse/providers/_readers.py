@@ -14,7 +14,14 @@ from typing import Any
 from ._base import mapping, plain
 from ._stream import Assembly, PendingCall
 
-__all__ = ["AnthropicEvents", "BedrockEvents", "ChatChunks", "ResponsesEvents", "WholeCalls"]
+__all__ = [
+    "READERS",
+    "AnthropicEvents",
+    "BedrockEvents",
+    "ChatChunks",
+    "ResponsesEvents",
+    "WholeCalls",
+]
 
 
 def _decoded(text: str, empty: Any) -> Any:
@@ -167,3 +174,14 @@ def ollama_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
     """The ``message.tool_calls`` of an Ollama ``ChatResponse`` chunk."""
     message = mapping(chunk.get("message"))
     return list(plain(message.get("tool_calls")) or ()) if message and "done" in chunk else None
+
+
+#: each built-in provider's reader of one streamed response
+READERS: dict[str, Any] = {
+    "openai": ChatChunks,
+    "openai-responses": ResponsesEvents,
+    "anthropic": AnthropicEvents,
+    "bedrock": BedrockEvents,
+    "gemini": lambda: WholeCalls(gemini_calls),
+    "ollama": lambda: WholeCalls(ollama_calls),
+}
