@@ -138,6 +138,7 @@ class ToolCallStream:
     def __init__(
         self, provider: str | Provider, functions: Iterable[Function] | None = None
     ) -> None:
+        from .._aliases import alias_routes
         from . import _exported_names, _provider
 
         fns = (
@@ -150,7 +151,8 @@ class ToolCallStream:
         rule = getattr(found, "name_rule", None)
         routes = {} if fns is None or rule is None else _exported_names(fns, found.name, rule)
         self._calls = Assembly(found, fns, routes)
-        self._table = None if fns is None else {fn.name: fn for fn in fns}
+        # what execute_tool_calls would run: a tool by its name, or by any provider's alias
+        self._table = None if fns is None else {**alias_routes(fns), **{f.name: f for f in fns}}
 
     def feed(self, event: Any) -> list[ToolCall]:
         """Read one stream event or chunk; the calls it completed, in order.
@@ -189,7 +191,7 @@ class ToolCallStream:
 
         problems: list[str] = []
         for call in self._calls.open.values() if self._table is not None else ():
-            fn = self._table.get(call.name or "")  # type: ignore[union-attr]
+            fn = self._table.get(call.exported or "")  # type: ignore[union-attr]
             if fn is None and call.exported is not None:
                 asked = ToolCall(call.id or "", call.exported)
                 asked._provider = self._calls.provider.name
