@@ -13,8 +13,7 @@ from .function import Function
 
 if TYPE_CHECKING:
     from .plugins import PluginManager
-    from .providers import Provider
-    from .providers._stream import ToolCallStream
+    from .providers import Provider, ToolCallStream
     from .results import ToolCall, ToolResult
 
 __all__ = ["Toolset"]
@@ -152,7 +151,7 @@ class Toolset:
 
     def stream(self, provider: str | Provider) -> ToolCallStream:
         """A :class:`~toolparse.providers.ToolCallStream` of one streamed response, for these tools."""
-        from .providers._stream import ToolCallStream
+        from .providers import ToolCallStream
 
         return ToolCallStream(provider, self)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, content_parts, id_maker, mapping, plain
+from ._readers import BedrockEvents
 from ._schema import parameters
 from ._strict import strict_schema
 
@@ -33,6 +34,7 @@ class BedrockProvider(BuiltinProvider):
     """The ``"bedrock"`` provider: Amazon Bedrock's Converse API."""
 
     name = "bedrock"
+    reader = BedrockEvents
     # botocore's ToolName: pattern [a-zA-Z0-9_-]+, 1 to 64 characters
     name_rule = NameRule("bedrock", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
     shapes = "a Converse response, its message, a list of content blocks or a toolUse block"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import resolve_ref
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._readers import OllamaChunks
 from ._schema import Converted, parameters
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class OllamaProvider(BuiltinProvider):
     """The ``"ollama"`` provider: Ollama's ``/api/chat`` (the ``ollama`` package)."""
 
     name = "ollama"
+    reader = OllamaChunks
     # Ollama states no rule; the models it serves were taught OpenAI's, and their
     # templates' parsers expect such names
     name_rule = NameRule("ollama", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")

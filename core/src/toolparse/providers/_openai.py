@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._readers import ChatChunks, ResponsesEvents
 from ._schema import loose_array, parameters, rewrite
 from ._strict import strict_schema
 
@@ -52,6 +53,7 @@ class OpenAIProvider(_OpenAI):
     """The ``"openai"`` provider: the Chat Completions API."""
 
     name = "openai"
+    reader = ChatChunks
     max_description = 1024
     shapes = "a ChatCompletion, a choice, an assistant message or a list of tool calls"
 
@@ -131,6 +133,7 @@ class OpenAIResponsesProvider(_OpenAI):
     """The ``"openai-responses"`` provider: the Responses API."""
 
     name = "openai-responses"
+    reader = ResponsesEvents
     shapes = "a Response, a list of output items or one output item"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:

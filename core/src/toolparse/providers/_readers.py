@@ -8,19 +8,19 @@ item of the provider's response.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._base import mapping, plain
 from ._stream import Assembly, PendingCall
 
 __all__ = [
-    "READERS",
     "AnthropicEvents",
     "BedrockEvents",
     "ChatChunks",
+    "GeminiChunks",
+    "OllamaChunks",
     "ResponsesEvents",
-    "WholeCalls",
 ]
 
 
@@ -146,19 +146,30 @@ _BEDROCK_EVENTS = frozenset(
 
 
 class WholeCalls:
-    """Chunks that carry whole calls (Gemini, Ollama): each is complete in the chunk that has it.
+    """Chunks that carry whole calls (Gemini, Ollama): each is complete in the chunk that has it."""
 
-    :param calls_of: the calls of one chunk, or ``None`` for what is not a chunk.
-    """
-
-    def __init__(self, calls_of: Any) -> None:
-        self.calls_of = calls_of
+    #: the calls of one chunk, or ``None`` for what is not a chunk
+    calls_of: Callable[[Mapping[str, Any]], list[Any] | None]
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
         found = self.calls_of(event)
         for call in found or ():
             calls.whole(call)
         return found is not None
+
+
+class GeminiChunks(WholeCalls):
+    """Gemini ``GenerateContentResponse`` chunks."""
+
+    def calls_of(self, chunk: Mapping[str, Any]) -> list[Any] | None:
+        return gemini_calls(chunk)
+
+
+class OllamaChunks(WholeCalls):
+    """Ollama ``ChatResponse`` chunks."""
+
+    def calls_of(self, chunk: Mapping[str, Any]) -> list[Any] | None:
+        return ollama_calls(chunk)
 
 
 def gemini_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
@@ -174,14 +185,3 @@ def ollama_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
     """The ``message.tool_calls`` of an Ollama ``ChatResponse`` chunk."""
     message = mapping(chunk.get("message"))
     return list(plain(message.get("tool_calls")) or ()) if message and "done" in chunk else None
-
-
-#: each built-in provider's reader of one streamed response
-READERS: dict[str, Any] = {
-    "openai": ChatChunks,
-    "openai-responses": ResponsesEvents,
-    "anthropic": AnthropicEvents,
-    "bedrock": BedrockEvents,
-    "gemini": lambda: WholeCalls(gemini_calls),
-    "ollama": lambda: WholeCalls(ollama_calls),
-}

@@ -1,4 +1,4 @@
-"""Tool calls assembled from a streamed response, each returned as soon as it is complete.
+"""The assembly behind :class:`toolparse.providers.ToolCallStream`.
 
 A provider's reader (its ``stream()``, see ``_readers``) knows when a call starts, grows and is
 complete in its events, and hands each finished call, in the provider's response shape, to the
@@ -8,18 +8,17 @@ one :class:`Assembly`, which reads it with ``parse_tool_calls``: a streamed call
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
+from ..results import ToolCall
 from ._base import plain
 
 if TYPE_CHECKING:
     from ..function import Function
-    from ..results import ToolCall
-    from . import Provider
 
-__all__ = ["Assembly", "PendingCall", "ToolCallStream"]
+__all__ = ["Assembly", "PendingCall"]
 
 
 class PendingCall:
@@ -76,15 +75,38 @@ class PendingCall:
 
 
 class Assembly:
-    """What a reader drives: the calls being written by the provider's key, and those finished."""
+    """What a reader drives: the calls being written by the provider's key, and those finished.
 
-    def __init__(self, provider: Provider, functions: Any, routes: Mapping[str, str]) -> None:
-        self.provider, self.functions, self.routes = provider, functions, routes
-        self.reader = provider.stream()  # type: ignore[attr-defined]
+    :param provider: the provider, whose reader reads one response.
+    :param parse: the provider's ``parse_tool_calls``, with the names routed back.
+    :param routes: the name each tool was exported under → the tool's own name.
+    """
+
+    def __init__(
+        self, provider: Any, parse: Callable[[list[Any]], list[ToolCall]], routes: Mapping[str, str]
+    ) -> None:
+        self.name, self.reader, self.parse, self.routes = (
+            provider.name,
+            provider.stream(),
+            parse,
+            routes,
+        )
         self.open: dict[Any, PendingCall] = {}
         self.items: list[Any] = []  # every finished call, as an item of the response
         self.done: list[ToolCall] = []
         self.found = 0
+
+    def feed(self, event: Any) -> list[ToolCall]:
+        """Read one event (the SDK's object or its dict); the calls it completed."""
+        data = plain(event)
+        if not (isinstance(data, Mapping) and self.reader.feed(data, self)):
+            keys = ", ".join(sorted(map(str, data))[:8]) if isinstance(data, Mapping) else ""
+            raise ValueError(
+                f"{self.name}: expected a stream event of this provider; got a "
+                f"{type(event).__name__}{f' with keys {keys}' if keys else ''}. Was this stream "
+                "from another provider? Pass that provider's name."
+            )
+        return self.flush()
 
     def start(self, key: Any, call_id: Any, name: Any, kind: str = "", start: Any = None) -> None:
         """A call starts at ``key`` (an index), with its id and name as far as they were sent."""
@@ -110,100 +132,37 @@ class Assembly:
 
     def whole(self, item: Any) -> None:
         """A finished call, as one item of the provider's response."""
-        from . import parse_tool_calls
-
         self.items.append(item)
         # read with the items before it: made-up ids are those of the whole response
-        calls = parse_tool_calls(self.items, self.provider, self.functions)
+        calls = self.parse(self.items)
         self.done += calls[self.found :]
         self.found = len(calls)
 
+    def flush(self) -> list[ToolCall]:
+        """The calls finished since the last flush."""
+        done, self.done = self.done, []
+        return done
 
-class ToolCallStream:
-    """Tool calls assembled from a streamed response, each as soon as its provider completes it.
+    def problems(
+        self, functions: Any, aliases: list[dict[str, str]], names: Callable[[ToolCall], list[str]]
+    ) -> list[str]:
+        """What is certain to be wrong with the open calls.
 
-    ``feed`` each stream event or chunk (the SDK's object or its dict) as it arrives: it returns
-    the calls that event completed; ``close()`` at the end returns those still open. The calls
-    equal what :func:`parse_tool_calls` gives for the whole response (the same ids, made-up ones
-    included; names routed back from aliases when ``functions`` are given). One per response.
-
-    :param provider: the provider's name (``"openai"``, ``"anthropic"``, ...) or object.
-    :param functions: the tools offered (Functions or a Toolset): names are routed back, and
-        :meth:`early_problems` can tell an unknown tool or argument before a call is complete.
-    :raises ValueError: the provider does not stream tool calls (``"mcp"``).
-    """
-
-    __slots__ = ("_calls", "_table")
-
-    def __init__(
-        self, provider: str | Provider, functions: Iterable[Function] | None = None
-    ) -> None:
-        from .._aliases import alias_routes
-        from . import _exported_names, _provider
-
-        fns = (
-            functions if functions is None or hasattr(functions, "_names_for") else list(functions)
-        )
-        first = next(iter(fns or ()), None)
-        found = _provider(provider, None if first is None else first._pm)
-        if not hasattr(found, "stream"):
-            raise ValueError(f"provider {found.name!r} has no stream reader (stream())")
-        rule = getattr(found, "name_rule", None)
-        routes = {} if fns is None or rule is None else _exported_names(fns, found.name, rule)
-        self._calls = Assembly(found, fns, routes)
-        # what execute_tool_calls would run: a tool by its name, or by any provider's alias
-        self._table = None if fns is None else {**alias_routes(fns), **{f.name: f for f in fns}}
-
-    def feed(self, event: Any) -> list[ToolCall]:
-        """Read one stream event or chunk; the calls it completed, in order.
-
-        :raises ValueError: the event is not one of this provider's stream events.
+        :param aliases: for each name rule, the alias of each tool → its name (what
+            ``execute_tool_calls`` runs); ``names``: the names the model can call.
         """
-        data = plain(event)
-        if not (isinstance(data, Mapping) and self._calls.reader.feed(data, self._calls)):
-            keys = ", ".join(sorted(map(str, data))[:8]) if isinstance(data, Mapping) else ""
-            raise ValueError(
-                f"{self._calls.provider.name}: expected a stream event of this provider; got a "
-                f"{type(event).__name__}{f' with keys {keys}' if keys else ''}. Was this stream "
-                "from another provider? Pass that provider's name."
-            )
-        return self._flush()
-
-    def close(self) -> list[ToolCall]:
-        """The calls still open at the end (a call cut off, as it was received)."""
-        self._calls.finish_all()
-        return self._flush()
-
-    @property
-    def pending(self) -> list[PendingCall]:
-        """The calls still being written, in the order they started."""
-        return list(self._calls.open.values())
-
-    def early_problems(self) -> list[str]:
-        """What is already certain to be wrong with the calls being written, as the model is told.
-
-        A tool that is not offered; a complete top-level key the tool would refuse (any unknown
-        key under ``unknown_arguments="reject"``, one that looks like a typo of a name not sent
-        yet under ``"report"``). Empty without ``functions``.
-        """
-        from ..results import ToolCall
-        from . import _callable_names
-
-        problems: list[str] = []
-        for call in self._calls.open.values() if self._table is not None else ():
-            fn = self._table.get(call.exported or "")  # type: ignore[union-attr]
+        tools = {fn.name: fn for fn in functions}
+        table = {alias: tools[name] for found in aliases for alias, name in found.items()} | tools
+        found: list[str] = []
+        for call in self.open.values():
+            fn = table.get(call.exported or "")
             if fn is None and call.exported is not None:
                 asked = ToolCall(call.id or "", call.exported)
-                asked._provider = self._calls.provider.name
-                available = _callable_names(self._calls.functions, asked)
-                problems.append(messages.unknown_tool(call.exported, available))
+                asked._provider = self.name
+                found.append(messages.unknown_tool(call.exported, names(asked)))
             elif fn is not None and fn.parse_args is None and fn.unknown_arguments != "ignore":
-                problems += _refused(fn, call.keys())
-        return problems
-
-    def _flush(self) -> list[ToolCall]:
-        done, self._calls.done = self._calls.done, []
-        return done
+                found += _refused(fn, call.keys())
+        return found
 
 
 def _refused(fn: Function, keys: list[str]) -> list[str]:
