@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import mcp.types as mt
+import ollama
 from anthropic.types import Message
 from google.genai import types as gt
 from openai.types.chat import ChatCompletion
@@ -148,10 +149,46 @@ def mcp_reply(calls: Planned, text: str | None = None, turn: int = 0) -> list[di
     ]
 
 
+def bedrock_reply(calls: Planned, text: str | None = None, turn: int = 0) -> dict[str, Any]:
+    """A Converse response, as boto3's ``converse`` returns it."""
+    content: list[dict[str, Any]] = [{"text": text or "Let me look that up."}]
+    content += [
+        {"toolUse": {"toolUseId": f"tooluse_{turn}_{i}", "name": name, "input": args}}
+        for i, (name, args) in enumerate(calls)
+    ]
+    return {
+        "ResponseMetadata": {"RequestId": "r-1", "HTTPStatusCode": 200},
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": "tool_use" if calls else "end_turn",
+        "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+        "metrics": {"latencyMs": 1},
+    }
+
+
+def ollama_reply(
+    calls: Planned, text: str | None = None, turn: int = 0, done: bool = True
+) -> ollama.ChatResponse:
+    """An Ollama ``/api/chat`` response: calls without ids, arguments as objects."""
+    tool_calls = [
+        ollama.Message.ToolCall(function=ollama.Message.ToolCall.Function(name=n, arguments=a))
+        for n, a in calls
+    ]
+    message = ollama.Message(role="assistant", content=text or "", tool_calls=tool_calls or None)
+    return ollama.ChatResponse(
+        model="qwen3",
+        created_at="2026-01-01T00:00:00Z",
+        done=done,
+        done_reason="stop" if done else None,
+        message=message,
+    )
+
+
 REPLIES = {
     "openai": openai_reply,
     "openai-responses": responses_reply,
     "anthropic": anthropic_reply,
     "gemini": gemini_reply,
     "mcp": mcp_reply,
+    "bedrock": bedrock_reply,
+    "ollama": ollama_reply,
 }

@@ -57,3 +57,55 @@ def _drop_none(value: Any) -> Any:
     if isinstance(value, list):
         return [_drop_none(v) for v in value]
     return value
+
+
+@functools.cache
+def _converse_input() -> Any:
+    import botocore.session
+
+    client = botocore.session.get_session().create_client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    return client.meta.service_model.operation_model("Converse").input_shape
+
+
+def converse_request(
+    messages: list[Any], tools: list[Any] | None = None, model: str = "anthropic.claude-sonnet-4-5"
+) -> None:
+    """A Bedrock ``Converse`` request passes botocore's own input validation (offline)."""
+    from botocore.validate import ParamValidator
+
+    params: dict[str, Any] = {"modelId": model, "messages": messages}
+    if tools is not None:
+        params["toolConfig"] = {"tools": tools}
+    report = ParamValidator().validate(params, _converse_input())
+    assert not report.has_errors(), report.generate_report()
+
+
+def exact_ollama(model: type[pydantic.BaseModel], value: dict[str, Any]) -> pydantic.BaseModel:
+    """``value`` is a valid ``ollama`` ``model`` that keeps every key (its types drop unknown ones)."""
+    instance = model.model_validate(value)
+    assert instance.model_dump(exclude_none=True, by_alias=True) == value
+    return instance
+
+
+def ollama_request(messages: list[Any], tools: list[Any]) -> dict[str, Any]:
+    """What ``ollama.Client.chat`` sends for these messages and tools: it must keep every key."""
+    import httpx
+    import ollama
+
+    sent: list[Any] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        reply = {"model": "qwen3", "created_at": "2026-01-01T00:00:00Z", "done": True}
+        return httpx.Response(200, json={**reply, "message": {"role": "assistant", "content": ""}})
+
+    client = ollama.Client("http://ollama.test", transport=httpx.MockTransport(answer))
+    client.chat(model="qwen3", messages=messages, tools=tools)
+    (body,) = sent
+    assert body["tools"] == tools
+    # the answers go out exactly as written (the echoed turns are the client's to shape)
+    answers = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
+    assert [m for m in body["messages"] if m["role"] == "tool"] == answers
+    return body  # type: ignore[no-any-return]

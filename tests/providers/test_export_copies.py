@@ -8,7 +8,7 @@ import pytest
 
 import toolparse as tp
 
-PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "mcp"]
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "mcp", "bedrock", "ollama"]
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 import mcp.types as mt
+import ollama
 import pydantic
 import pytest
 from anthropic.types import MessageParam, ToolParam
@@ -27,7 +28,7 @@ import toolparse as tp
 from toolparse import providers
 
 from .payloads import REPLIES
-from .sdk_shapes import exact_model, exact_param
+from .sdk_shapes import converse_request, exact_model, exact_ollama, exact_param, ollama_request
 
 P = tp.FunctionParam
 
@@ -79,8 +80,10 @@ def toolset() -> tp.Toolset:
 
 
 def exported_names(tools: list[Any], provider: str) -> list[str]:
-    if provider == "openai":
+    if provider in ("openai", "ollama"):
         return [t["function"]["name"] for t in tools]
+    if provider == "bedrock":
+        return [t["toolSpec"]["name"] for t in tools]
     if provider == "gemini":
         return [d["name"] for d in tools[0]["functionDeclarations"]]
     return [t["name"] for t in tools]
@@ -96,6 +99,10 @@ def check_tools(provider: str, tools: list[Any]) -> None:
             exact_param(ToolParam, tool)
         elif provider == "gemini":
             exact_model(gt.Tool, tool)
+        elif provider == "ollama":
+            exact_ollama(ollama.Tool, tool)
+        elif provider == "bedrock":
+            converse_request([{"role": "user", "content": [{"text": "Go."}]}], [tool])
         else:
             mt.Tool.model_validate(tool)
 
@@ -110,6 +117,10 @@ def check_answer(provider: str, messages: list[dict[str, Any]]) -> None:
             exact_param(MessageParam, message)
         elif provider == "gemini":
             exact_model(gt.Content, message)
+        elif provider == "ollama":
+            exact_ollama(ollama.Message, message)
+        elif provider == "bedrock":
+            converse_request([message])
         else:
             mt.CallToolResult.model_validate(message)
 
@@ -129,6 +140,10 @@ def echo(provider: str, reply: Any) -> list[Any]:
         ]
     if provider == "gemini":
         return [reply.candidates[0].content]
+    if provider == "bedrock":
+        return [reply["output"]["message"]]
+    if provider == "ollama":
+        return [reply.message.model_dump(exclude_none=True)]
     return []
 
 
@@ -144,6 +159,10 @@ def check_request(provider: str, conversation: list[Any], tools: list[Any]) -> N
         gt.GenerateContentConfig.model_validate({"tools": tools})
         for content in conversation:
             gt.Content.model_validate(content)
+    elif provider == "bedrock":
+        converse_request(conversation, tools)
+    elif provider == "ollama":
+        ollama_request(conversation, tools)
 
 
 def run_loop(provider: str) -> list[list[tp.ToolResult]]:
@@ -154,6 +173,8 @@ def run_loop(provider: str) -> list[list[tp.ToolResult]]:
     conversation: list[Any] = (
         [] if provider in ("gemini", "mcp") else [{"role": "user", "content": "Go."}]
     )
+    if provider == "bedrock":
+        conversation = [{"role": "user", "content": [{"text": "Go."}]}]
     turns: list[list[tp.ToolResult]] = []
     for turn, planned in enumerate(SCRIPT):
         # the model calls tools by the names it was given

@@ -200,6 +200,8 @@ def test_a_call_with_no_name_becomes_an_error_result(provider: str) -> None:
         "anthropic": [{"type": "tool_use", "id": "c1", "input": {}}],
         "gemini": [{"functionCall": {"name": None, "args": {}}}],
         "mcp": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": None}},
+        "bedrock": [{"toolUse": {"toolUseId": "c1", "input": {}}}],
+        "ollama": [{"function": {"arguments": {}}}],
     }
     (call,) = providers.parse_tool_calls(nameless[provider], provider)
     assert call.name is None

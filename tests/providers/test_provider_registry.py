@@ -12,7 +12,7 @@ from toolparse import providers
 
 from .cases import plan_trip
 
-BUILTIN = ["anthropic", "gemini", "mcp", "openai", "openai-responses"]
+BUILTIN = ["anthropic", "bedrock", "gemini", "mcp", "ollama", "openai", "openai-responses"]
 
 
 def test_builtin_providers_are_registered_through_the_hook(pm: tp.PluginManager) -> None:
@@ -30,11 +30,12 @@ def test_builtin_providers_are_registered_through_the_hook(pm: tp.PluginManager)
 def test_an_unknown_provider_lists_the_available_ones(pm: tp.PluginManager) -> None:
     with pytest.raises(
         ValueError,
-        match="unknown provider 'bedrock'; available: anthropic, gemini, mcp, openai, openai-responses",
+        match="unknown provider 'cohere'; available: anthropic, bedrock, gemini, mcp, ollama, "
+        "openai, openai-responses",
     ):
-        providers.get_provider("bedrock", pm)
+        providers.get_provider("cohere", pm)
     with pytest.raises(ValueError, match="unknown provider"):
-        providers.to_tool(plan_trip(), "bedrock")
+        providers.to_tool(plan_trip(), "cohere")
 
 
 class Echo:

@@ -13,7 +13,7 @@ from .function import Function
 
 if TYPE_CHECKING:
     from .plugins import PluginManager
-    from .providers import Provider
+    from .providers import Provider, ToolCallStream
     from .results import ToolCall, ToolResult
 
 __all__ = ["Toolset"]
@@ -148,6 +148,12 @@ class Toolset:
         from .providers import to_result_message
 
         return to_result_message(results, provider)
+
+    def stream(self, provider: str | Provider) -> ToolCallStream:
+        """A :class:`~toolparse.providers.ToolCallStream` of one streamed response, for these tools."""
+        from .providers import ToolCallStream
+
+        return ToolCallStream(provider, self)
 
     def _names_for(self, provider: str, rule: Any) -> dict[str, str]:
         """Exported name → tool name for one provider (cached)."""

@@ -7,8 +7,9 @@ Four functions, one vocabulary for every provider::
     results = toolparse.execute_tool_calls(functions, calls)
     messages.extend(to_result_message(results, "openai"))
 
-Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``, ``"anthropic"``, ``"gemini"``
-and ``"mcp"``; more through the ``toolparse_register_providers`` hook. This package is itself the
+Built in: ``"openai"`` (Chat Completions), ``"openai-responses"``, ``"anthropic"``, ``"gemini"``,
+``"bedrock"``, ``"ollama"`` and ``"mcp"``; :class:`ToolCallStream` assembles calls from a
+streamed response. More through the ``toolparse_register_providers`` hook. This package is itself the
 plugin that registers the built-in ones, on a plugin manager the first time it needs that
 manager's providers, so the plugin manager never imports it. Importing this module is cheap: each
 provider's module loads when it is first needed.
@@ -28,10 +29,13 @@ if TYPE_CHECKING:
     from ..plugins import PluginManager
     from ..results import ToolCall, ToolResult
     from ._base import NameRule
+    from ._stream import PendingCall
 
 __all__ = [
     "NameRule",
+    "PendingCall",
     "Provider",
+    "ToolCallStream",
     "builtin_providers",
     "get_provider",
     "name_rules",
@@ -55,6 +59,8 @@ class Provider(Protocol):
     name: str
     #: Optional: a provider with a :class:`NameRule` attribute ``name_rule``
     #: has aliased names mapped back by ``parse_tool_calls(..., functions=)``.
+    #: Optional: ``stream()`` returns a reader of one streamed response, for
+    #: :class:`ToolCallStream` (the built-in ones are in ``_readers``).
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
@@ -82,8 +88,10 @@ _registering = threading.Lock()
 def builtin_providers() -> list[Provider]:
     """The providers toolparse ships (registered through the plugin hook)."""
     from ._anthropic import AnthropicProvider
+    from ._bedrock import BedrockProvider
     from ._gemini import GeminiProvider
     from ._mcp import MCPProvider
+    from ._ollama import OllamaProvider
     from ._openai import OpenAIProvider, OpenAIResponsesProvider
 
     return [
@@ -92,17 +100,25 @@ def builtin_providers() -> list[Provider]:
         AnthropicProvider(),
         GeminiProvider(),
         MCPProvider(),
+        BedrockProvider(),
+        OllamaProvider(),
     ]
 
 
 def name_rules() -> list[tuple[str, NameRule]]:
-    """``(provider, rule)`` for each built-in provider's tool-name rule.
+    """``(provider, rule)`` for each distinct tool-name rule of the built-in providers.
 
     Calls made under any of these aliases are routed back to their tool by ``execute_tool_calls``
-    and :class:`toolparse.Toolset`.
+    and :class:`toolparse.Toolset`. A rule that gives the aliases an earlier one gives (Bedrock's
+    and Ollama's are OpenAI's) is listed once, under the first provider.
     """
-    # every built-in provider has a name_rule (the Provider protocol makes it optional)
-    return [(p.name, p.name_rule) for p in builtin_providers()]  # type: ignore[attr-defined]
+    found: dict[tuple[object, ...], tuple[str, NameRule]] = {}
+    for p in builtin_providers():  # each has a name_rule (the Provider protocol makes it optional)
+        rule = p.name_rule  # type: ignore[attr-defined]
+        first = rule.first.pattern if rule.first else None
+        key = (rule.pattern.pattern, rule.invalid.pattern, rule.max_length, first)
+        found.setdefault(key, (p.name, rule))
+    return list(found.values())
 
 
 @hookimpl(trylast=True)
@@ -233,6 +249,70 @@ def to_result_message(
     return _provider(provider).to_result_message(results)
 
 
+class ToolCallStream:
+    """Tool calls assembled from a streamed response, each as soon as its provider completes it.
+
+    ``feed`` each stream event or chunk (the SDK's object or its dict) as it arrives: it returns
+    the calls that event completed; ``close()`` at the end returns those still open. The calls
+    equal what :func:`parse_tool_calls` gives for the whole response (the same ids, made-up ones
+    included; names routed back from aliases when ``functions`` are given). One per response.
+
+    :param provider: the provider's name (``"openai"``, ``"anthropic"``, ...) or object.
+    :param functions: the tools offered (Functions or a Toolset): names are routed back, and
+        :meth:`early_problems` can tell an unknown tool or argument before a call is complete.
+    :raises ValueError: the provider does not stream tool calls (``"mcp"``).
+    """
+
+    __slots__ = ("_calls", "_functions")
+
+    def __init__(
+        self, provider: str | Provider, functions: Iterable[Function] | None = None
+    ) -> None:
+        from ._stream import Assembly
+
+        fns = (
+            functions if functions is None or hasattr(functions, "_names_for") else list(functions)
+        )
+        first = next(iter(fns or ()), None)
+        found = _provider(provider, None if first is None else first._pm)
+        if not hasattr(found, "stream"):
+            raise ValueError(f"provider {found.name!r} has no stream reader (stream())")
+        rule = getattr(found, "name_rule", None)
+        routes = {} if fns is None or rule is None else _exported_names(fns, found.name, rule)
+        self._calls = Assembly(found, lambda items: parse_tool_calls(items, found, fns), routes)
+        self._functions = fns
+
+    def feed(self, event: Any) -> list[ToolCall]:
+        """Read one stream event or chunk; the calls it completed, in order.
+
+        :raises ValueError: the event is not one of this provider's stream events.
+        """
+        return self._calls.feed(event)
+
+    def close(self) -> list[ToolCall]:
+        """The calls still open at the end (a call cut off, as it was received)."""
+        self._calls.finish_all()
+        return self._calls.flush()
+
+    @property
+    def pending(self) -> list[PendingCall]:
+        """The calls still being written (``id``, ``name``, ``arguments_text``), in order."""
+        return list(self._calls.open.values())
+
+    def early_problems(self) -> list[str]:
+        """What is already certain to be wrong with the calls being written, as the model is told.
+
+        A tool that is not offered; a complete top-level key the tool would refuse (any unknown
+        key under ``unknown_arguments="reject"``, one that looks like a typo of a name not sent
+        yet under ``"report"``). Empty without ``functions``.
+        """
+        fns = self._functions
+        if fns is None:
+            return []
+        aliases = [_exported_names(fns, p, rule) for p, rule in name_rules()]
+        return self._calls.problems(fns, aliases, lambda call: _callable_names(fns, call))
+
+
 # -- the names a call may use: what parse_tool_calls and the tool-call loop route back ----------
 
 
@@ -302,4 +382,8 @@ def __getattr__(name: str) -> Any:
         from ._base import NameRule
 
         return NameRule
+    if name == "PendingCall":
+        from ._stream import PendingCall
+
+        return PendingCall
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
+from ._readers import AnthropicEvents
 from ._schema import parameters
 from ._strict import strict_schema
 
@@ -22,6 +23,7 @@ class AnthropicProvider(BuiltinProvider):
     """The ``"anthropic"`` provider: the Messages API."""
 
     name = "anthropic"
+    reader = AnthropicEvents
     # the API accepts 128 characters today but said 64 until 2025: aliases keep to 64
     name_rule = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
     shapes = "a Message, a message param, a list of content blocks or a tool_use block"

@@ -109,6 +109,8 @@ class BuiltinProvider:
     shapes: str
     #: the key of the one ``user`` message all answers go in (``None``: one message each)
     together: str | None = None
+    #: the class of the reader of one streamed response (``None``: no stream)
+    reader: Callable[[], Any] | None = None
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
@@ -156,6 +158,15 @@ class BuiltinProvider:
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """One result in the provider's shape."""
         raise NotImplementedError
+
+    def stream(self) -> Any:
+        """A reader of one streamed response, for :class:`ToolCallStream` (see ``_readers``)."""
+        if self.reader is None:
+            raise ValueError(
+                f"{self.name} has no stream of tool calls: each call arrives whole; "
+                "pass it to parse_tool_calls"
+            )
+        return self.reader()
 
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""

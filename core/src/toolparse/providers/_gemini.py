@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import free_form, merge_all_of
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._readers import GeminiChunks
 from ._schema import Converted, Rule, SchemaWalk, parameters, rewrite
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ class GeminiProvider(BuiltinProvider):
     """The ``"gemini"`` provider: the Gemini API (``google-genai``)."""
 
     name = "gemini"
+    reader = GeminiChunks
     # the rule both the Gemini Developer API and Vertex AI accept (the newest SDK
     # also allows ":" and 128 characters; older Vertex docs do not)
     name_rule = NameRule(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._readers import ChatChunks, ResponsesEvents
 from ._schema import loose_array, parameters, rewrite
 from ._strict import strict_schema
 
@@ -52,6 +53,7 @@ class OpenAIProvider(_OpenAI):
     """The ``"openai"`` provider: the Chat Completions API."""
 
     name = "openai"
+    reader = ChatChunks
     max_description = 1024
     shapes = "a ChatCompletion, a choice, an assistant message or a list of tool calls"
 
@@ -75,8 +77,8 @@ class OpenAIProvider(_OpenAI):
             data = plain(choices[0])
             if not (isinstance(data, Mapping) and "message" in data):
                 raise self.expected(payload)
-        if isinstance(data, Mapping) and "message" in data and "role" not in data:
-            data = plain(data["message"]) or {}  # a Choice
+        if isinstance(data, Mapping) and "message" in data and not {"role", "done"} & data.keys():
+            data = plain(data["message"]) or {}  # a Choice (an Ollama ChatResponse is "done")
         if isinstance(data, Mapping) and not _is_call(data) and _is_message(data):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
@@ -131,6 +133,7 @@ class OpenAIResponsesProvider(_OpenAI):
     """The ``"openai-responses"`` provider: the Responses API."""
 
     name = "openai-responses"
+    reader = ResponsesEvents
     shapes = "a Response, a list of output items or one output item"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
