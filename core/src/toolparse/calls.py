@@ -24,7 +24,7 @@ from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from ._pool import Share, Step, WorkerPool
+    from ._pool import Step, WorkerPool
     from .function import Function
     from .plugins import PluginManager
 
@@ -35,22 +35,28 @@ __all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers", "work
 now = time.perf_counter
 
 
-def set_max_workers(max_workers: int) -> None:
-    """Set the bound of the process-wide worker pool (threads already running are kept).
+def set_max_workers(max_workers: int, *, queue: int | None = None) -> None:
+    """Set the bounds of the process-wide worker pool (threads already running are kept).
 
-    The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
+    :param max_workers: the most sync bodies running at once. The default is
+        ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
+    :param queue: the most calls waiting for a thread, first come, first
+        served (default 1,000; ``None`` keeps the current bound). A call that
+        finds the queue full is answered at once that it could not be started.
+    :raises ValueError: a bound that is not a whole number (``max_workers`` at least 1).
     """
-    from ._pool import POOL, checked  # the worker threads load with their first use
+    from ._pool import POOL  # the worker threads load with their first use
 
-    POOL.max_workers = checked(max_workers)
+    POOL.resize(max_workers, queue)
 
 
 def worker_pool() -> WorkerPool:
     """The process-wide pool that sync bodies run in, off the caller's thread.
 
-    Read its ``max_workers`` (the bound), ``busy`` (calls running in it now,
-    hung ones included) and ``threads`` (alive now; each ends after
-    ``idle_seconds``, 60, with no call).
+    Read its ``max_workers`` and ``max_queue`` (the bounds), ``busy`` (calls
+    running in it now, hung ones included), ``waiting`` (calls queued for a
+    thread) and ``threads`` (alive now; each ends after ``idle_seconds``, 60,
+    with no call).
     """
     from ._pool import POOL  # the worker threads load with their first use
 
@@ -128,6 +134,7 @@ class _Batch:
 
     __slots__ = (
         "calls",
+        "cancelled",
         "context",
         "fns",
         "limit",
@@ -150,6 +157,7 @@ class _Batch:
         if timeout is not None or limit is not None:
             _check(timeout, limit)
         self.context, self.timeout, self.limit = context, timeout, limit
+        self.cancelled = False  # the caller cancelled the batch: what still ends comes late
         # what the model can call, named in the answer to an unknown tool
         self.source, table, routes = _table(functions)
         # the default manager is taken here, at the edge, when the caller gives none
@@ -232,7 +240,7 @@ class _Batch:
 
             in_threads(steps, self.timeout, self.limit, self.answer, self.late)
 
-    async def arun(self, step: Step, share: Share | None = None) -> None:
+    async def arun(self, step: Step) -> None:
         """Run ``step`` on the loop: an async body awaited here, a sync one in a worker thread."""
         i, call, fn, ctx = step
         start = now()
@@ -242,27 +250,41 @@ class _Batch:
 
             if not fn._async:
                 late = self.late(i, fn, start)
-                outcome = await in_worker(fn, call.arguments, ctx, self.timeout, late, share)
+                outcome = await in_worker(fn, call.arguments, ctx, self.timeout, late)
             elif self.timeout is None:
                 outcome = await fn.aexecute(call.arguments, ctx)
             else:
-                outcome = await atimed(fn, call.arguments, ctx, self.timeout)
-        self.answer(i, fn, outcome, start)
+                late = self.late(i, fn, start)
+                outcome = await atimed(fn, call.arguments, ctx, self.timeout, late)
+        self.answer(i, fn, outcome, start, late=self.cancelled)
 
     async def agroup(self, steps: list[Step]) -> None:
-        """Run ``steps`` together on the loop, ``limit`` at once."""
+        """Run ``steps`` together on the loop, ``limit`` at once.
+
+        Cancelled, it cancels every call still running and returns once they
+        have unwound; a body that swallows its cancellation is abandoned after
+        a grace of one second, and its outcome, should it end, is heard late.
+        """
         import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 
-        from ._pool import Share  # the worker threads load with their first use
+        from ._pool import settle  # the worker threads load with their first use
 
-        share = Share()
         gate = asyncio.Semaphore(self.limit) if self.limit else nullcontext()
 
         async def one(step: Step) -> None:
             async with gate:
-                await self.arun(step, share)
+                await self.arun(step)
 
-        await asyncio.gather(*(one(step) for step in steps))
+        # not gather: cancelled, it waits for every child, however long one runs on
+        tasks = [asyncio.ensure_future(one(step)) for step in steps]
+        try:
+            await asyncio.wait(tasks)
+        except asyncio.CancelledError:
+            self.cancelled = True
+            await settle(tasks)
+            raise
+        for task in tasks:
+            task.result()  # what a body let through (not an Exception) goes on
 
 
 def execute_tool_calls(
@@ -333,9 +355,13 @@ async def aexecute_tool_calls(
 
     ``async def`` bodies run on the loop; a sync body runs in a worker thread
     (its arguments are parsed on the loop first, so a rejected call needs no
-    thread). Cancelling this coroutine cancels the async tools it is running
-    and leaves no task behind; a sync body already running in a thread
-    cannot be stopped and finishes there.
+    thread). Cancelling this coroutine cancels every async tool body it is
+    running, at once, with or without ``timeout``, and returns (raising
+    ``CancelledError``) once they have unwound: a body that swallows its
+    cancellation is abandoned after one second, and its outcome, should it
+    end, goes to the observing hook with ``late=True``. A sync body already
+    running in a thread cannot be stopped; it finishes there, and its outcome
+    goes to the hook the same way.
     """
     batch = _Batch(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
