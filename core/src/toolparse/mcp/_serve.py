@@ -234,7 +234,9 @@ def listen(host: str, port: int) -> socket.socket:
         return socket.create_server((host.strip("[]"), port), family=family)
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
-        raise OSError(exc.errno, f"cannot listen on {host}:{port}: {reason}") from exc
+        # (create_server adds the address, which the line already names)
+        reason = reason.split(" (while attempting to bind", 1)[0]
+        raise OSError(f"cannot listen on {host}:{port}: {reason}") from exc
 
 
 def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
