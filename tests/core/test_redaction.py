@@ -405,7 +405,10 @@ def test_a_secret_named_environment_value_never_reaches_the_model(
     for results in (
         tp.execute_tool_calls(tools, calls),
         asyncio.run(tp.aexecute_tool_calls(tools, calls)),
-        [tp.ToolResult.from_outcome(c, t, t.execute(c.arguments)) for c, t in zip(calls, tools)],
+        [
+            tp.ToolResult.from_outcome(c, t, t.execute(c.arguments))
+            for c, t in zip(calls, tools, strict=True)
+        ],
     ):
         texts = [r.text for r in results]
         assert all(r.is_error for r in results)

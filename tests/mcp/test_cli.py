@@ -163,7 +163,8 @@ def test_a_public_bind_without_a_token_is_refused_saying_how_to_add_one(
     status, err = run_main([path, "--http", "0.0.0.0:8000"], capsys)
     assert status == 2
     assert err.startswith("toolparse: refusing to serve 0.0.0.0 without a token")
-    assert "--token-env MCP_TOKEN" in err and len(err.strip().splitlines()) == 1
+    assert "--token-env MCP_TOKEN" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_the_token_comes_from_a_variable_that_must_be_set(

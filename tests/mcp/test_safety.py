@@ -30,7 +30,9 @@ def _refuse(arguments: Any) -> str:
 
 
 FILES = [
-    tp.Function("files.read", _read, parameters=[tp.FunctionParam("path", "string", required=True)]),
+    tp.Function(
+        "files.read", _read, parameters=[tp.FunctionParam("path", "string", required=True)]
+    ),
     tp.Function("files.refuse", _refuse),
 ]
 
