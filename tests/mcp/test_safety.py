@@ -246,3 +246,33 @@ def test_an_unknown_tool_suggests_the_names_the_client_was_given() -> None:
     assert 'Did you mean "files.read"?' in text
     assert "files_read" not in text
     assert "Available tools: files.read, files.refuse." in text
+
+
+# -- cancellation -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("timeout", [None, 30])
+def test_a_clients_cancellation_reaches_the_tool(timeout: float | None) -> None:
+    started, unwound = anyio.Event(), anyio.Event()
+
+    async def wait(a: Any) -> str:
+        started.set()
+        try:
+            await anyio.sleep(600)
+        finally:
+            unwound.set()
+        return "finished"
+
+    server = tmcp.make_server([tp.Function("wait", wait)], timeout=timeout)
+
+    async def main() -> bool:
+        async with memory_session(server) as session:
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(session.call_tool, "wait", {})
+                    await started.wait()
+                    tg.cancel_scope.cancel()  # the client sends notifications/cancelled
+                await unwound.wait()
+            return unwound.is_set()
+
+    assert anyio.run(main)

@@ -335,11 +335,12 @@ async def settle(tasks: Iterable[asyncio.Future[Any]]) -> set[asyncio.Future[Any
     deadline = loop.time() + GRACE
     while pending and (left := deadline - loop.time()) > 0:
         try:
-            _, pending = await asyncio.wait(pending, timeout=left)
+            await asyncio.wait(pending, timeout=left)
         except asyncio.CancelledError:
             # an anyio cancel scope (the MCP SDK's) cancels again at every await
             # until its task leaves the scope: keep waiting, up to the deadline
-            continue
+            pass
+        pending = {task for task in pending if not task.done()}
     for task in pending:
         _abandon(task)
     return pending
