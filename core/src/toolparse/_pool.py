@@ -80,10 +80,9 @@ class WorkerPool:
         return len(self._waiting)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future[Any] | None:
-        """Run ``fn(*args)`` in a worker thread, now or in its turn; ``None`` when the queue is full.
+        """Run ``fn(*args)`` in a thread, now or in its turn (cancel the future: it never starts).
 
-        The future holds what ``fn`` returned (or raised); cancelling it while
-        it waits withdraws the job, which then never starts.
+        ``None`` when the queue is full.
         """
         job: _Job = [Future(), fn, args]
         with self._lock:
@@ -362,11 +361,10 @@ async def atimed(
     timeout: float,
     late: Callable[[Outcome], None] | None = None,
 ) -> Outcome:
-    """An async tool, cancelled past ``timeout``, or when this coroutine is cancelled.
+    """An async tool, cancelled past ``timeout`` or with this coroutine.
 
-    Cancelled from outside, the body gets :data:`GRACE` seconds to unwind; one
-    that swallows its cancellation and runs on is abandoned, and its outcome,
-    should it end, goes to ``late``.
+    Cancelled with it, a body that swallows that for :data:`GRACE` seconds is
+    abandoned; its outcome, should it end, goes to ``late``.
     """
     import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 

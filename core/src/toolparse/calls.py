@@ -261,9 +261,8 @@ class _Batch:
     async def agroup(self, steps: list[Step]) -> None:
         """Run ``steps`` together on the loop, ``limit`` at once.
 
-        Cancelled, it cancels every call still running and returns once they
-        have unwound; a body that swallows its cancellation is abandoned after
-        a grace of one second, and its outcome, should it end, is heard late.
+        Cancelled, it cancels every call running and returns once they unwound
+        (a body that swallows that is abandoned after a second: see ``settle``).
         """
         import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 

@@ -86,43 +86,23 @@ def _parser() -> _Parser:
     return parser
 
 
-def _number(kind: type, least: float) -> Callable[[str], Any]:
-    """An argparse type: a number of ``kind`` of at least ``least`` (above 0 for a float)."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if value is None or value < least or (kind is float and not value > 0):
-            what = f"a whole number of at least {least}" if kind is int else "seconds above 0"
-            raise argparse.ArgumentTypeError(f"wants {what}, got {text!r}")
-        return value
-
-    return parse
-
-
 def _mcp_options(p: _Parser) -> None:
     """The safety and capacity options of ``toolparse mcp``."""
     http = "(with --http)"
     p.add_argument(
         "--token-env", metavar="NAME", help=f"require the bearer token in env NAME {http}"
     )
-    host_help = f"accept this Host header (repeatable; name:* for any port) {http}"
-    p.add_argument("--allowed-host", action="append", metavar="HOST", help=host_help)
-    origin_help = f"accept this Origin header (repeatable) {http}"
-    p.add_argument("--allowed-origin", action="append", metavar="ORIGIN", help=origin_help)
-    open_help = (
-        f"serve a non-loopback address without a token, behind an authenticating proxy {http}"
-    )
-    p.add_argument("--allow-unauthenticated", action="store_true", help=open_help)
-    detail_help = "what a client reads of a tool's crash (default: full on loopback and stdio)"
-    p.add_argument("--error-detail", choices=("full", "type"), help=detail_help)
-    workers_help = "the most sync tool bodies running at once"
-    p.add_argument("--max-workers", type=_number(int, 1), metavar="N", help=workers_help)
-    queue_help = "the most calls waiting for a worker (default 1000)"
-    p.add_argument("--max-queue", type=_number(int, 0), metavar="N", help=queue_help)
-    p.add_argument("--timeout", type=_number(float, 0), metavar="S", help="seconds per call")
+    hosts = f"accept this Host header (repeatable; name:* for any port) {http}"
+    p.add_argument("--allowed-host", action="append", metavar="HOST", help=hosts)
+    origins = f"accept this Origin header (repeatable) {http}"
+    p.add_argument("--allowed-origin", action="append", metavar="ORIGIN", help=origins)
+    unauthenticated = f"serve a public address with no token (behind a proxy that checks) {http}"
+    p.add_argument("--allow-unauthenticated", action="store_true", help=unauthenticated)
+    detail = "what a client reads of a tool's crash (default: full on loopback and stdio)"
+    p.add_argument("--error-detail", choices=("full", "type"), help=detail)
+    p.add_argument("--max-workers", type=int, metavar="N", help="sync tool bodies run at once")
+    p.add_argument("--max-queue", type=int, metavar="N", help="calls that wait for a worker")
+    p.add_argument("--timeout", type=float, metavar="S", help="seconds per call")
 
 
 def _run(given: list[str]) -> int:

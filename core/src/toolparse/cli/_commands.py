@@ -9,7 +9,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from .. import providers
 from ..contract import Error, Interrupt
@@ -195,29 +195,24 @@ def mcp(args: argparse.Namespace) -> int:
         raise CommandError('serving MCP needs the SDK: pip install "toolparse[mcp]"') from None
     if args.http and not token and not args.allow_unauthenticated and not is_loopback(host):
         raise CommandError(
-            f"refusing to serve {host} without a token: anyone who can reach it could call every "
-            "tool. Put a token in an environment variable and name it, e.g. "
-            "export MCP_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') "
-            "and add --token-env MCP_TOKEN (clients send Authorization: Bearer <token>); or "
-            "serve 127.0.0.1 behind a proxy, or add --allow-unauthenticated if the proxy authenticates"
+            f"refusing to serve {host} without a token (anyone who can reach it could call every "
+            "tool): export MCP_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            " and add --token-env MCP_TOKEN; or serve 127.0.0.1 behind a proxy, or add "
+            "--allow-unauthenticated if the proxy authenticates"
         )
-    try:
-        server.serve(
-            tools,
-            name=args.name,
-            transport="streamable-http" if args.http else "stdio",
-            host=host,
-            port=port,
+    options: dict[str, Any] = {"timeout": args.timeout, "error_detail": args.error_detail}
+    options.update(name=args.name, max_workers=args.max_workers, max_queue=args.max_queue)
+    if args.http:
+        options.update(
             stateless=args.stateless,
-            timeout=args.timeout,
             auth_token=token,
             allowed_hosts=args.allowed_host,
             allowed_origins=args.allowed_origin,
             allow_unauthenticated=args.allow_unauthenticated,
-            error_detail=args.error_detail,
-            max_workers=args.max_workers,
-            max_queue=args.max_queue,
         )
+    transport: Literal["stdio", "streamable-http"] = "streamable-http" if args.http else "stdio"
+    try:
+        server.serve(tools, transport=transport, host=host, port=port, **options)
     except (ValueError, OSError) as exc:  # refused before serving: the bind, the options
         raise CommandError(str(exc)) from None
     return OK

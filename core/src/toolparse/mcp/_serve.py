@@ -1,10 +1,8 @@
-"""Serving an MCP server: stdio, or Streamable HTTP behind the SDK's own checks.
+"""Serving over stdio, or over Streamable HTTP behind the SDK's own checks.
 
-Over HTTP the SDK does the guarding: a bearer token through its ``token_verifier``
-and ``AuthSettings`` (401 without it), and the ``Host``/``Origin`` checks of its
-``TransportSecuritySettings`` (421, 403). What is decided here is only what the
-options mean for a bind address: off loopback, no token is refused unless asked
-for, and an unexpected exception shows only its type.
+The SDK guards: a bearer token through its ``token_verifier`` (401), ``Host``/``Origin``
+through its ``TransportSecuritySettings`` (421, 403). Decided here is what the options
+mean for a bind address: off loopback, no authentication is refused unless asked for.
 """
 
 from __future__ import annotations
@@ -86,9 +84,8 @@ def _auth(
         raise ValueError("auth needs a token_verifier: the SDK checks tokens with it")
     if auth is None and not allow_unauthenticated and not is_loopback(host):
         raise ValueError(
-            f"refusing to serve on {host} without authentication: anyone who can reach it "
-            "could call every tool. Pass auth_token= (or auth= and token_verifier=), "
-            "or allow_unauthenticated=True behind a proxy that authenticates"
+            f"refusing to serve on {host} without authentication: pass auth_token= (or auth= and "
+            "token_verifier=), or allow_unauthenticated=True behind a proxy that authenticates"
         )
     return auth, token_verifier
 
@@ -104,18 +101,12 @@ def _security(
         return None  # a public bind with no names to check: the proxy in front checks them
     if allowed_hosts is None:
         if not local:
-            raise ValueError(
-                "allowed_origins needs allowed_hosts on a non-loopback bind "
-                "(the Host names clients reach this server by)"
-            )
+            raise ValueError("allowed_origins needs allowed_hosts on a non-loopback bind")
         allowed_hosts = [*_LOOPBACK_HOSTS, f"{host}:*"]
     if allowed_origins is None:
         allowed_origins = _LOOPBACK_ORIGINS if local else []
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=list(allowed_hosts),
-        allowed_origins=list(allowed_origins),
-    )
+    hosts, origins = list(allowed_hosts), list(allowed_origins)
+    return TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
 
 
 def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
@@ -143,27 +134,20 @@ def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
     :param tools: a Function, a Toolset or a list of Functions.
     :param stateless: no sessions: every request stands alone, so any of
         several server processes behind a load balancer can answer it.
-    :param host: the address it will listen on. On a loopback address
-        (127.0.0.0/8, ``::1``, ``localhost``) only local ``Host`` and ``Origin``
-        headers pass (DNS-rebinding protection); any other address needs
-        authentication or ``allow_unauthenticated=True``.
+    :param host: the address it will listen on. On loopback (127.0.0.0/8, ``::1``,
+        ``localhost``) only local ``Host``/``Origin`` headers pass; any other
+        address needs authentication or ``allow_unauthenticated=True``.
     :param json_response: answer with one JSON body instead of an SSE stream.
-    :param context: entries every tool call's context starts from.
-    :param timeout: seconds per call.
-    :param auth_token: every request must carry ``Authorization: Bearer <auth_token>``;
-        anything else is answered 401 by the SDK. Read it from the environment,
-        never from code or the command line.
-    :param auth: the SDK's ``AuthSettings``, for a real authorization server;
-        passed through with ``token_verifier`` (the SDK's ``TokenVerifier``).
-    :param allowed_hosts: the ``Host`` headers accepted (``"name:*"``: any port);
-        another gets 421.
-    :param allowed_origins: the ``Origin`` headers accepted; another gets 403.
-    :param allow_unauthenticated: serve a non-loopback address with no
-        authentication (behind a proxy that authenticates).
-    :param error_detail: what a client reads of an unexpected exception (see
-        :func:`make_server`); default ``"full"`` on loopback, ``"type"`` elsewhere.
-    :param max_workers: the most sync bodies running at once (the process's pool).
-    :param max_queue: the most calls waiting for a worker thread.
+    :param auth_token: every request must carry ``Authorization: Bearer <auth_token>``,
+        else the SDK answers 401. Read it from the environment, never from code.
+    :param auth: the SDK's ``AuthSettings``, passed through with ``token_verifier``
+        (its ``TokenVerifier``) for a real authorization server.
+    :param allowed_hosts: the ``Host`` headers accepted (``"name:*"``: any port), else 421.
+    :param allowed_origins: the ``Origin`` headers accepted, else 403.
+    :param allow_unauthenticated: serve a non-loopback address with no authentication.
+    :param error_detail: as :func:`make_server`'s; default ``"full"`` on loopback,
+        ``"type"`` elsewhere. ``context``, ``timeout``, ``max_workers`` and
+        ``max_queue`` are :func:`make_server`'s too.
     :raises ValueError: a non-loopback ``host`` with no authentication and no
         ``allow_unauthenticated``; options that do not go together.
 
@@ -195,32 +179,15 @@ def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
     )
 
 
-async def serve_stdio(
-    tools: Any,
-    *,
-    name: str = "toolparse",
-    context: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-    error_detail: Literal["full", "type"] = "full",
-    max_workers: int | None = None,
-    max_queue: int | None = None,
-) -> None:
+async def serve_stdio(tools: Any, **options: Any) -> None:
     """Serve ``tools`` on this process's stdin and stdout until the client closes them.
 
-    While serving, the SDK points file descriptor 1 at stderr, so whatever a
-    tool prints cannot corrupt the stream. The options are :func:`make_server`'s.
+    ``options`` are :func:`make_server`'s. While serving, the SDK points file
+    descriptor 1 at stderr, so whatever a tool prints cannot corrupt the stream.
     """
     from mcp.server.stdio import stdio_server
 
-    server = make_server(
-        tools,
-        name=name,
-        context=context,
-        timeout=timeout,
-        error_detail=error_detail,
-        max_workers=max_workers,
-        max_queue=max_queue,
-    )
+    server = make_server(tools, **options)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
@@ -233,31 +200,18 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host.strip("[]"), port), family=family)
     except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        # (create_server adds the address, which the line already names)
-        reason = reason.split(" (while attempting to bind", 1)[0]
+        # (create_server adds the address to the reason: the line names it already)
+        reason = (exc.strerror or str(exc)).split(" (while attempting to bind", 1)[0]
         raise OSError(f"cannot listen on {host}:{port}: {reason}") from exc
 
 
-def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
+def serve(
     tools: Any,
     *,
-    name: str = "toolparse",
     transport: Literal["stdio", "streamable-http"] = "stdio",
     host: str = "127.0.0.1",
     port: int = 8000,
-    stateless: bool = False,
-    context: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-    auth_token: str | None = None,
-    auth: AuthSettings | None = None,
-    token_verifier: TokenVerifier | None = None,
-    allowed_hosts: Sequence[str] | None = None,
-    allowed_origins: Sequence[str] | None = None,
-    allow_unauthenticated: bool = False,
-    error_detail: Literal["full", "type"] | None = None,
-    max_workers: int | None = None,
-    max_queue: int | None = None,
+    **options: Any,
 ) -> None:
     """Serve ``tools`` as an MCP server until stopped.
 
@@ -265,51 +219,24 @@ def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
         ``"streamable-http"`` (a remote server at ``http://host:port/mcp``).
     :param host: the address to listen on (HTTP only).
     :param port: the port to listen on (HTTP only).
+    :param options: those of :func:`asgi_app` over HTTP (``auth_token``,
+        ``allowed_hosts``, ``error_detail``, ``max_workers``, ...), of
+        :func:`make_server` over stdio (``error_detail`` is ``"full"`` there
+        unless given: the client started this process).
     :raises ValueError: what :func:`asgi_app` refuses (checked before listening).
     :raises OSError: the address cannot be listened on (in use, not resolvable).
-
-    The other options are those of :func:`asgi_app` (the HTTP ones: ``auth_token``,
-    ``auth``, ``token_verifier``, ``allowed_hosts``, ``allowed_origins``,
-    ``allow_unauthenticated``) and of :func:`make_server`.
     """
     if transport == "stdio":
         import anyio
 
-        detail = error_detail or "full"  # the client started this process: it is its own
-        anyio.run(
-            lambda: serve_stdio(
-                tools,
-                name=name,
-                context=context,
-                timeout=timeout,
-                error_detail=detail,
-                max_workers=max_workers,
-                max_queue=max_queue,
-            )
-        )
+        options["error_detail"] = options.get("error_detail") or "full"
+        anyio.run(lambda: serve_stdio(tools, **options))
         return
     if transport != "streamable-http":
         raise ValueError(f"transport must be 'stdio' or 'streamable-http', got {transport!r}")
     import uvicorn
 
-    app = asgi_app(
-        tools,
-        name=name,
-        stateless=stateless,
-        host=host,
-        context=context,
-        timeout=timeout,
-        auth_token=auth_token,
-        auth=auth,
-        token_verifier=token_verifier,
-        allowed_hosts=allowed_hosts,
-        allowed_origins=allowed_origins,
-        allow_unauthenticated=allow_unauthenticated,
-        error_detail=error_detail,
-        max_workers=max_workers,
-        max_queue=max_queue,
-    )
+    app = asgi_app(tools, host=host, **options)
     # bound here, not by uvicorn: a port in use is an OSError to the caller, not an exit
-    sock = listen(host, port)
-    with sock:
+    with listen(host, port) as sock:
         uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

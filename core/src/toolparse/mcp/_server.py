@@ -17,7 +17,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import __version__, messages
-from ..calls import aexecute_tool_calls
+from ..calls import _check, aexecute_tool_calls, set_max_workers, worker_pool
 from ..contract import Error, Ok, Outcome
 from ..integrations._common import functions_of
 from ..plugins import plugin_manager
@@ -81,10 +81,11 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     """
     if error_detail not in ("full", "type"):
         raise ValueError(f"error_detail must be 'full' or 'type', got {error_detail!r}")
+    _check(timeout, None)  # here, not at the first call
     if max_workers is not None or max_queue is not None:
-        from ..calls import set_max_workers, worker_pool
-
-        set_max_workers(max_workers or worker_pool().max_workers, queue=max_queue)
+        set_max_workers(
+            worker_pool().max_workers if max_workers is None else max_workers, queue=max_queue
+        )
     brief = error_detail == "type"
     functions, _ = functions_of(tools)
     provider = get_provider("mcp", functions[0]._pm if functions else None)
