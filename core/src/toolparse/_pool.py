@@ -264,7 +264,10 @@ def in_threads(
         done, _ = wait(running, timeout=wait_for, return_when=FIRST_COMPLETED)
         for future in done:
             i, fn, start = running.pop(future)
-            answer(i, fn, future.result(), start)
+            if future.cancelled():  # the system refused a thread a higher bound called for
+                answer(i, fn, Error(messages.no_worker(fn.name, pool.max_workers)), start)
+            else:
+                answer(i, fn, future.result(), start)
         stamp = perf_counter()
         for future, (i, fn, start) in list(running.items()):
             if timeout is not None and stamp - start >= timeout:
