@@ -206,9 +206,14 @@ def test_a_pool_held_by_other_calls_queues_then_answers_no_worker_when_full(
         release.wait(PARTNER)
         return "late"
 
-    hung = tp.Function("hang", hang)
-    for i in range(2):  # two hung calls hold both threads
-        tp.execute_tool_calls([hung], [tp.ToolCall(str(i), "hang")], timeout=0.01)
+    hung = tp.Function("hang", hang, concurrent=True)
+    holder = threading.Thread(
+        target=tp.execute_tool_calls, args=([hung], [tp.ToolCall("h1", "hang")] * 2), daemon=True
+    )
+    holder.start()  # two hung calls hold both threads
+    deadline = time.monotonic() + PARTNER
+    while worker_pool().busy < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
     assert worker_pool().busy == 2
     conc = tp.Function("t", lambda a: "x", concurrent=True)
     seq = tp.Function("t", lambda a: "x")

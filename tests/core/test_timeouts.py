@@ -98,7 +98,10 @@ def test_the_late_outcome_goes_to_the_observing_hook(release: threading.Event) -
 
 
 def test_after_200_hung_calls_later_calls_answer_in_time(release: threading.Event) -> None:
+    entered: list[int] = []
+
     def hang(a: Any) -> str:
+        entered.append(1)
         release.wait(30)
         return "late"
 
@@ -121,12 +124,20 @@ def test_after_200_hung_calls_later_calls_answer_in_time(release: threading.Even
     # a sequential call without a timeout runs inline: answered
     (quick,) = tp.execute_tool_calls(fns, [tp.ToolCall("q", "quick")])
     assert quick.content == "quick"
-    # a call that needs a worker thread waits its turn, up to its timeout
-    (waited,) = tp.execute_tool_calls(fns, [tp.ToolCall("w", "quick")], timeout=0.05)
-    assert waited.text == "The tool quick did not finish within 0.05 seconds and was stopped."
-    # with no room to wait, it gets a clear error at once
-    set_max_workers(limit, queue=0)
+    # the pool bound to the threads the hung calls hold (on a busy machine a call
+    # may have been withdrawn before its thread took it): the pool is full
+    full = len(entered)
+    deadline = time.monotonic() + 10
+    while worker_pool().busy != full and time.monotonic() < deadline:
+        time.sleep(0.01)  # a withdrawn call still to be skipped by its thread
+    assert worker_pool().busy == full >= 1
     try:
+        set_max_workers(full)
+        # a call that needs a worker thread waits its turn, up to its timeout
+        (waited,) = tp.execute_tool_calls(fns, [tp.ToolCall("w", "quick")], timeout=0.05)
+        assert waited.text == "The tool quick did not finish within 0.05 seconds and was stopped."
+        # with no room to wait, it gets a clear error at once
+        set_max_workers(full, queue=0)
         for calls, kwargs in (
             ([tp.ToolCall("q", "quick")], {"timeout": 1}),
             ([tp.ToolCall("a", "quick_conc"), tp.ToolCall("b", "quick_conc")], {}),
@@ -134,7 +145,7 @@ def test_after_200_hung_calls_later_calls_answer_in_time(release: threading.Even
             for result in tp.execute_tool_calls(fns, calls, **kwargs):  # type: ignore[arg-type]
                 assert result.is_error
                 assert result.text == (
-                    f"The tool {result.name} could not be started: all {limit} worker threads are "
+                    f"The tool {result.name} could not be started: all {full} worker threads are "
                     "busy with earlier calls that have not finished. Try again later."
                 )
         (async_quick,) = asyncio.run(tp.aexecute_tool_calls(fns, [tp.ToolCall("q", "quick")]))
