@@ -50,6 +50,8 @@ nitpick_ignore = [
     ("py:class", "Implementation"),  # mcp.types.Implementation
     ("py:class", "ServerSession"),  # mcp.server.session.ServerSession
     ("py:class", "Starlette"),  # starlette.applications.Starlette
+    ("py:class", "AuthSettings"),  # mcp.server.auth.settings.AuthSettings
+    ("py:class", "TokenVerifier"),  # mcp.server.auth.provider.TokenVerifier
     ("py:class", "types.CallToolResult"),  # mcp.types, imported as ``types``
     # the pool object worker_pool() returns; its readable fields are documented there
     ("py:class", "WorkerPool"),

@@ -80,8 +80,9 @@ def test_mcp_resolves_the_target_and_passes_every_flag(
         seen.update(kwargs, tools=[t.name for t in tools])
 
     monkeypatch.setattr(toolparse.mcp, "serve", serve)
-    args = ["--http", "0.0.0.0:9000", "--stateless", "--name", "weather"]
-    assert cli("mcp", "cli_tools:TOOLS", *args).status == 0
+    args = ["--http", "0.0.0.0:9000", "--stateless", "--name", "weather", "--max-workers", "4"]
+    more = ["--allow-unauthenticated", "--allowed-host", "a.example", "--allowed-host", "b.example"]
+    assert cli("mcp", "cli_tools:TOOLS", *args, *more, "--timeout", "2.5").status == 0
     assert seen == {
         "tools": ["weather", "score"],
         "name": "weather",
@@ -89,6 +90,14 @@ def test_mcp_resolves_the_target_and_passes_every_flag(
         "host": "0.0.0.0",
         "port": 9000,
         "stateless": True,
+        "timeout": 2.5,
+        "error_detail": None,
+        "max_workers": 4,
+        "max_queue": None,
+        "auth_token": None,
+        "allowed_hosts": ["a.example", "b.example"],
+        "allowed_origins": None,
+        "allow_unauthenticated": True,
     }
     assert cli("mcp", "sub/file_tools.py").status == 0
     assert seen["tools"] == ["here"]

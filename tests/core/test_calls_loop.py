@@ -171,7 +171,7 @@ def two_workers() -> Iterator[None]:
     try:
         yield
     finally:
-        set_max_workers(before)
+        set_max_workers(before, queue=1000)
 
 
 @pytest.mark.usefixtures("two_workers")
@@ -199,19 +199,32 @@ def test_a_group_larger_than_the_pool_waits_for_its_own_threads() -> None:
 
 
 @pytest.mark.usefixtures("two_workers")
-def test_a_pool_held_by_other_calls_answers_no_worker_at_once(release: threading.Event) -> None:
+def test_a_pool_held_by_other_calls_queues_then_answers_no_worker_when_full(
+    release: threading.Event,
+) -> None:
     def hang(a: Any) -> str:
         release.wait(PARTNER)
         return "late"
 
-    hung = tp.Function("hang", hang)
-    for i in range(2):  # two hung calls hold both threads
-        tp.execute_tool_calls([hung], [tp.ToolCall(str(i), "hang")], timeout=0.01)
+    hung = tp.Function("hang", hang, concurrent=True)
+    holder = threading.Thread(
+        target=tp.execute_tool_calls, args=([hung], [tp.ToolCall("h1", "hang")] * 2), daemon=True
+    )
+    holder.start()  # two hung calls hold both threads
+    deadline = time.monotonic() + PARTNER
+    while worker_pool().busy < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
     assert worker_pool().busy == 2
-    text = messages.no_worker("t", 2)
     conc = tp.Function("t", lambda a: "x", concurrent=True)
     seq = tp.Function("t", lambda a: "x")
     group = [tp.ToolCall("a", "t"), tp.ToolCall("b", "t")]
+    # they wait their turn, and past their timeout never start
+    stopped = "The tool t did not finish within 0.05 seconds and was stopped."
+    for results in both([conc], group, timeout=0.05):
+        assert [r.text for r in results] == [stopped, stopped]
+    # no room to wait: answered at once
+    set_max_workers(2, queue=0)
+    text = messages.no_worker("t", 2)
     for results in both([conc], group):  # a concurrent group
         assert [r.text for r in results] == [text, text]
     for results in both([seq], [tp.ToolCall("c", "t")], timeout=1):  # a timed call
@@ -219,6 +232,21 @@ def test_a_pool_held_by_other_calls_answers_no_worker_at_once(release: threading
     # a sync body from async code needs a thread; its arguments are checked first
     (result,) = asyncio.run(tp.aexecute_tool_calls([seq], [tp.ToolCall("d", "t")]))
     assert result.text == text
+    # the waiting calls start, oldest first, as soon as a thread is free (one, to see the order)
+    set_max_workers(1, queue=10)
+    order: list[str] = []
+    record = tp.Function("r", lambda a: order.append(a["n"]) or a["n"], concurrent=True)
+    calls = [tp.ToolCall(str(n), "r", {"n": str(n)}) for n in range(5)]
+    box: list[list[tp.ToolResult]] = []
+    runner = threading.Thread(target=lambda: box.append(tp.execute_tool_calls([record], calls)))
+    runner.start()
+    deadline = time.monotonic() + PARTNER
+    while worker_pool().waiting < 5 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    release.set()
+    runner.join(PARTNER)
+    assert [r.content for r in box[0]] == ["0", "1", "2", "3", "4"]
+    assert order == ["0", "1", "2", "3", "4"]
 
 
 def test_a_sync_tool_that_returns_an_awaitable_is_awaited() -> None:

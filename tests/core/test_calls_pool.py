@@ -100,3 +100,46 @@ def test_a_thread_the_system_refuses_refuses_the_call() -> None:
     ).stdout.splitlines()
     # an answer, not an exception; nothing held by the refused calls
     assert out == [messages.no_worker("t", worker_pool().max_workers)] * 2 + ["0 0"]
+
+
+def test_the_bounds_are_checked_and_a_queue_of_none_is_kept() -> None:
+    pool = worker_pool()
+    workers, queue = pool.max_workers, pool.max_queue
+    try:
+        for bad in ({"queue": -1}, {"queue": 1.5}, {"queue": True}):
+            with pytest.raises(ValueError, match="max_queue must be a whole number of at least 0"):
+                tp.calls.set_max_workers(4, **bad)  # type: ignore[arg-type]
+        assert (pool.max_workers, pool.max_queue) == (workers, queue)  # nothing half set
+        tp.calls.set_max_workers(5, queue=7)
+        tp.calls.set_max_workers(6)
+        assert (pool.max_workers, pool.max_queue) == (6, 7)
+    finally:
+        tp.calls.set_max_workers(workers, queue=queue)
+
+
+def test_a_higher_bound_starts_the_waiting_calls_at_once(release: threading.Event) -> None:
+    pool = worker_pool()
+    workers = pool.max_workers
+    assert _until(lambda: pool.busy == 0)
+    tp.calls.set_max_workers(1)
+    try:
+        hung = tp.Function("hang", lambda a: release.wait(WAIT) and "late")
+        tp.execute_tool_calls([hung], [tp.ToolCall("h", "hang")], timeout=0.01)  # holds the thread
+        started = threading.Event()
+        quick = tp.Function("quick", lambda a: started.set() or "quick", concurrent=True)
+        box: list[list[tp.ToolResult]] = []
+        waiter = threading.Thread(
+            target=lambda: box.append(
+                tp.execute_tool_calls([quick], [tp.ToolCall("q", "quick")] * 2)
+            )
+        )
+        waiter.start()
+        assert _until(lambda: pool.waiting == 2)
+        assert not started.is_set()  # waiting its turn behind the hung call
+        tp.calls.set_max_workers(3)  # room for both: they start without the hung call ending
+        waiter.join(WAIT)
+        assert [r.content for r in box[0]] == ["quick", "quick"]
+        assert not release.is_set()
+    finally:
+        release.set()
+        tp.calls.set_max_workers(workers)

@@ -376,3 +376,67 @@ def test_a_frameworks_run_state_is_not_searched() -> None:
     text = texts(tp.Function("lookup_city", lookup_city).execute({}, context))
     assert text.startswith(f"ERROR: (ValueError) no city named {REDACTED} at test_redaction.py:")
     assert text.endswith(".lookup_city")  # the qualified name, not redacted
+
+
+# -- secrets from the environment ---------------------------------------------------------
+
+
+SECRET_NAMES = ["OPENAI_API_KEY", "db_password", "GitHubToken", "AWS_SECRET", "X_AUTH", "PASSWD"]
+
+
+@pytest.mark.parametrize("index", range(len(SECRET_NAMES)))
+def test_a_secret_named_environment_value_never_reaches_the_model(
+    monkeypatch: pytest.MonkeyPatch, index: int
+) -> None:
+    for i, name in enumerate(SECRET_NAMES):  # (all set at once, each with its own value)
+        monkeypatch.setenv(name, "tok-8f2a91" if i == index else f"other-value-{i}")
+
+    def opens(path: str) -> str:
+        raise OSError(f"cannot open {path} with tok-8f2a91")
+
+    def returns(path: str) -> tp.Error:
+        return tp.Error(f"refused tok-8f2a91 for {path}")
+
+    def says(path: str) -> str:
+        raise tp.ToolError(f"the key tok-8f2a91 is expired ({path})")
+
+    tools = [tp.tool(opens), tp.tool(returns), tp.tool(says)]
+    calls = [tp.ToolCall(str(i), t.name, {"path": "db.yaml"}) for i, t in enumerate(tools)]
+    for results in (
+        tp.execute_tool_calls(tools, calls),
+        asyncio.run(tp.aexecute_tool_calls(tools, calls)),
+        [
+            tp.ToolResult.from_outcome(c, t, t.execute(c.arguments))
+            for c, t in zip(calls, tools, strict=True)
+        ],
+    ):
+        texts = [r.text for r in results]
+        assert all(r.is_error for r in results)
+        assert all("tok-8f2a91" not in text and REDACTED in text for text in texts), texts
+        assert texts[0].startswith("ERROR: (OSError) cannot open db.yaml with [redacted]")
+
+
+def test_other_environment_values_and_short_secrets_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("APP_REGION", "eu-west-1b")  # not named like a secret
+    monkeypatch.setenv("SHORT_TOKEN", "ab12")  # under 6 characters: too common to hide
+
+    def fails(a: Any) -> str:
+        raise ValueError("eu-west-1b ab12")
+
+    (result,) = tp.execute_tool_calls([tp.Function("f", fails)], [tp.ToolCall("1", "f")])
+    assert "eu-west-1b ab12" in result.text
+
+
+def test_a_secret_set_or_changed_later_is_redacted_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fails(a: Any) -> str:
+        raise ValueError(f"saw {a.get('v')}")
+
+    fn = tp.Function("f", fails)
+    for value in ("first-secret-value", "second-secret-value"):
+        monkeypatch.setenv("SERVICE_CREDENTIAL", value)
+        (result,) = tp.execute_tool_calls([fn], [tp.ToolCall("1", "f", {"v": value})])
+        assert value not in result.text
+        assert "saw [redacted]" in result.text
+    monkeypatch.delenv("SERVICE_CREDENTIAL")
+    (result,) = tp.execute_tool_calls([fn], [tp.ToolCall("1", "f", {"v": "second-secret-value"})])
+    assert "second-secret-value" in result.text  # no longer a secret of this process

@@ -97,8 +97,11 @@ def test_the_late_outcome_goes_to_the_observing_hook(release: threading.Event) -
     assert seen[1] == ("1", True, "sent after all")
 
 
-def test_after_200_hung_calls_later_calls_answer_at_once(release: threading.Event) -> None:
+def test_after_200_hung_calls_later_calls_answer_in_time(release: threading.Event) -> None:
+    entered: list[int] = []
+
     def hang(a: Any) -> str:
+        entered.append(1)
         release.wait(30)
         return "late"
 
@@ -107,34 +110,48 @@ def test_after_200_hung_calls_later_calls_answer_at_once(release: threading.Even
         tp.Function("quick", lambda a: "quick"),
         tp.Function("quick_conc", lambda a: "quick", concurrent=True),
     ]
-    started = time.perf_counter()
     results = tp.execute_tool_calls(
         fns, [tp.ToolCall(str(i), "hang") for i in range(200)], timeout=0.1
     )
-    assert time.perf_counter() - started < 3
     assert all(r.is_error for r in results)
     limit = worker_pool().max_workers
     assert worker_pool().threads <= limit  # the threads stay bounded
-    busy = [r for r in results if "worker threads are busy" in r.text]
-    assert len(busy) >= 200 - limit
-    # a sequential call without a timeout runs inline: answered promptly
-    started = time.perf_counter()
+    # those that held a thread may still finish; those still waiting never start
+    running = [r for r in results if "it may still finish" in r.text]
+    withdrawn = [r for r in results if r.text.endswith("and was stopped.")]
+    assert len(running) <= limit
+    assert len(running) + len(withdrawn) == 200
+    # a sequential call without a timeout runs inline: answered
     (quick,) = tp.execute_tool_calls(fns, [tp.ToolCall("q", "quick")])
     assert quick.content == "quick"
-    # a call that needs a worker thread gets a clear error at once
-    for calls, kwargs in (
-        ([tp.ToolCall("q", "quick")], {"timeout": 1}),
-        ([tp.ToolCall("a", "quick_conc"), tp.ToolCall("b", "quick_conc")], {}),
-    ):
-        for result in tp.execute_tool_calls(fns, calls, **kwargs):  # type: ignore[arg-type]
-            assert result.is_error
-            assert result.text == (
-                f"The tool {result.name} could not be started: all {limit} worker threads are "
-                "busy with earlier calls that have not finished. Try again later."
-            )
-    (async_quick,) = asyncio.run(tp.aexecute_tool_calls(fns, [tp.ToolCall("q", "quick")]))
-    assert "worker threads are busy" in async_quick.text
-    assert time.perf_counter() - started < 1
+    # the pool bound to the threads the hung calls hold (on a busy machine a call
+    # may have been withdrawn before its thread took it): the pool is full
+    full = len(entered)
+    deadline = time.monotonic() + 10
+    while worker_pool().busy != full and time.monotonic() < deadline:
+        time.sleep(0.01)  # a withdrawn call still to be skipped by its thread
+    assert worker_pool().busy == full >= 1
+    try:
+        set_max_workers(full)
+        # a call that needs a worker thread waits its turn, up to its timeout
+        (waited,) = tp.execute_tool_calls(fns, [tp.ToolCall("w", "quick")], timeout=0.05)
+        assert waited.text == "The tool quick did not finish within 0.05 seconds and was stopped."
+        # with no room to wait, it gets a clear error at once
+        set_max_workers(full, queue=0)
+        for calls, kwargs in (
+            ([tp.ToolCall("q", "quick")], {"timeout": 1}),
+            ([tp.ToolCall("a", "quick_conc"), tp.ToolCall("b", "quick_conc")], {}),
+        ):
+            for result in tp.execute_tool_calls(fns, calls, **kwargs):  # type: ignore[arg-type]
+                assert result.is_error
+                assert result.text == (
+                    f"The tool {result.name} could not be started: all {full} worker threads are "
+                    "busy with earlier calls that have not finished. Try again later."
+                )
+        (async_quick,) = asyncio.run(tp.aexecute_tool_calls(fns, [tp.ToolCall("q", "quick")]))
+        assert "worker threads are busy" in async_quick.text
+    finally:
+        set_max_workers(limit, queue=1000)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 0.0, float("nan"), True, "5"])

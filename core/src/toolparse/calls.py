@@ -25,7 +25,7 @@ from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from ._pool import Share, Step, WorkerPool
+    from ._pool import Step, WorkerPool
     from .function import Function
     from .plugins import PluginManager
 
@@ -36,22 +36,28 @@ __all__ = ["aexecute_tool_calls", "execute_tool_calls", "set_max_workers", "work
 now = time.perf_counter
 
 
-def set_max_workers(max_workers: int) -> None:
-    """Set the bound of the process-wide worker pool (threads already running are kept).
+def set_max_workers(max_workers: int, *, queue: int | None = None) -> None:
+    """Set the bounds of the process-wide worker pool (threads already running are kept).
 
-    The default is ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
+    :param max_workers: the most sync bodies running at once. The default is
+        ``TOOLPARSE_MAX_WORKERS`` from the environment, else 32.
+    :param queue: the most calls waiting for a thread, first come, first
+        served (default 1,000; ``None`` keeps the current bound). A call that
+        finds the queue full is answered at once that it could not be started.
+    :raises ValueError: a bound that is not a whole number (``max_workers`` at least 1).
     """
-    from ._pool import POOL, checked  # the worker threads load with their first use
+    from ._pool import POOL  # the worker threads load with their first use
 
-    POOL.max_workers = checked(max_workers)
+    POOL.resize(max_workers, queue)
 
 
 def worker_pool() -> WorkerPool:
     """The process-wide pool that sync bodies run in, off the caller's thread.
 
-    Read its ``max_workers`` (the bound), ``busy`` (calls running in it now,
-    hung ones included) and ``threads`` (alive now; each ends after
-    ``idle_seconds``, 60, with no call).
+    Read its ``max_workers`` and ``max_queue`` (the bounds), ``busy`` (calls
+    running in it now, hung ones included), ``waiting`` (calls queued for a
+    thread) and ``threads`` (alive now; each ends after ``idle_seconds``, 60,
+    with no call).
     """
     from ._pool import POOL  # the worker threads load with their first use
 
@@ -129,6 +135,7 @@ class _Batch:
 
     __slots__ = (
         "calls",
+        "cancelled",
         "context",
         "fns",
         "limit",
@@ -151,6 +158,7 @@ class _Batch:
         if timeout is not None or limit is not None:
             _check(timeout, limit)
         self.context, self.timeout, self.limit = context, timeout, limit
+        self.cancelled = False  # the caller cancelled the batch: what still ends comes late
         # what the model can call, named in the answer to an unknown tool
         self.source, table, routes = _table(functions)
         # the default manager is taken here, at the edge, when the caller gives none
@@ -237,44 +245,57 @@ class _Batch:
             with _tracing.deadline(self.timeout) if _tracing.tracer else nullcontext():
                 in_threads(steps, self.timeout, self.limit, self.answer, self.late)
 
-    async def arun(self, step: Step, share: Share | None = None) -> None:
+    async def arun(self, step: Step) -> None:
         """Run ``step`` on the loop: an async body awaited here, a sync one in a worker thread."""
         i, call, fn, ctx = step
         start = now()
         outcome: Outcome | None = None
         if fn is not None:
-            run = self.run(step, fn, start, share)
+            run = self.run(step, fn, start)
             if _tracing.tracer is not None:  # traced: the call's span is opened here
                 run = _tracing.around(run, fn, call, ctx, self.timeout)
             outcome = await run
-        self.answer(i, fn, outcome, start)
+        self.answer(i, fn, outcome, start, late=self.cancelled)
 
-    async def run(self, step: Step, fn: Function, start: float, share: Share | None) -> Outcome:
+    async def run(self, step: Step, fn: Function, start: float) -> Outcome:
         """Run ``step``'s call of ``fn`` on the loop: its outcome."""
         from ._pool import atimed, in_worker  # the worker threads load with their first use
 
         i, call, _, ctx = step
         if not fn._async:
             late = self.late(i, fn, start)
-            return await in_worker(fn, call.arguments, ctx, self.timeout, late, share)
+            return await in_worker(fn, call.arguments, ctx, self.timeout, late)
         if self.timeout is None:
             return await fn.aexecute(call.arguments, ctx)
-        return await atimed(fn, call.arguments, ctx, self.timeout)
+        late = self.late(i, fn, start)
+        return await atimed(fn, call.arguments, ctx, self.timeout, late)
 
     async def agroup(self, steps: list[Step]) -> None:
-        """Run ``steps`` together on the loop, ``limit`` at once."""
+        """Run ``steps`` together on the loop, ``limit`` at once.
+
+        Cancelled, it cancels every call running and returns once they unwound
+        (a body that swallows that is abandoned after a second: see ``settle``).
+        """
         import asyncio  # a loop runs this: loaded already, kept off ``import toolparse``
 
-        from ._pool import Share  # the worker threads load with their first use
+        from ._pool import settle  # the worker threads load with their first use
 
-        share = Share()
         gate = asyncio.Semaphore(self.limit) if self.limit else nullcontext()
 
         async def one(step: Step) -> None:
             async with gate:
-                await self.arun(step, share)
+                await self.arun(step)
 
-        await asyncio.gather(*(one(step) for step in steps))
+        # not gather: cancelled, it waits for every child, however long one runs on
+        tasks = [asyncio.ensure_future(one(step)) for step in steps]
+        try:
+            await asyncio.wait(tasks)
+        except asyncio.CancelledError:
+            self.cancelled = True
+            await settle(tasks)
+            raise
+        for task in tasks:
+            task.result()  # what a body let through (not an Exception) goes on
 
 
 def execute_tool_calls(
@@ -345,9 +366,13 @@ async def aexecute_tool_calls(
 
     ``async def`` bodies run on the loop; a sync body runs in a worker thread
     (its arguments are parsed on the loop first, so a rejected call needs no
-    thread). Cancelling this coroutine cancels the async tools it is running
-    and leaves no task behind; a sync body already running in a thread
-    cannot be stopped and finishes there.
+    thread). Cancelling this coroutine cancels every async tool body it is
+    running, at once, with or without ``timeout``, and returns (raising
+    ``CancelledError``) once they have unwound: a body that swallows its
+    cancellation is abandoned after one second, and its outcome, should it
+    end, goes to the observing hook with ``late=True``. A sync body already
+    running in a thread cannot be stopped; it finishes there, and its outcome
+    goes to the hook the same way.
     """
     batch = _Batch(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results

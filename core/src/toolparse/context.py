@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
@@ -152,7 +155,35 @@ def _children(value: object, top: bool) -> Iterable[object] | None:
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every one of ``secrets`` (longest first) replaced by ``[redacted]``."""
+    """``text`` with every one of ``secrets`` (longest first) and of :func:`environ_secrets` replaced."""
     for secret in secrets:
         text = text.replace(secret, REDACTED)
+    for secret in environ_secrets():
+        text = text.replace(secret, REDACTED)
     return text
+
+
+#: an environment variable whose name holds one of these words (any case) holds a secret
+_SECRET_NAME = re.compile("TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.IGNORECASE)
+# what was read of the environment: its size, when, the secret names, their values, the secrets
+_ENVIRON: list[Any] = [-1, 0.0, (), (), ()]
+
+
+def environ_secrets() -> tuple[str, ...]:
+    """The values (6+ characters) of environment variables named like secrets, longest first.
+
+    Asked on error paths only. Reading every name of the environment costs tens
+    of microseconds, so the names are read again only when its size changes, or
+    a second after the last reading (a variable added as another is removed is
+    seen within a second); their values are read every time.
+    """
+    size, when, names, values, secrets = _ENVIRON
+    environ, now = os.environ, time.monotonic()
+    if len(environ) != size or now - when > 1.0:
+        names = tuple(name for name in environ if _SECRET_NAME.search(name))
+        size, when = len(environ), now
+    current = tuple(environ.get(name) for name in names)
+    if current != values:
+        secrets = secrets_of(current)  # and the forms each takes inside another text
+    _ENVIRON[:] = (size, when, names, current, secrets)
+    return secrets  # type: ignore[no-any-return]

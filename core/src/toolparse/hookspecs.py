@@ -147,4 +147,7 @@ def toolparse_tool_executed(
         its timeout: the model was already told it timed out (that result
         was reported with ``late=False``), and this one says what the body
         did after all. It is called from the worker thread the body ran in.
+        ``True`` too for a body still running when its batch was cancelled
+        (a sync body, or an ``async def`` one that swallowed its cancellation
+        and was abandoned): no result went to the model.
     """

@@ -82,7 +82,27 @@ def _parser() -> _Parser:
     p.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at this address")
     p.add_argument("--stateless", action="store_true", help="HTTP without sessions")
     p.add_argument("--name", default="toolparse", help="the server name shown to clients")
+    _mcp_options(p)
     return parser
+
+
+def _mcp_options(p: _Parser) -> None:
+    """The safety and capacity options of ``toolparse mcp``."""
+    http = "(with --http)"
+    p.add_argument(
+        "--token-env", metavar="NAME", help=f"require the bearer token in env NAME {http}"
+    )
+    hosts = f"accept this Host header (repeatable; name:* for any port) {http}"
+    p.add_argument("--allowed-host", action="append", metavar="HOST", help=hosts)
+    origins = f"accept this Origin header (repeatable) {http}"
+    p.add_argument("--allowed-origin", action="append", metavar="ORIGIN", help=origins)
+    unauthenticated = f"serve a public address with no token (behind a proxy that checks) {http}"
+    p.add_argument("--allow-unauthenticated", action="store_true", help=unauthenticated)
+    detail = "what a client reads of a tool's crash (default: full on loopback and stdio)"
+    p.add_argument("--error-detail", choices=("full", "type"), help=detail)
+    p.add_argument("--max-workers", type=int, metavar="N", help="sync tool bodies run at once")
+    p.add_argument("--max-queue", type=int, metavar="N", help="calls that wait for a worker")
+    p.add_argument("--timeout", type=float, metavar="S", help="seconds per call")
 
 
 def _run(given: list[str]) -> int:

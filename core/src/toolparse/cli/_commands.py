@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from .. import providers
 from ..contract import Error, Interrupt
@@ -162,6 +163,10 @@ def plugins(args: argparse.Namespace) -> int:
     return OK
 
 
+#: the options of ``toolparse mcp`` that only HTTP has
+_HTTP_ONLY = ("stateless", "token_env", "allowed_host", "allowed_origin", "allow_unauthenticated")
+
+
 def mcp(args: argparse.Namespace) -> int:
     """Serve the target's tools to MCP clients (stdio, or Streamable HTTP with ``--http``)."""
     host, port = "127.0.0.1", 8000
@@ -170,21 +175,46 @@ def mcp(args: argparse.Namespace) -> int:
         if not sep or not number.isdigit() or not 0 < int(number) < 65536:
             raise CommandError(f"--http wants HOST:PORT (e.g. 127.0.0.1:8000), got {args.http!r}")
         host, port = given or host, int(number)
-    elif args.stateless:
-        raise CommandError("--stateless applies to --http only")
+    else:
+        for option in _HTTP_ONLY:
+            if getattr(args, option):
+                raise CommandError(f"--{option.replace('_', '-')} applies to --http only")
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env, "")
+        if not token.strip():
+            raise CommandError(
+                f"--token-env {args.token_env}: the environment variable {args.token_env} "
+                "is unset or empty"
+            )
     tools = load_tools(args.target).tools
     try:
         import toolparse.mcp as server
+        from toolparse.mcp._serve import is_loopback
     except ImportError:
         raise CommandError('serving MCP needs the SDK: pip install "toolparse[mcp]"') from None
-    server.serve(
-        tools,
-        name=args.name,
-        transport="streamable-http" if args.http else "stdio",
-        host=host,
-        port=port,
-        stateless=args.stateless,
-    )
+    if args.http and not token and not args.allow_unauthenticated and not is_loopback(host):
+        raise CommandError(
+            f"refusing to serve {host} without a token (anyone who can reach it could call every "
+            "tool): export MCP_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            " and add --token-env MCP_TOKEN; or serve 127.0.0.1 behind a proxy, or add "
+            "--allow-unauthenticated if the proxy authenticates"
+        )
+    options: dict[str, Any] = {"timeout": args.timeout, "error_detail": args.error_detail}
+    options.update(name=args.name, max_workers=args.max_workers, max_queue=args.max_queue)
+    if args.http:
+        options.update(
+            stateless=args.stateless,
+            auth_token=token,
+            allowed_hosts=args.allowed_host,
+            allowed_origins=args.allowed_origin,
+            allow_unauthenticated=args.allow_unauthenticated,
+        )
+    transport: Literal["stdio", "streamable-http"] = "streamable-http" if args.http else "stdio"
+    try:
+        server.serve(tools, transport=transport, host=host, port=port, **options)
+    except (ValueError, OSError) as exc:  # refused before serving: the bind, the options
+        raise CommandError(str(exc)) from None
     return OK
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..arguments import ArgumentKeyError, Limits, recursion_error
-from ..context import redact, secrets_of
+from ..context import environ_secrets, redact, secrets_of
 from ..contract import Error, Interrupt, Ok, Outcome, ToolError
 from ..problems import ArgumentProblem, invalid_arguments
 from ..results import ContentPart, ToolResult
@@ -157,7 +157,7 @@ class Outcomes:
 def redacted(error: Error, context: Any) -> Error:
     """``error`` as the model may read it: text, with the context's strings redacted."""
     message = error[0]
-    if context is None and type(message) is str:
+    if context is None and type(message) is str and not environ_secrets():
         return error  # most rejected calls: nothing to look for
     secrets = secrets_of(context)
     if not isinstance(message, str):

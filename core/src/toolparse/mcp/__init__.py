@@ -5,7 +5,8 @@ Serve Functions or a Toolset as an MCP server, over stdio or Streamable HTTP::
     import toolparse.mcp
 
     toolparse.mcp.serve(tools)                                  # stdio
-    toolparse.mcp.serve(tools, transport="streamable-http", port=8000)
+    toolparse.mcp.serve(tools, transport="streamable-http", port=8000,
+                        auth_token=os.environ["MCP_TOKEN"])
     app = toolparse.mcp.asgi_app(tools, stateless=True)         # mount or run with uvicorn
     server = toolparse.mcp.make_server(tools)                   # the SDK's low-level Server
 
@@ -28,7 +29,8 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra ins
 
 from ._client import META_CONTEXT_KEY, functions_from_session, outcome_of
 from ._request import APPROVAL_META_KEY, CONTEXT_KEY, INTERRUPT_META_KEY, McpRequest
-from ._server import asgi_app, make_server, serve, serve_stdio
+from ._serve import asgi_app, serve, serve_stdio
+from ._server import make_server
 
 __all__ = [
     "APPROVAL_META_KEY",

@@ -17,7 +17,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import __version__, messages
-from ..calls import aexecute_tool_calls
+from ..calls import _check, aexecute_tool_calls, set_max_workers, worker_pool
 from ..contract import Error, Ok, Outcome
 from ..integrations._common import functions_of
 from ..plugins import plugin_manager
@@ -28,12 +28,11 @@ from ._request import CONTEXT_KEY, INTERRUPT_META_KEY, request_of
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
-    from starlette.applications import Starlette
 
     from ..function import Function
     from ..providers import Provider
 
-__all__ = ["asgi_app", "make_server", "serve", "serve_stdio"]
+__all__ = ["make_server"]
 
 
 def interrupt_text(name: str | None, display: str) -> str:
@@ -45,7 +44,7 @@ def interrupt_text(name: str | None, display: str) -> str:
     )
 
 
-def make_server(
+def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     tools: Any,
     *,
     name: str = "toolparse",
@@ -53,6 +52,9 @@ def make_server(
     instructions: str | None = None,
     context: Mapping[str, Any] | None = None,
     timeout: float | None = None,
+    error_detail: Literal["full", "type"] = "full",
+    max_workers: int | None = None,
+    max_queue: int | None = None,
 ) -> Server[Any]:
     """The SDK's :class:`mcp.server.lowlevel.Server` serving ``tools``.
 
@@ -63,6 +65,13 @@ def make_server(
     :param context: entries every tool call's context starts from; the call
         adds ``tool_call_id`` and ``"mcp"`` (an :class:`McpRequest`).
     :param timeout: seconds per call (see :func:`toolparse.aexecute_tool_calls`).
+    :param error_detail: what the client reads when a tool raises an unexpected
+        exception: ``"full"``, the usual one-line text; ``"type"``, only
+        ``ERROR: (<ExcType>) in <tool name>``. Argument rejections and
+        ``ToolError`` texts are always sent in full.
+    :param max_workers: the most sync bodies running at once, and
+    :param max_queue: the most calls waiting for a thread, in the process's
+        worker pool (see :func:`toolparse.calls.set_max_workers`).
 
     The SDK owns the protocol (versions, lifecycle, cancellation, transports);
     every ``tools/call`` runs through :func:`toolparse.aexecute_tool_calls`, so
@@ -70,6 +79,14 @@ def make_server(
     The tool list, each tool's ``outputSchema`` and the lookup table are built
     here, once.
     """
+    if error_detail not in ("full", "type"):
+        raise ValueError(f"error_detail must be 'full' or 'type', got {error_detail!r}")
+    _check(timeout, None)  # here, not at the first call
+    if max_workers is not None or max_queue is not None:
+        set_max_workers(
+            worker_pool().max_workers if max_workers is None else max_workers, queue=max_queue
+        )
+    brief = error_detail == "type"
     functions, _ = functions_of(tools)
     provider = get_provider("mcp", functions[0]._pm if functions else None)
     listed: list[dict[str, Any]] = provider.to_tools(functions)
@@ -96,6 +113,8 @@ def make_server(
                 # an async def tool with no timeout and no observer: what
                 # aexecute_tool_calls does for it, without the batch around it
                 outcome = await fn.aexecute(params.arguments, call_context)
+                if brief and type(outcome) is Error:
+                    outcome = Error(_brief(outcome.message, params.name), outcome.exception)
                 found = _text_message(outcome, has_schema) if plain else None
                 if found is not None:
                     return found
@@ -103,7 +122,9 @@ def make_server(
                 result = ToolResult.from_outcome(call, fn, outcome)
             else:
                 # an unknown tool is answered by the core, naming the closest tools
+                # by the names this server lists (the MCP provider's)
                 call = ToolCall(call_id, name, params.arguments)
+                call._provider = "mcp"
                 (result,) = await aexecute_tool_calls(
                     functions if fn is None else [fn], [call], call_context, timeout=timeout
                 )
@@ -111,6 +132,8 @@ def make_server(
             # execute never raises; should it, the client still gets a result,
             # never the exception's text as a protocol error
             result = ToolResult(call_id, name, messages.exception(exc), is_error=True)
+        if brief and result.is_error and isinstance(result.content, str):
+            result.content = _brief(result.content, params.name)
         return _message(provider, result, has_schema)
 
     server: Server[Any] = Server(name, version=version or __version__, instructions=instructions)
@@ -128,6 +151,13 @@ def make_server(
 
 
 _UNKNOWN = (None, False, False)
+
+
+def _brief(text: str, name: str) -> str:
+    """``ERROR: (<ExcType>) in <name>`` for an unexpected exception's text; any other as is."""
+    if not text.startswith("ERROR: (") or ")" not in text:
+        return text  # an argument rejection, a ToolError's text, a timeout: the model needs it
+    return f"{text[: text.index(')') + 1]} in {name}"
 
 
 def _constant(answer: Any) -> Any:
@@ -245,92 +275,3 @@ def structured(content: object) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def asgi_app(  # noqa: PLR0913 -- API.md fixes these keyword options
-    tools: Any,
-    *,
-    name: str = "toolparse",
-    stateless: bool = False,
-    path: str = "/mcp",
-    host: str = "127.0.0.1",
-    json_response: bool = False,
-    context: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-) -> Starlette:
-    """A Starlette (ASGI) app serving ``tools`` over Streamable HTTP at ``path``.
-
-    :param tools: a Function, a Toolset or a list of Functions.
-    :param stateless: no sessions: every request stands alone, so any of
-        several server processes behind a load balancer can answer it.
-    :param host: the address it will listen on; on a loopback address the SDK
-        turns on DNS-rebinding protection (only local ``Host`` headers pass).
-    :param json_response: answer with one JSON body instead of an SSE stream.
-    :param context: entries every tool call's context starts from.
-    :param timeout: seconds per call.
-
-    The app's lifespan runs the SDK's session manager: serve it with uvicorn
-    (``uvicorn module:app``), or mount it in another Starlette/FastAPI app
-    whose lifespan enters ``app.router.lifespan_context(app)``.
-    """
-    server = make_server(tools, name=name, context=context, timeout=timeout)
-    return server.streamable_http_app(
-        streamable_http_path=path,
-        stateless_http=stateless,
-        json_response=json_response,
-        host=host,
-    )
-
-
-async def serve_stdio(
-    tools: Any,
-    *,
-    name: str = "toolparse",
-    context: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-) -> None:
-    """Serve ``tools`` on this process's stdin and stdout until the client closes them.
-
-    While serving, the SDK points file descriptor 1 at stderr, so whatever a
-    tool prints cannot corrupt the stream.
-    """
-    from mcp.server.stdio import stdio_server
-
-    server = make_server(tools, name=name, context=context, timeout=timeout)
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
-
-
-def serve(  # noqa: PLR0913 -- API.md fixes these keyword options
-    tools: Any,
-    *,
-    name: str = "toolparse",
-    transport: Literal["stdio", "streamable-http"] = "stdio",
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    stateless: bool = False,
-    context: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-) -> None:
-    """Serve ``tools`` as an MCP server until stopped.
-
-    :param transport: ``"stdio"`` (a desktop client starts this process) or
-        ``"streamable-http"`` (a remote server at ``http://host:port/mcp``).
-    :param host: the address to listen on (HTTP only).
-    :param port: the port to listen on (HTTP only).
-
-    The other options are those of :func:`asgi_app` and :func:`make_server`.
-    """
-    if transport == "stdio":
-        import anyio
-
-        anyio.run(lambda: serve_stdio(tools, name=name, context=context, timeout=timeout))
-        return
-    if transport != "streamable-http":
-        raise ValueError(f"transport must be 'stdio' or 'streamable-http', got {transport!r}")
-    import uvicorn
-
-    app = asgi_app(
-        tools, name=name, stateless=stateless, host=host, context=context, timeout=timeout
-    )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
