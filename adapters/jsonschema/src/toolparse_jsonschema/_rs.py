@@ -22,6 +22,7 @@ from . import _cost
 from ._cost import named
 from ._defaults import Plan, apply
 from ._errors import KEPT, WORDS, Path, alternatives, ordered, reason, received
+from ._patterns import is_regex
 from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser"]
@@ -67,6 +68,8 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
         return jsonschema_rs.validator_for(
             _without_formats(definition.schema, checked_formats),
             validate_formats=True,
+            # a "regex" is one Python's re compiles, as on the pure engine (not ECMA's)
+            formats={"regex": is_regex} if "regex" in checked_formats else None,
             retriever=_refuse,
             pattern_options=jsonschema_rs.RegexOptions(),
         )
@@ -252,7 +255,11 @@ class _Explainer:
         first = None
         more = 0
         done: set[Any] = set()
-        for error in self.iter_errors(checked):
+        try:
+            errors = self.iter_errors(checked)
+        except ValueError:  # "Recursion limit reached": a value too deep for its errors
+            return self.fallback(checked)
+        for error in errors:
             if first is None:
                 first = error
             if len(found) >= KEPT:  # only counting now

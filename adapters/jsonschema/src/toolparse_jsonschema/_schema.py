@@ -198,7 +198,7 @@ def _patterns(node: Any) -> Iterator[str]:
 def _compiles(pattern: str) -> bool:
     try:
         re.compile(pattern)
-    except (re.error, RecursionError, OverflowError, ValueError):
+    except (re.error, RecursionError, OverflowError, ValueError, Warning):
         return False
     return True
 
