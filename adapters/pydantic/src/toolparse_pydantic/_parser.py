@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import inspect
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -98,6 +99,20 @@ _V1_OVERFLOWS = {
 _FLOAT_RANGE = "must be a number within the range of a float"
 
 
+def _beyond_floats(value: Any) -> bool:
+    """Whether ``value`` holds an integer that no float reaches (level by level)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if type(item) is int and abs(item) > sys.float_info.max:
+            return True
+        if isinstance(item, dict):
+            todo += item.values()
+        elif isinstance(item, (list, tuple)):
+            todo += item
+    return False
+
+
 def _v1_overflow(
     model: Any, exc: OverflowError, arguments: Any
 ) -> tuple[list[ArgumentProblem], int]:
@@ -116,10 +131,12 @@ def _v1_overflow(
             try:
                 field.validate(value, {}, loc=field.alias, cls=model)
             except OverflowError:
-                # a date or duration too big for Python's types, else a number for a float
+                # a date or duration too big for Python's types, or an integer too big
+                # for a float (else a validator's own overflow: the exception it is)
                 kind = _V1_OVERFLOWS.get(field.type_)
-                reason = FIXED[kind] if kind is not None else _FLOAT_RANGE
-                found.append(ArgumentProblem((field.alias,), reason, value))
+                if kind is not None or _beyond_floats(value):
+                    reason = FIXED[kind] if kind is not None else _FLOAT_RANGE
+                    found.append(ArgumentProblem((field.alias,), reason, value))
     if not found:
         raise exc
     names = {p.path[0] for p in found}
