@@ -259,11 +259,15 @@ class _Explainer:
             errors = self.iter_errors(checked)
         except ValueError:  # "Recursion limit reached": a value too deep for its errors
             return self.fallback(checked)
+        names: list[ArgumentProblem] = []  # every top-level missing name (the schema's own)
         for error in errors:
             if first is None:
                 first = error
+            kind = error.kind
+            if kind.name == "required" and not error.instance_path:
+                names += self.convert(error, checked, done)
+                continue
             if len(found) >= KEPT:  # only counting now
-                kind = error.kind
                 more += len(kind.unexpected) if kind.name in _NAMED else 1
                 continue
             converted = self.convert(error, checked, done)
@@ -273,7 +277,7 @@ class _Explainer:
                 converted = converted[:room]
             found += converted
         return invalid_arguments(
-            ordered(found) or [ArgumentProblem((), "does not match the schema")],
+            names + ordered(found) or [ArgumentProblem((), "does not match the schema")],
             arguments=arguments,
             accepted=self.accepted,
             cause=first,
