@@ -12,55 +12,106 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MAX_COPIED", "copied", "named"]
+__all__ = ["MAX_COPIED", "Shape", "copied", "shape"]
 
-#: the most values one rejected call's jsonschema-rs errors may copy (about 300 MB);
-#: past this the pure engine, which builds its errors one at a time and copies
-#: nothing, explains the call
-MAX_COPIED = 2_000_000
+#: the most values one rejected call's jsonschema-rs errors may copy (about 600 MB at
+#: most, and far less for most values under the bound: each container counts as if
+#: every keyword failed there); past this the pure engine, which builds its errors
+#: one at a time and copies nothing, explains the call
+MAX_COPIED = 4_000_000
 
 
-def named(
-    walked: list[tuple[dict[str, Any], list[str | int], Any]],
-) -> tuple[dict[str, int], bool]:
-    """How often each name is required in a schema (``walked``), and whether it checks property names.
+#: (how many names are required in all, how often each) for one depth
+Names = tuple[int, dict[str, int]]
+#: the names required at each depth of the value (``None``: at any depth), whether
+#: property names are checked, and the deepest level any keyword reaches (``None``: any)
+Shape = tuple[dict[int | None, Names], bool, int | None]
 
-    These say how many errors one object may get (one per missing name, one per
-    refused property name) beside one per keyword.
+#: keywords followed by a name (or index) in a subschema's path, and which of them
+#: are a level of the value down; and the keywords that are a level down themselves
+_NAMED = frozenset(
+    ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+)
+_NAMED_DOWN = frozenset(("properties", "patternProperties"))
+_DOWN = frozenset(
+    (
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "unevaluatedItems",
+        "contains",
+        "additionalProperties",
+        "unevaluatedProperties",
+    )
+)
+_REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
+
+
+def _depth(path: list[str | int]) -> int:
+    """How many levels of the value down a subschema at ``path`` applies (no reference between)."""
+    depth = i = 0
+    while i < len(path):
+        part = path[i]
+        if part in _NAMED:  # (the next part is a name: a property called "items" is none)
+            depth += part in _NAMED_DOWN
+            i += 2
+            continue
+        depth += part in _DOWN
+        i += 1
+    return depth
+
+
+def shape(walked: list[tuple[dict[str, Any], list[str | int], Any]]) -> Shape:
+    """What says how many errors one object may get in a schema (``walked``: its subschemas).
+
+    One per keyword, one per missing name (of the ``required`` lists at its
+    depth) and one per property name (under ``propertyNames``). With a
+    reference anywhere, any subschema may apply at any depth.
     """
-    names: dict[str, int] = {}
+    anywhere = any(isinstance(node.get(k), str) for node, _, _ in walked for k in _REFERENCES)
+    counts: dict[int | None, dict[str, int]] = {}
     checks_names = False
-    for node, _, _ in walked:
+    deepest = 0
+    for node, path, _ in walked:
+        depth = None if anywhere else _depth(path)
+        deepest = max(deepest, depth or 0)
         checks_names = checks_names or "propertyNames" in node
         lists = [node.get("required")]
         for keyword in ("dependentRequired", "dependencies"):
             if isinstance(node.get(keyword), dict):
                 lists += node[keyword].values()
+        here = counts.setdefault(depth, {})
         for listed in lists:
             for name in listed if isinstance(listed, list) else ():
                 if isinstance(name, str):
-                    names[name] = names.get(name, 0) + 1
-    return names, checks_names
+                    here[name] = here.get(name, 0) + 1
+    names = {depth: (sum(n.values()), n) for depth, n in counts.items() if n}
+    return names, checks_names, None if anywhere else deepest
 
 
-def copied(value: Any, names: dict[str, int], checks_names: bool, bound: int) -> int:
+def copied(value: Any, shape: Shape, bound: int) -> int:
     """At most how many values jsonschema-rs' errors of ``value`` copy (stops past ``bound``).
 
     Each error copies the value it is about: a value is copied once for each
-    error of each object or list it is inside (itself included). An object may
-    get one error per keyword, per missing name and per property name.
+    error of each object or list it is inside (itself included), and only
+    values the schema reaches get errors.
     """
-    total = sum(names.values())
-    todo: list[tuple[Any, int]] = [(value, 0)]
-    copied = 0
-    while todo and copied <= bound:
-        node, above = todo.pop()
+    names, checks_names, deepest = shape
+    anywhere = names.get(None)
+    todo: list[tuple[Any, int, int]] = [(value, 0, 0)]
+    count = 0
+    while todo and count <= bound:
+        node, depth, above = todo.pop()
+        reached = deepest is None or depth <= deepest
         if isinstance(node, dict):
-            errors = 1 + total - sum(names.get(k, 0) for k in node if type(k) is str)
-            above += errors + (len(node) if checks_names else 0)
-            todo += ((child, above) for child in node.values())
+            if reached:
+                above += 1 + (len(node) if checks_names else 0)
+                for required in (names.get(depth), anywhere):
+                    if required is not None:
+                        above += required[0] - sum(required[1].get(k, 0) for k in node)
+            todo += ((child, depth + 1, above) for child in node.values())
         elif isinstance(node, list):
-            above += 1
-            todo += ((child, above) for child in node)
-        copied += above + 1
-    return copied
+            above += reached
+            todo += ((child, depth + 1, above) for child in node)
+        count += above + 1
+    return count

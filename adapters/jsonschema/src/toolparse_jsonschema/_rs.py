@@ -19,7 +19,6 @@ from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_argum
 from toolparse.adapter import REQUIRED, length_reason
 
 from . import _cost
-from ._cost import named
 from ._defaults import Plan, apply
 from ._errors import KEPT, WORDS, Path, alternatives, ordered, reason, received
 from ._patterns import is_regex
@@ -118,7 +117,7 @@ def rs_parser(
     walked = list(subschemas(definition))
     recursive = _recursive(walked)
     is_valid = validator.is_valid
-    explain = _Explainer(definition, validator, accepted, fallback, named(walked)).explain
+    explain = _Explainer(definition, validator, accepted, fallback, _cost.shape(walked)).explain
 
     def not_json(arguments: dict[str, Any]) -> ParseResult:
         # what jsonschema-rs cannot take is checked as the JSON it stands for
@@ -229,7 +228,7 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "fallback", "iter_errors", "named", "reasons", "resolver", "schema")
+    __slots__ = ("accepted", "fallback", "iter_errors", "reasons", "resolver", "schema", "shape")
 
     def __init__(
         self,
@@ -237,19 +236,19 @@ class _Explainer:
         validator: Any,
         accepted: tuple[str, ...],
         fallback: Callable[[Any], ParseResult],
-        named: tuple[dict[str, int], bool],
+        shape: _cost.Shape,
     ) -> None:
         self.iter_errors = validator.iter_errors
         self.reasons: dict[tuple[Any, ...], str] = {}
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
-        self.named = named
+        self.shape = shape
         self.fallback = fallback
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
-        if _cost.copied(checked, *self.named, _cost.MAX_COPIED) > _cost.MAX_COPIED:
+        if _cost.copied(checked, self.shape, _cost.MAX_COPIED) > _cost.MAX_COPIED:
             return self.fallback(checked)  # (what was validated: the same names)
         found: list[ArgumentProblem] = []
         first = None
