@@ -45,11 +45,10 @@ class JsonSchema(Mapping[str, Any]):
         error when it cannot) or never (``False``: the ``jsonschema`` library).
     :param pattern_timeout: seconds one ``pattern`` search of the ``jsonschema``
         library may take (``patternProperties`` and property names too); a
-        search that takes longer rejects the value as not checked in time. (A
-        search that ran out of them having used less than half as much of its
-        thread's CPU time, the machine being busy, is tried once more.)
-    :param pattern_budget: seconds of its thread's CPU time one call may spend
-        while searching; once spent, every further search is out of time.
+        search that takes longer twice (once may be a busy machine's doing)
+        rejects the value as not checked in time.
+    :param pattern_budget: seconds all those searches of one call may take
+        together; once spent, every further search is out of time.
     """
 
     schema: Mapping[str, Any]

@@ -85,8 +85,7 @@ class Matcher:
         """Open the budget of one call, in this thread."""
         # one attribute for the call (matcher, deadline, searches out of time):
         # every search reads the thread's state once
-        # (in this thread's CPU time: a busy machine spends none of it)
-        _local.call = (self, time.thread_time() + self.budget, set())
+        _local.call = (self, time.monotonic() + self.budget, set())
 
     def stop(self) -> None:
         """Close the call's budget (a search outside a call gets its timeout only)."""
@@ -113,25 +112,22 @@ class Matcher:
         timeout = self.timeout
         late: set[tuple[str, str]] | None = None
         call = getattr(_local, "call", None)
-        if call is not None and call[0] is self:
-            late = call[2]
-            # several keywords search one name with one pattern: time out once
-            left = call[1] - time.thread_time()
-            if (late and (pattern, text) in late) or left <= 0:
-                return None
-            timeout = min(timeout, left)
         search = self._compiled[pattern]
+        # the library's timeout counts wall time: on a busy machine a quick search
+        # can run out of it while its thread waits for a core, so a search out of
+        # time is tried once more before the value is called not checked in time
         for _ in range(2):
-            used = time.thread_time()
+            if call is not None and call[0] is self:
+                late = call[2]
+                # several keywords search one name with one pattern: time out once
+                left = call[1] - time.monotonic()
+                if (late and (pattern, text) in late) or left <= 0:
+                    return None
+                timeout = min(timeout, left)
             try:
                 return search(text, timeout=timeout) is not None
             except TimeoutError:
-                # the library's timeout counts wall time: on a busy machine a quick
-                # search runs out of it while this thread waits for a core. Only
-                # a search that itself took most of the time is out of time; the
-                # other is tried once more
-                if time.thread_time() - used >= timeout / 2:
-                    break
+                pass
         if late is not None:
             late.add((pattern, text))
         return None
