@@ -94,6 +94,17 @@ def test_the_schema_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(schema, *args, **kwargs)
 
     monkeypatch.setattr(jsonschema.validators, "validator_for", counting)
+    if rs_usable():  # jsonschema-rs checks it instead, when installed
+        from jsonschema_rs import meta
+
+        checking = meta.is_valid
+
+        def counting_rs(schema: Any, *args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return checking(schema, *args, **kwargs)
+
+        monkeypatch.setattr(meta, "is_valid", counting_rs)
     for fast in (None, False):
         calls = 0
         fn = _fn(JsonSchema(WEATHER, fast=fast))
@@ -704,3 +715,14 @@ def test_a_value_that_is_not_json_data_is_a_problem_at_its_place() -> None:
         result = fn.execute({"unit": "k", "tags": [b"x"]})
         assert isinstance(result, tp.Error)
         assert 'unit: must be one of: "c", "f" (received "k")' in result.message
+
+
+@pytest.mark.parametrize("fast", [None, False])
+def test_a_pattern_pythons_re_refuses_is_a_definition_error_whichever_library_checks(
+    fast: bool | None,
+) -> None:
+    # jsonschema-rs' metaschema check takes ECMA syntax (a named group "(?<n>...)"),
+    # the library's compiles patterns with Python's re: the schema is refused either way
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<n>x)"}}}
+    with pytest.raises(tp.FunctionDefinitionError, match=r"properties\.a\.pattern"):
+        _fn(JsonSchema(schema, fast=fast))

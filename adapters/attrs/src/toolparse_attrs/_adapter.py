@@ -129,7 +129,7 @@ class AttrsAdapter(AdapterBase):
         accepted = tuple(f.key for f in fields.info(cls).fields)
         return Compiled(
             schema,
-            make_parser(converter, fields, cls, accepted) if parser else None,
+            make_parser(converter, fields, cls, accepted, _refers(schema)) if parser else None,
             accepted=accepted,
             required=schema.get("required", ()),
             nulls_after_reject=_checks_its_schema(source, fields, field_schema),
@@ -175,6 +175,20 @@ class AttrsAdapter(AdapterBase):
             options = {"type": p.annotation, "kw_only": True, "alias": p.name, "metadata": metadata}
             fields[p.name] = attrs.field(default=default, **options)
         return attrs.make_class(name, fields)
+
+
+def _refers(schema: Any) -> bool:
+    """Whether ``schema`` holds a ``$ref``: the class holds itself (its only references)."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return True
+            todo += node.values()
+        elif isinstance(node, list):
+            todo += node
+    return False
 
 
 def _checks_its_schema(source: Any, fields: Fields, field_schema: FieldSchema | None) -> bool:

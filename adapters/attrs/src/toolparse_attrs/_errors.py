@@ -15,7 +15,7 @@ from typing import Any
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 
-from toolparse import NOT_GIVEN, ArgumentProblem, ParseResult, invalid_arguments, ok
+from toolparse import NOT_GIVEN, ArgumentProblem, Limits, ParseResult, invalid_arguments, ok
 from toolparse.adapter import MAX_PROBLEMS, type_reason
 
 from ._checks import run_init_checks
@@ -32,13 +32,27 @@ _NOT_AN_OBJECT = type_reason("object")
 
 
 def make_parser(
-    converter: cattrs.BaseConverter, fields: Fields, cls: type, accepted: tuple[str, ...]
+    converter: cattrs.BaseConverter,
+    fields: Fields,
+    cls: type,
+    accepted: tuple[str, ...],
+    recursive: bool = False,
 ) -> Callable[[dict[str, Any]], ParseResult]:
-    """The parser for ``cls``: the converter's hook structures the arguments into an instance."""
+    """The parser for ``cls``: the converter's hook structures the arguments into an instance.
+
+    A ``recursive`` class (one that holds itself) takes a value no deeper than
+    the default depth limit: cattrs follows the value down on Python's stack,
+    where a few hundred levels pass and a thousand do not, and a rejection's
+    path hundreds of names long has no room in a message. The core says
+    "nested too deeply" for the ``RecursionError`` raised.
+    """
     hook = get_structure_hook(converter, cls)  # fetched once: no dispatch on each call
     reader = ErrorReader(fields)
+    limit = Limits().max_depth
 
     def parse(arguments: dict[str, Any]) -> ParseResult:
+        if recursive and _deeper(arguments, limit):
+            raise RecursionError("the arguments are nested deeper than cattrs is given them")
         try:
             return ok(hook(arguments, cls))  # (the function: cheaper than Ok's own __new__)
         except Exception as exc:
@@ -48,6 +62,21 @@ def make_parser(
             )
 
     return parse
+
+
+def _deeper(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests objects and lists deeper than ``limit`` (level by level)."""
+    level = [value]
+    for _ in range(limit):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, (dict, list))
+        ]
+        if not level:
+            return False
+    return True
 
 
 class _Found(list[ArgumentProblem]):

@@ -45,7 +45,8 @@ class JsonSchema(Mapping[str, Any]):
         error when it cannot) or never (``False``: the ``jsonschema`` library).
     :param pattern_timeout: seconds one ``pattern`` search of the ``jsonschema``
         library may take (``patternProperties`` and property names too); a
-        search that takes longer rejects the value as not checked in time.
+        search that takes longer twice (once may be a busy machine's doing)
+        rejects the value as not checked in time.
     :param pattern_budget: seconds all those searches of one call may take
         together; once spent, every further search is out of time.
     """
@@ -157,12 +158,40 @@ def engine_parser(
     defaults = None
     if options.apply_defaults:  # (references to a metaschema resolve too)
         defaults = plan(definition.schema, next(subschemas(definition))[2])
+    bounds = (options.pattern_timeout, options.pattern_budget)
     if options.fast is not False:
         checked = frozenset(format_checker(definition.dialect.validator).checkers)
+        # the pure engine explains what jsonschema-rs' errors would cost too much to
+        fallback = _pure_explainer(definition, bounds, accepted)
         try:
-            return rs_parser(definition, checked, defaults, accepted)
+            return rs_parser(definition, checked, defaults, accepted, fallback)
         except RsUnavailable as exc:
             if options.fast:
                 raise FunctionDefinitionError([("fast", str(exc))]) from exc
-    bounds = (options.pattern_timeout, options.pattern_budget)
     return pure_parser(definition, bounds, defaults, accepted)
+
+
+def _pure_explainer(
+    definition: Any, bounds: tuple[float, float], accepted: tuple[str, ...]
+) -> Callable[[dict[str, Any]], ParseResult]:
+    """The pure engine's ``Error`` for a call jsonschema-rs rejected (its parser made on first need)."""
+    from toolparse import ArgumentProblem, Ok, invalid_arguments
+
+    from ._pure import pure_parser
+
+    made: list[Callable[[dict[str, Any]], ParseResult]] = []
+
+    def explain(arguments: dict[str, Any]) -> ParseResult:
+        if not made:
+            try:
+                made.append(pure_parser(definition, bounds, None, accepted))
+            except FunctionDefinitionError:  # a pattern only jsonschema-rs can search
+                made.append(Ok)
+        result = made[0](arguments)
+        if type(result) is not Ok:
+            return result
+        # the engines disagree: jsonschema-rs rejected what the pure engine takes
+        problem = ArgumentProblem((), "does not match the schema")
+        return invalid_arguments([problem], arguments=arguments, accepted=accepted)
+
+    return explain

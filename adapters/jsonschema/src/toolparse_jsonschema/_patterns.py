@@ -4,15 +4,18 @@ Python's ``re``, which the ``jsonschema`` library searches with, can backtrack f
 minutes on a short string the model wrote (``^(a|aa)+$`` against thirty ``a`` and
 a ``!``). So ``pattern``, ``patternProperties`` and the names ``additionalProperties``
 leaves over are searched by a :class:`Matcher` (a timeout per search, a budget per
-call), in keyword functions given to the library's ``validators.extend``.
+call), in keyword functions given to the library's ``validators.extend``; its
+``multipleOf`` is kept there from raising on NaN, infinities and huge integers.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
 from typing import Any
 
 import regex  # type: ignore[import-untyped]  # no type information
@@ -109,19 +112,25 @@ class Matcher:
         timeout = self.timeout
         late: set[tuple[str, str]] | None = None
         call = getattr(_local, "call", None)
-        if call is not None and call[0] is self:
-            late = call[2]
-            # several keywords search one name with one pattern: time out once
-            left = call[1] - time.monotonic()
-            if (late and (pattern, text) in late) or left <= 0:
-                return None
-            timeout = min(timeout, left)
-        try:
-            return self._compiled[pattern](text, timeout=timeout) is not None
-        except TimeoutError:
-            if late is not None:
-                late.add((pattern, text))
-            return None
+        search = self._compiled[pattern]
+        # the library's timeout counts wall time: on a busy machine a quick search
+        # can run out of it while its thread waits for a core, so a search out of
+        # time is tried once more before the value is called not checked in time
+        for _ in range(2):
+            if call is not None and call[0] is self:
+                late = call[2]
+                # several keywords search one name with one pattern: time out once
+                left = call[1] - time.monotonic()
+                if (late and (pattern, text) in late) or left <= 0:
+                    return None
+                timeout = min(timeout, left)
+            try:
+                return search(text, timeout=timeout) is not None
+            except TimeoutError:
+                pass
+        if late is not None:
+            late.add((pattern, text))
+        return None
 
 
 _DEFAULT = Matcher()
@@ -178,7 +187,8 @@ def is_regex(value: object) -> bool:
         return True
     try:
         return len(value) <= MAX_REGEX_LENGTH and re.compile(value) is not None
-    except (re.error, RecursionError, OverflowError, ValueError):
+    # (a FutureWarning of re's, "possible nested set", is raised where warnings are errors)
+    except (re.error, RecursionError, OverflowError, ValueError, Warning):
         return False
 
 
@@ -240,6 +250,24 @@ def _additional_properties(
         yield Refused("Additional", names, closed=True)
 
 
+def _multiple_of(library: Callable[..., Iterator[ValidationError]]) -> Callable[..., Any]:
+    """The library's ``multipleOf``, answering where it raises: NaN, an infinity, a huge integer."""
+
+    def multiple_of(
+        validator: Validator, factor: Any, instance: Any, schema: Mapping[str, Any]
+    ) -> Iterator[ValidationError]:
+        if isinstance(instance, float) and not math.isfinite(instance):
+            yield ValidationError(f"{instance!r} is not a multiple of {factor!r}")
+            return
+        try:
+            yield from library(validator, factor, instance, schema)
+        except (OverflowError, ValueError):  # an integer past a float's range: exactly
+            if isinstance(factor, (int, float)) and Fraction(instance) % Fraction(factor):
+                yield ValidationError(f"the value is not a multiple of {factor!r}")
+
+    return multiple_of
+
+
 #: the keyword functions every draft gets
 KEYWORDS: dict[str, Callable[..., Iterator[ValidationError]]] = {
     "pattern": _pattern,
@@ -260,6 +288,8 @@ def bounded(
     class for that schema alone; the others are kept, one per draft.
     """
     keywords = {k: v for k, v in KEYWORDS.items() if k in cls.VALIDATORS}
+    if "multipleOf" in cls.VALIDATORS:
+        keywords["multipleOf"] = _multiple_of(cls.VALIDATORS["multipleOf"])
     if unevaluated is not None:
         keywords["unevaluatedProperties"] = unevaluated
         extended: type[Validator] = validators.extend(cls, validators=keywords)

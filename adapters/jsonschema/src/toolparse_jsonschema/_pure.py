@@ -207,8 +207,13 @@ def pure_parser(
 def _problems(
     errors: Iterator[ValidationError],
 ) -> tuple[list[ArgumentProblem], list[ValidationError], int]:
-    """The first :data:`~._errors.KEPT` problems, ordered by path, their errors, and the rest counted."""
+    """The first :data:`~._errors.KEPT` problems, ordered by path, their errors, and the rest counted.
+
+    Every top-level missing name is kept besides (the schema's own names, not
+    the model's: the message counts them exactly on its names line).
+    """
     found: list[ArgumentProblem] = []
+    names_missing: list[ArgumentProblem] = []
     used: list[ValidationError] = []
     more = 0
     # the library reports one error per missing name, each carrying the whole
@@ -222,6 +227,10 @@ def _problems(
                 continue
             seen.add(key)
             names = [name for name in error.validator_value if name not in error.instance]
+            if not error.absolute_path:
+                names_missing += map(ArgumentProblem.missing, names)
+                used.append(error)
+                continue
         room = KEPT - len(found)
         if room <= 0:  # only counting now
             more += len(names) if names is not None else len(getattr(error, "names", (0,)))
@@ -236,7 +245,7 @@ def _problems(
             converted = _convert(error)
             more += max(0, len(converted) - room)
         found += converted[:room]
-    return ordered(found), used, more
+    return names_missing + ordered(found), used, more
 
 
 def _convert(error: ValidationError) -> list[ArgumentProblem]:

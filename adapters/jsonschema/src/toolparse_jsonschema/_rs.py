@@ -18,8 +18,10 @@ from typing import Any, NoReturn
 from toolparse import NOT_GIVEN, ArgumentProblem, Ok, ParseResult, invalid_arguments
 from toolparse.adapter import REQUIRED, length_reason
 
+from . import _cost
 from ._defaults import Plan, apply
 from ._errors import KEPT, WORDS, Path, alternatives, ordered, reason, received
+from ._patterns import is_regex
 from ._schema import Definition, subschemas
 
 __all__ = ["RsUnavailable", "rs_parser"]
@@ -65,6 +67,8 @@ def _validator(definition: Definition, checked_formats: frozenset[str]) -> Any:
         return jsonschema_rs.validator_for(
             _without_formats(definition.schema, checked_formats),
             validate_formats=True,
+            # a "regex" is one Python's re compiles, as on the pure engine (not ECMA's)
+            formats={"regex": is_regex} if "regex" in checked_formats else None,
             retriever=_refuse,
             pattern_options=jsonschema_rs.RegexOptions(),
         )
@@ -100,16 +104,20 @@ def rs_parser(
     checked_formats: frozenset[str],
     defaults: Plan | None,
     accepted: tuple[str, ...],
+    fallback: Callable[[Any], ParseResult],
 ) -> Callable[[dict[str, Any]], ParseResult]:
     """The parser of ``definition`` on ``jsonschema-rs``; :class:`RsUnavailable` when it cannot be.
 
     Under a schema whose references lead back into it, a value deeper than
-    :data:`MAX_DEPTH` is refused as nested too deeply first.
+    :data:`MAX_DEPTH` is refused as nested too deeply first. A rejected call
+    whose errors would copy more than :data:`._cost.MAX_COPIED` values is explained
+    by ``fallback``, the pure engine.
     """
     validator = _validator(definition, checked_formats)
-    recursive = _recursive(definition)
+    walked = list(subschemas(definition))
+    recursive = _recursive(walked)
     is_valid = validator.is_valid
-    explain = _Explainer(definition, validator, accepted).explain
+    explain = _Explainer(definition, validator, accepted, fallback, _cost.shape(walked)).explain
 
     def not_json(arguments: dict[str, Any]) -> ParseResult:
         # what jsonschema-rs cannot take is checked as the JSON it stands for
@@ -166,13 +174,12 @@ def _deeper(value: Any, limit: int) -> bool:
     return True
 
 
-def _recursive(definition: Definition) -> bool:
-    """Whether a reference of ``definition`` leads back to where it stands.
+def _recursive(walked: list[tuple[dict[str, Any], list[str | int], Any]]) -> bool:
+    """Whether a reference of a schema (``walked``: its subschemas) leads back to where it stands.
 
     Errs on the side of ``True``: a dynamic reference, or one that leads out
     of the schema (to a metaschema, which recurs).
     """
-    walked = list(subschemas(definition))
     at = {tuple(path): id(node) for node, path, _ in walked}
     # a subschema follows from the one it is inside, and from a reference to it
     follows: dict[int, list[int]] = {id(node): [] for node, _, _ in walked}
@@ -221,26 +228,45 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "reasons", "resolver", "schema")
+    __slots__ = ("accepted", "fallback", "iter_errors", "reasons", "resolver", "schema", "shape")
 
-    def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        definition: Definition,
+        validator: Any,
+        accepted: tuple[str, ...],
+        fallback: Callable[[Any], ParseResult],
+        shape: _cost.Shape,
+    ) -> None:
         self.iter_errors = validator.iter_errors
         self.reasons: dict[tuple[Any, ...], str] = {}
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
+        self.shape = shape
+        self.fallback = fallback
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
+        if _cost.copied(checked, self.shape, _cost.MAX_COPIED) > _cost.MAX_COPIED:
+            return self.fallback(checked)  # (what was validated: the same names)
         found: list[ArgumentProblem] = []
         first = None
         more = 0
         done: set[Any] = set()
-        for error in self.iter_errors(checked):
+        try:
+            errors = self.iter_errors(checked)
+        except ValueError:  # "Recursion limit reached": a value too deep for its errors
+            return self.fallback(checked)
+        names: list[ArgumentProblem] = []  # every top-level missing name (the schema's own)
+        for error in errors:
             if first is None:
                 first = error
+            kind = error.kind
+            if kind.name == "required" and not error.instance_path:
+                names += self.convert(error, checked, done)
+                continue
             if len(found) >= KEPT:  # only counting now
-                kind = error.kind
                 more += len(kind.unexpected) if kind.name in _NAMED else 1
                 continue
             converted = self.convert(error, checked, done)
@@ -250,7 +276,7 @@ class _Explainer:
                 converted = converted[:room]
             found += converted
         return invalid_arguments(
-            ordered(found) or [ArgumentProblem((), "does not match the schema")],
+            names + ordered(found) or [ArgumentProblem((), "does not match the schema")],
             arguments=arguments,
             accepted=self.accepted,
             cause=first,

@@ -7,6 +7,7 @@ a broken schema never reaches the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -142,6 +143,10 @@ def _dialect(schema: dict[str, Any]) -> Dialect:
 
 
 def _check_metaschema(schema: dict[str, Any], dialect: Dialect) -> None:
+    # jsonschema-rs' check is linear where the library's takes seconds for
+    # thousands of properties; the library explains a schema it refuses
+    if _valid_for_rs(schema, dialect):
+        return
     cls = dialect.validator
     meta_cls = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
     meta = meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER)
@@ -152,6 +157,50 @@ def _check_metaschema(schema: dict[str, Any], dialect: Dialect) -> None:
     if errors:
         cut = [m if len(m) <= 200 else m[:197] + "..." for m in (e.message for e in errors)]
         _fail([(path_text(e.absolute_path), m) for e, m in zip(errors, cut, strict=True)])
+
+
+def _valid_for_rs(schema: dict[str, Any], dialect: Dialect) -> bool:
+    """Whether jsonschema-rs, when installed, finds ``schema`` valid under its metaschema.
+
+    Its check does not compile patterns as Python's ``re`` does (the library's
+    does, for the ``regex`` format): a schema with a pattern ``re`` refuses is
+    not called valid here.
+    """
+    try:
+        from jsonschema_rs import meta
+    except ImportError:
+        return False
+    uri = dialect.validator.META_SCHEMA["$schema"]
+    checked = schema if "$schema" in schema else {**schema, "$schema": uri}
+    try:
+        if not meta.is_valid(checked):
+            return False
+    except Exception:  # a schema it cannot read: the library decides
+        return False
+    return all(_compiles(pattern) for pattern in _patterns(schema))
+
+
+def _patterns(node: Any) -> Iterator[str]:
+    """Every string that may be a pattern in ``node`` (a value named so as data too)."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from node["patternProperties"]
+            todo += node.values()
+        elif isinstance(node, list):
+            todo += node
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError, Warning):
+        return False
+    return True
 
 
 def _check_object(schema: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import inspect
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -31,8 +32,9 @@ def make_parser(
         from pydantic.v1 import ValidationError as V1ValidationError  # imported by the model
 
         # pydantic.v1 lets an OverflowError out of a date or duration too big
-        # for Python's types (86400000000000.0 seconds): a wrong value too
-        validate, caught = source.parse_obj, (V1ValidationError, OverflowError)
+        # for Python's types (86400000000000.0 seconds), or of an integer too big
+        # for a float, and a TypeError out of a name that is not text: wrong values too
+        validate, caught = source.parse_obj, (V1ValidationError, OverflowError, TypeError)
     elif kind == "model":
         if not source.__pydantic_complete__:
             source.model_rebuild()
@@ -65,7 +67,20 @@ def make_parser(
 
 
 def _v1_problems(model: Any, exc: Any, arguments: Any) -> tuple[list[ArgumentProblem], int]:
-    """The problems of a ``pydantic.v1`` model's ``ValidationError`` or ``OverflowError``."""
+    """The problems of a ``pydantic.v1`` model's ``ValidationError``, ``OverflowError`` or ``TypeError``."""
+    if isinstance(exc, TypeError):
+        odd = [key for key in arguments if not isinstance(key, str)]
+        if not odd:
+            raise exc
+        # the names that are text are validated as they would be alone
+        found = [ArgumentProblem((), "has a name that is not text", key) for key in odd]
+        rest = {key: value for key, value in arguments.items() if isinstance(key, str)}
+        try:
+            model.parse_obj(rest)
+        except Exception as again:  # (the same three kinds)
+            others, more = _v1_problems(model, again, rest)
+            return found + others, more
+        return found, 0
     if isinstance(exc, OverflowError):
         return _v1_overflow(model, exc, arguments)
     return problems(exc.errors(), arguments, v1=True)
@@ -80,25 +95,48 @@ _V1_OVERFLOWS = {
 }
 
 
+#: the reason for an integer too big for a float (as the built-in adapter words it)
+_FLOAT_RANGE = "must be a number within the range of a float"
+
+
+def _beyond_floats(value: Any) -> bool:
+    """Whether ``value`` holds an integer that no float reaches (level by level)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if type(item) is int and abs(item) > sys.float_info.max:
+            return True
+        if isinstance(item, dict):
+            todo += item.values()
+        elif isinstance(item, (list, tuple)):
+            todo += item
+    return False
+
+
 def _v1_overflow(
     model: Any, exc: OverflowError, arguments: Any
 ) -> tuple[list[ArgumentProblem], int]:
     """The problems of a ``pydantic.v1`` call that overflowed: the field(s) it came from, and the rest.
 
-    Each top-level date, time or duration field is validated alone, the rest
-    of the call without those too big; an overflow elsewhere is raised again.
+    Each top-level field is validated alone (a date, time or duration, or a
+    number for a float, too big), the rest of the call without those too big;
+    an overflow elsewhere is raised again.
     """
     from pydantic.v1 import ValidationError as V1ValidationError
 
     found: list[ArgumentProblem] = []
     for field in model.__fields__.values():
-        kind = _V1_OVERFLOWS.get(field.type_)
-        if kind is not None and field.alias in arguments:
+        if field.alias in arguments:
             value = arguments[field.alias]
             try:
                 field.validate(value, {}, loc=field.alias, cls=model)
             except OverflowError:
-                found.append(ArgumentProblem((field.alias,), FIXED[kind], value))
+                # a date or duration too big for Python's types, or an integer too big
+                # for a float (else a validator's own overflow: the exception it is)
+                kind = _V1_OVERFLOWS.get(field.type_)
+                if kind is not None or _beyond_floats(value):
+                    reason = FIXED[kind] if kind is not None else _FLOAT_RANGE
+                    found.append(ArgumentProblem((field.alias,), reason, value))
     if not found:
         raise exc
     names = {p.path[0] for p in found}

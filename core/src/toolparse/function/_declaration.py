@@ -133,7 +133,11 @@ def declare(
             )
         raise FunctionDefinitionError(errors, subject=subject)
     if found is None:
-        found = Declaration(_own_schema(name, params, parameters_schema))
+        # FunctionParams are values: one tuple of them (and the policy) is one schema
+        key: tuple[Hashable, ...] | None = (
+            ("parameters", params, unknown_arguments, frozenset()) if params else None
+        )
+        found = Declaration(_own_schema(name, params, parameters_schema), key=key)
     schema = found.schema
     if unknown_arguments == "reject" and isinstance(schema.get("properties"), Mapping):
         schema["additionalProperties"] = False

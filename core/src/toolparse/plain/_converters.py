@@ -6,6 +6,7 @@ adapter SDK's shared words.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -93,6 +94,7 @@ def _identity(value: Any) -> Any:
     return value
 
 
+@functools.cache  # (one per JSON type: every Function's parameters share them)
 def _scalar(kind: type) -> Converter:
     reason = type_reason(JSON_TYPES[kind])
 

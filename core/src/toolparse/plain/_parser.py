@@ -330,6 +330,18 @@ def _param_fast(node: nodes.Node) -> tuple[type | None, frozenset[Any] | None]:
     return None, None
 
 
+def _later(compiler: Compiler, node: nodes.Node) -> Converter:
+    """``node``'s converter, compiled when a value first needs it (most values never do)."""
+    slot: list[Converter] = []
+
+    def convert(value: Any) -> Any:
+        if not slot:
+            slot.append(compiler.convert(node))
+        return slot[0](value)
+
+    return convert
+
+
 def params_checker(
     params: Sequence[FunctionParam], accepted: Sequence[str], policy: str
 ) -> Callable[[Mapping[str, Any]], Error | Arguments | None]:
@@ -347,7 +359,11 @@ def params_checker(
     """
     compiler = Compiler(policy, as_sent=True)
     declared = [(p.name, _node(p)) for p in params]
-    fields = tuple((name, *_param_fast(node), compiler.convert(node)) for name, node in declared)
+    fields = tuple(
+        (name, fast, values, _later(compiler, node) if fast else compiler.convert(node))
+        for name, node in declared
+        for fast, values in [_param_fast(node)]
+    )
     accepted = tuple(accepted)
 
     def check(arguments: Mapping[str, Any]) -> Error | None:
