@@ -92,6 +92,19 @@ def test_call_passes_the_context(cli: Cli, project: pathlib.Path) -> None:
     assert cli("call", "cli_tools:whoami", "--context", "@ctx.json").out == "Ok\nuser bob\n"
 
 
+def test_call_without_a_context_gives_a_context_parameter_a_mapping(
+    cli: Cli, project: pathlib.Path
+) -> None:
+    (project / "cli_context.py").write_text(
+        "import toolparse as tp\n\n\n"
+        "@tp.tool\n"
+        "def whoami(ctx: tp.Context) -> str:\n"
+        '    """Who calls."""\n'
+        '    return ctx.get("user", "nobody")\n'
+    )
+    assert cli("call", "cli_context:whoami", "{}").out == "Ok\nnobody\n"
+
+
 def test_call_json_output(cli: Cli) -> None:
     ok = json.loads(cli("call", "cli_tools:weather", "city=Oslo", "--json").out)
     assert ok == {"outcome": "Ok", "text": "sunny in Oslo", "is_error": False}
