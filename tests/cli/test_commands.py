@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import toolparse as tp
+from toolparse.plugins import PluginLoadWarning
 
 Cli = Callable[..., Any]
 
@@ -172,10 +173,51 @@ def test_plugins_show_one_that_failed_to_load(cli: Cli, monkeypatch: pytest.Monk
         pm, "plugin_distributions", lambda: [*type(pm).plugin_distributions(pm), failed]
     )
     run = cli("plugins")
-    assert "broken" in run.out
-    assert "toolparse-broken 1.2  (failed to load: ImportError: x)" in run.out
+    assert run.status == 1  # listed and marked: something is broken
+    assert "toolparse-broken 1.2  (broken: ImportError: x)" in run.out
     rows = {r["name"]: r for r in json.loads(cli("plugins", "--json").out)["plugins"]}
     assert rows["broken"]["error"] == "ImportError: x"
+
+
+def test_plugins_mark_a_plugin_whose_hook_raises(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Raises:
+        @tp.hookimpl
+        def toolparse_register_adapters(self, register: Any) -> None:
+            raise RuntimeError("boom")
+
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.register(Raises(), name="raises")
+    monkeypatch.setattr("toolparse.plugins._default", pm)
+    with pytest.warns(PluginLoadWarning, match="RuntimeError: boom"):
+        run = cli("plugins")
+    assert run.status == 1
+    assert re.search(r"^raises +\S*  \(broken: RuntimeError: boom\)$", run.out, re.M)
+    assert "adapters (asked in this order): plain" in run.out
+
+
+def test_plugins_mark_two_adapters_of_one_name(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    def twin(source: object) -> object:
+        class Plugin:
+            @tp.hookimpl
+            def toolparse_register_adapters(self, register: Any) -> None:
+                adapter = type("Twin", (), {"name": "twin", "accepts": lambda s, x: x == source})
+                register(adapter())
+
+        return Plugin()
+
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.register(twin("a"), name="first")
+    pm.register(twin("b"), name="second")
+    monkeypatch.setattr("toolparse.plugins._default", pm)
+    run = cli("plugins")
+    assert run.status == 1
+    marked = [
+        line for line in run.out.splitlines() if "broken: two adapters are named 'twin'" in line
+    ]
+    assert [line.split()[0] for line in marked] == ["first", "second"]
+    data = json.loads(cli("plugins", "--json").out)
+    assert data["adapters"] == []
+    assert {r["name"] for r in data["plugins"] if r["error"]} == {"first", "second"}
 
 
 # -- check without call files ---------------------------------------------------------
