@@ -179,20 +179,26 @@ def test_plugins_show_one_that_failed_to_load(cli: Cli, monkeypatch: pytest.Monk
     assert rows["broken"]["error"] == "ImportError: x"
 
 
-def test_plugins_mark_a_plugin_whose_hook_raises(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    class Raises:
-        @tp.hookimpl
-        def toolparse_register_adapters(self, register: Any) -> None:
-            raise RuntimeError("boom")
+@pytest.mark.parametrize("hook", ["adapters", "providers"])
+def test_plugins_mark_a_plugin_whose_hook_raises(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, hook: str
+) -> None:
+    def raises(self: object, register: Any) -> None:
+        raise RuntimeError("boom")
 
+    name = f"toolparse_register_{hook}"
+    raises.__name__ = name
+    plugin = type("Raises", (), {name: tp.hookimpl(raises)})()
     pm = tp.make_plugin_manager(load_entry_points=False)
-    pm.register(Raises(), name="raises")
+    pm.register(plugin, name="raises")
     monkeypatch.setattr("toolparse.plugins._default", pm)
-    with pytest.warns(PluginLoadWarning, match="RuntimeError: boom"):
+    with pytest.warns(PluginLoadWarning, match=f"raised in {name}.*RuntimeError: boom"):
         run = cli("plugins")
     assert run.status == 1
     assert re.search(r"^raises +\S*  \(broken: RuntimeError: boom\)$", run.out, re.M)
+    # the other plugins still answer
     assert "adapters (asked in this order): plain" in run.out
+    assert "providers: anthropic, gemini, mcp, openai, openai-responses" in run.out
 
 
 def test_plugins_mark_two_adapters_of_one_name(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -132,7 +132,7 @@ class PluginManager(pluggy.PluginManager):
                 try:
                     impl.function(register=mine.append)
                 except Exception as exc:  # one broken plugin must not break the others' tools
-                    self._hook_failed(impl.plugin_name, impl.plugin, exc)
+                    self._hook_failed(impl, exc)
                     continue
                 for adapter in reversed(mine):
                     other = owners.get(adapter.name)
@@ -196,7 +196,11 @@ class PluginManager(pluggy.PluginManager):
             found: dict[str, Any] = {}
             for impl in reversed(self.hook.toolparse_register_providers.get_hookimpls()):
                 mine: list[Any] = []
-                impl.function(register=mine.append)
+                try:
+                    impl.function(register=mine.append)
+                except Exception as exc:
+                    self._hook_failed(impl, exc)
+                    continue
                 for provider in mine:
                     found.setdefault(provider.name, provider)
             self._providers = found
@@ -262,13 +266,14 @@ class PluginManager(pluggy.PluginManager):
         failure = PluginDistribution(ep.name, _dist_name(dist), str(dist.version), ep.value, error)
         self._failed_with(failure, "failed to import", exc)
 
-    def _hook_failed(self, name: str, plugin: object, exc: Exception) -> None:
+    def _hook_failed(self, impl: pluggy.HookImpl, exc: Exception) -> None:
+        plugin = impl.plugin
         dist = next((d for p, d in self.list_plugin_distinfo() if p is plugin), None)
         module = getattr(plugin, "__name__", type(plugin).__name__)
         where = (_dist_name(dist), str(dist.version)) if dist is not None else ("", "")
         error = f"{type(exc).__name__}: {exc}"
-        failure = PluginDistribution(name, *where, module, error)
-        self._failed_with(failure, "raised registering its adapters", exc)
+        failure = PluginDistribution(impl.plugin_name, *where, module, error)
+        self._failed_with(failure, f"raised in {impl.function.__name__}", exc)
 
     def _failed_with(self, failure: PluginDistribution, what: str, exc: Exception) -> None:
         self._failed = [f for f in self._failed if f.name != failure.name]
