@@ -11,7 +11,10 @@ import importlib
 import importlib.metadata
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tarfile
 
 import pytest
 from packaging.requirements import Requirement
@@ -322,3 +325,27 @@ def test_every_exported_name_resolves(module: str) -> None:
         imported = importlib.import_module(module)
         for name in lazy:
             getattr(imported, name)  # raises AttributeError when the lazy export is broken
+
+
+def test_the_sdists_ship_the_tests_and_the_changelog_and_no_gitignore(
+    tmp_path: pathlib.Path,
+) -> None:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv builds the sdists; it is not on PATH")
+    subprocess.run(
+        [uv, "build", "--sdist", "--all-packages", "--quiet", "--out-dir", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+    )
+    for distribution, project_dir in DISTRIBUTIONS.items():
+        stem = f"{distribution.replace('-', '_')}-{core_version()}"
+        with tarfile.open(tmp_path / f"{stem}.tar.gz") as sdist:
+            names = {name.removeprefix(f"{stem}/") for name in sdist.getnames()}
+        assert "CHANGELOG.md" in names, distribution
+        assert ".gitignore" not in names, distribution
+        assert not any(name.endswith(".pyc") for name in names), distribution
+        tests = (
+            "tests/core/" if project_dir.name == "core" else f"tests/adapters/{project_dir.name}/"
+        )
+        assert any(n.startswith(tests) and n.endswith(".py") for n in names), distribution

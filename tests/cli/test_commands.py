@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import toolparse as tp
+from toolparse.plugins import PluginLoadWarning
 
 Cli = Callable[..., Any]
 
@@ -92,6 +93,19 @@ def test_call_passes_the_context(cli: Cli, project: pathlib.Path) -> None:
     assert cli("call", "cli_tools:whoami", "--context", "@ctx.json").out == "Ok\nuser bob\n"
 
 
+def test_call_without_a_context_gives_a_context_parameter_a_mapping(
+    cli: Cli, project: pathlib.Path
+) -> None:
+    (project / "cli_context.py").write_text(
+        "import toolparse as tp\n\n\n"
+        "@tp.tool\n"
+        "def whoami(ctx: tp.Context) -> str:\n"
+        '    """Who calls."""\n'
+        '    return ctx.get("user", "nobody")\n'
+    )
+    assert cli("call", "cli_context:whoami", "{}").out == "Ok\nnobody\n"
+
+
 def test_call_json_output(cli: Cli) -> None:
     ok = json.loads(cli("call", "cli_tools:weather", "city=Oslo", "--json").out)
     assert ok == {"outcome": "Ok", "text": "sunny in Oslo", "is_error": False}
@@ -159,10 +173,57 @@ def test_plugins_show_one_that_failed_to_load(cli: Cli, monkeypatch: pytest.Monk
         pm, "plugin_distributions", lambda: [*type(pm).plugin_distributions(pm), failed]
     )
     run = cli("plugins")
-    assert "broken" in run.out
-    assert "toolparse-broken 1.2  (failed to load: ImportError: x)" in run.out
+    assert run.status == 1  # listed and marked: something is broken
+    assert "toolparse-broken 1.2  (broken: ImportError: x)" in run.out
     rows = {r["name"]: r for r in json.loads(cli("plugins", "--json").out)["plugins"]}
     assert rows["broken"]["error"] == "ImportError: x"
+
+
+@pytest.mark.parametrize("hook", ["adapters", "providers"])
+def test_plugins_mark_a_plugin_whose_hook_raises(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, hook: str
+) -> None:
+    def raises(self: object, register: Any) -> None:
+        raise RuntimeError("boom")
+
+    name = f"toolparse_register_{hook}"
+    raises.__name__ = name
+    plugin = type("Raises", (), {name: tp.hookimpl(raises)})()
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.register(plugin, name="raises")
+    monkeypatch.setattr("toolparse.plugins._default", pm)
+    with pytest.warns(PluginLoadWarning, match=f"raised in {name}.*RuntimeError: boom"):
+        run = cli("plugins")
+    assert run.status == 1
+    assert re.search(r"^raises +\S*  \(broken: RuntimeError: boom\)$", run.out, re.M)
+    # the other plugins still answer
+    assert "adapters (asked in this order): plain" in run.out
+    assert "providers: anthropic, gemini, mcp, openai, openai-responses" in run.out
+
+
+def test_plugins_mark_two_adapters_of_one_name(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    def twin(source: object) -> object:
+        class Plugin:
+            @tp.hookimpl
+            def toolparse_register_adapters(self, register: Any) -> None:
+                adapter = type("Twin", (), {"name": "twin", "accepts": lambda s, x: x == source})
+                register(adapter())
+
+        return Plugin()
+
+    pm = tp.make_plugin_manager(load_entry_points=False)
+    pm.register(twin("a"), name="first")
+    pm.register(twin("b"), name="second")
+    monkeypatch.setattr("toolparse.plugins._default", pm)
+    run = cli("plugins")
+    assert run.status == 1
+    marked = [
+        line for line in run.out.splitlines() if "broken: two adapters are named 'twin'" in line
+    ]
+    assert [line.split()[0] for line in marked] == ["first", "second"]
+    data = json.loads(cli("plugins", "--json").out)
+    assert data["adapters"] == []
+    assert {r["name"] for r in data["plugins"] if r["error"]} == {"first", "second"}
 
 
 # -- check without call files ---------------------------------------------------------

@@ -72,6 +72,7 @@ def test_secret_is_absent_from_every_provider_export(fn: tp.Function, provider: 
 
 
 def test_openai_export_is_a_valid_sdk_tool() -> None:
+    pytest.importorskip("openai")
     from openai.types.chat import ChatCompletionToolParam
     from pydantic import TypeAdapter
 

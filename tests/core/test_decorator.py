@@ -455,6 +455,24 @@ def test_context_gets_the_tool_call_id_through_execute_tool_calls() -> None:
     assert caller == {"user": "ann"}  # the caller's mapping is not mutated
 
 
+def test_context_without_one_is_an_empty_mapping_each_call() -> None:
+    seen: list[Any] = []
+
+    @tool
+    def remember(note: str, ctx: tp.Context) -> str:
+        """Keep a note."""
+        seen.append(ctx)
+        ctx["note"] = note  # a tool may fill its own mapping
+        return str(ctx.get("user", "nobody"))
+
+    assert remember.execute({"note": "a"}) == tp.Ok("nobody")
+    assert remember.execute({"note": "b"}) == tp.Ok("nobody")
+    assert seen == [{"note": "a"}, {"note": "b"}]  # a new mapping each call
+    [result] = tp.execute_tool_calls([remember], [tp.ToolCall("c1", "remember", {"note": "c"})])
+    assert result.content == "nobody"
+    assert seen[-1] == {"tool_call_id": "c1", "note": "c"}
+
+
 @pytest.mark.parametrize(
     "annotation",
     [
@@ -475,7 +493,7 @@ def test_context_annotation_forms(annotation: Any) -> None:
     fn = tool(body)
     assert fn.accepted_param_names() == ["q"]
     assert fn.execute({"q": "a"}, {"k": 1}) == tp.Ok("a {'k': 1}")
-    assert fn.execute({"q": "a"}) == tp.Ok("a None")
+    assert fn.execute({"q": "a"}) == tp.Ok("a {}")
 
 
 def test_two_context_parameters_are_a_definition_error() -> None:
@@ -558,7 +576,7 @@ def test_async_functions() -> None:
         await asyncio.sleep(0)
         return f"got {url} {ctx}"
 
-    assert fetch.execute({"url": "u"}) == tp.Ok("got u None")
+    assert fetch.execute({"url": "u"}) == tp.Ok("got u {}")
     assert asyncio.run(fetch.aexecute({"url": "u"}, {"k": 1})) == tp.Ok("got u {'k': 1}")
     assert isinstance(fetch.execute({}), tp.Error)
     [result] = tp.execute_tool_calls([fetch], [tp.ToolCall("c", "fetch", {"url": "v"})])

@@ -91,7 +91,7 @@ def test_the_whole_object_and_nested_names_have_lines_of_their_own() -> None:
     )
     assert "(arguments): start must be before end\n" in err.message
     assert "items[2].sku: is required\n" in err.message
-    assert "items[2].skew: Unrecognized parameter" in err.message
+    assert "items[2].skew: is not accepted" in err.message
 
 
 def test_missing_names_are_in_declaration_order() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import sys
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -103,7 +105,9 @@ def test_entry_points_load_in_name_order(fake_entry_points: dict[str, object]) -
     pm = tp.make_plugin_manager()
     # the plugin loaded last is asked first; loading is in name order
     assert [a.name for a in pm.adapters()] == ["zeta", "alpha", "plain"]
-    fn = tp.Function("t", lambda a: "x", args_schema="m", plugin_manager=pm)
+    # both accept "m": the one asked first answers, and the warning names both
+    with pytest.warns(UserWarning, match="the adapters 'zeta' and 'alpha' accept 'm'; 'zeta'"):
+        fn = tp.Function("t", lambda a: "x", args_schema="m", plugin_manager=pm)
     assert fn.adapter is not None
     assert fn.adapter.name == "zeta"
 
@@ -225,6 +229,63 @@ def test_load_plugins_naming_a_broken_plugin_warns_once(
     assert [f.name for f in pm.failed_plugins()] == ["broken"]
 
 
+def test_an_adapter_alone_in_accepting_a_source_gives_no_warning(pm: tp.PluginManager) -> None:
+    pm.register(adapter_plugin(make_adapter("alpha", "a"), make_adapter("beta", "b")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fn = tp.Function("t", lambda a: "x", args_schema="b", plugin_manager=pm)
+    assert fn.adapter is not None
+    assert fn.adapter.name == "beta"
+    # choosing the adapter by name asks no other
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pm.register(adapter_plugin(make_adapter("gamma", "b")))
+        chosen = tp.Function("t", lambda a: "x", args_schema="b", adapter="beta", plugin_manager=pm)
+    assert chosen.adapter is not None
+    assert chosen.adapter.name == "beta"
+
+
+def test_a_plugin_whose_hook_raises_is_named_skipped_and_logged(
+    pm: tp.PluginManager, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Broken:
+        @tp.hookimpl
+        def toolparse_register_adapters(self, register: Callable[[Any], None]) -> None:
+            raise RuntimeError("boom")
+
+    pm.register(adapter_plugin(make_adapter("alpha", "m")), name="good")
+    pm.register(Broken(), name="broken")
+    with (
+        caplog.at_level(logging.WARNING, logger="toolparse"),
+        pytest.warns(plugins.PluginLoadWarning, match="'broken'.*RuntimeError: boom"),
+    ):
+        names = [a.name for a in pm.adapters()]
+    assert names == ["alpha", "plain"]  # the others still answer
+    (record,) = [r for r in caplog.records if r.name == "toolparse.plugins"]
+    assert record.levelno == logging.WARNING
+    assert "'broken'" in record.getMessage()
+    assert "RuntimeError: boom" in record.getMessage()
+    (failed,) = pm.failed_plugins()
+    assert (failed.name, failed.error) == ("broken", "RuntimeError: boom")
+    fn = tp.Function("t", lambda a: a, args_schema="m", plugin_manager=pm)
+    assert fn.execute({"x": 1}) == tp.Ok('{"by": "alpha", "x": 1}')
+
+
+def test_a_plugin_that_fails_to_import_is_a_warning_record(
+    fake_entry_points: dict[str, object], caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_entry_points["broken"] = ImportError("no lib")
+    with (
+        caplog.at_level(logging.WARNING, logger="toolparse"),
+        pytest.warns(plugins.PluginLoadWarning),
+    ):
+        tp.make_plugin_manager()
+    (record,) = [r for r in caplog.records if r.name == "toolparse.plugins"]
+    assert record.levelno == logging.WARNING
+    assert "'broken' (toolparse-broken 1.2.3" in record.getMessage()
+    assert "ImportError: no lib" in record.getMessage()
+
+
 def test_two_adapters_of_one_name_are_an_error(pm: tp.PluginManager) -> None:
     pm.register(adapter_plugin(make_adapter("twin", "a")), name="first-plugin")
     pm.register(adapter_plugin(make_adapter("twin", "b")), name="second-plugin")
@@ -232,8 +293,9 @@ def test_two_adapters_of_one_name_are_an_error(pm: tp.PluginManager) -> None:
         plugins.PluginError,
         match="two adapters are named 'twin': one from the plugin 'second-plugin', "
         "one from 'first-plugin'",
-    ):
+    ) as info:
         pm.adapters()
+    assert set(info.value.plugins) == {"first-plugin", "second-plugin"}
     with pytest.raises(tp.FunctionDefinitionError, match="two adapters are named 'twin'"):
         tp.Function("t", lambda a: a, args_schema="a", plugin_manager=pm)
 

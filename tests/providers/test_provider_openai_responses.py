@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import typing
 from typing import Any
 
 import pytest
@@ -87,8 +88,41 @@ def test_parses_function_call_items_by_call_id() -> None:
     assert providers.parse_tool_calls(reply.output, "openai-responses") == expected
     assert providers.parse_tool_calls(reply.output[1], "openai-responses") == expected[:1]
     assert providers.parse_tool_calls(response(), "openai-responses") == []
-    with pytest.raises(ValueError, match="expected a Response"):
+    with pytest.raises(ValueError, match=r"expected a Response.*; got an int"):
         providers.parse_tool_calls(42, "openai-responses")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "tool_call", "name": "ping", "args": {}, "id": "call_1"},
+        [{"type": "tool_call", "name": "ping", "args": {}, "id": "call_1"}],
+        {"type": "ai", "content": "", "tool_calls": [{"name": "ping", "args": {}, "id": "c"}]},
+    ],
+    ids=["tool_call", "tool_call-list", "ai-message"],
+)
+def test_an_item_of_a_type_responses_does_not_define_is_refused(payload: Any) -> None:
+    # read as [] a loop would take it for "the model is done" and drop the call
+    with pytest.raises(ValueError, match=r"expected a Response.*another provider"):
+        providers.parse_tool_calls(payload, "openai-responses")
+
+
+def test_a_langchain_message_with_a_tool_call_is_refused() -> None:
+    messages = pytest.importorskip("langchain_core.messages")
+    message = messages.AIMessage("", tool_calls=[{"name": "ping", "args": {}, "id": "call_1"}])
+    with pytest.raises(ValueError, match="of type 'ai'"):
+        providers.parse_tool_calls(message, "openai-responses")
+
+
+def test_every_output_item_type_of_the_sdk_is_read() -> None:
+    from openai.types.responses import ResponseOutputItem
+
+    union = typing.get_args(ResponseOutputItem)[0]
+    kinds = {typing.get_args(m.model_fields["type"].annotation)[0] for m in typing.get_args(union)}
+    assert {"message", "function_call"} <= kinds
+    for kind in kinds - {"function_call", "custom_tool_call"}:
+        # no call id: nothing to answer, but never refused as another provider's
+        assert providers.parse_tool_calls([{"type": kind}], "openai-responses") == [], kind
 
 
 def test_results_become_function_call_outputs_with_images() -> None:

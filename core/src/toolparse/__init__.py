@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import _log  # noqa: F401 - the NullHandler on "toolparse" when logging is loaded
 from .adapter import Adapter
 from .arguments import Limits
 from .context import Context, approved

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import messages
 from ._aliases import alias_routes
+from ._log import logger
 from .contract import Outcome
 from .errors import FunctionDefinitionError
 from .function import _tracing
@@ -219,15 +220,17 @@ class _Batch:
             result = ToolResult.from_outcome(call, fn, outcome)  # type: ignore[arg-type]
         if not late:
             self.results[i] = result
+        else:  # the model was told it may still finish: the application's logs say how it did
+            level = 30 if result.is_error else 20  # logging.WARNING / INFO (logging loads here)
+            text = "the tool %s (call %s) finished after its timeout: %s"
+            logger(__name__).log(level, text, call.name, call.id, result.text)
         if self.pm is not None:
             self.pm.hook.toolparse_tool_executed(
                 call=call, function=fn, result=result, duration=now() - start, late=late
             )
 
     def late(self, i: int, fn: Function, start: float) -> Callable[[Outcome], None] | None:
-        """Who hears the outcome of call ``i``'s body if it outlives its timeout (unobserved: no one)."""
-        if self.pm is None:
-            return None
+        """Who hears the outcome of call ``i``'s body if it outlives its timeout (the log, observers)."""
         return lambda outcome: self.answer(i, fn, outcome, start, late=True)
 
     def off_thread(self, run: range) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pluggy
 
 from . import _defaults, hookspecs
+from ._log import logger
 
 if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
@@ -47,7 +48,15 @@ LOAD_PLUGINS = "TOOLPARSE_LOAD_PLUGINS"
 
 
 class PluginError(Exception):
-    """The installed plugins contradict each other (two adapters of one name)."""
+    """The installed plugins contradict each other (two adapters of one name).
+
+    :attr:`plugins` names the plugins involved (``toolparse plugins`` marks them).
+    """
+
+    def __init__(self, message: str, plugins: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        #: the names of the plugins that contradict each other
+        self.plugins: tuple[str, ...] = tuple(plugins)
 
 
 class PluginLoadWarning(UserWarning):
@@ -120,14 +129,19 @@ class PluginManager(pluggy.PluginManager):
             # each plugin's adapters last-registered-first gives the ask order.
             for impl in reversed(self.hook.toolparse_register_adapters.get_hookimpls()):
                 mine: list[Adapter] = []
-                impl.function(register=mine.append)
+                try:
+                    impl.function(register=mine.append)
+                except Exception as exc:  # one broken plugin must not break the others' tools
+                    self._hook_failed(impl, exc)
+                    continue
                 for adapter in reversed(mine):
                     other = owners.get(adapter.name)
                     if other is not None:
                         raise PluginError(
                             f"two adapters are named {adapter.name!r}: one from the plugin "
                             f"{other!r}, one from {impl.plugin_name!r}; adapter names must be "
-                            f"unique (load one of them only, with {LOAD_PLUGINS} or set_blocked)"
+                            f"unique (load one of them only, with {LOAD_PLUGINS} or set_blocked)",
+                            (other, impl.plugin_name),
                         )
                     owners[adapter.name] = impl.plugin_name
                     found.append(adapter)
@@ -140,14 +154,29 @@ class PluginManager(pluggy.PluginManager):
 
     def select_adapter(self, source: object) -> Adapter | None:
         """The adapter for ``source``, chosen through ``toolparse_select_adapter``."""
+        candidates = self.adapters()
         chosen: Adapter | None = self.hook.toolparse_select_adapter(
-            source=source, candidates=self.adapters()
+            source=source, candidates=candidates
         )
+        chooser = self.hook.toolparse_select_adapter.get_hookimpls()
+        if chosen is not None and len(candidates) > 1 and len(chooser) == 1:
+            # by the default order (no plugin chose): an overlap is said, not silently won;
+            # definition time only
+            others = [a.name for a in candidates if a is not chosen and a.accepts(source)]
+            if others:
+                warnings.warn(
+                    f"the adapters {chosen.name!r} and {' and '.join(map(repr, others))} accept "
+                    f"{source!r:.60}; {chosen.name!r} is used (the adapter registered last is "
+                    "asked first); pass adapter=... to choose one",
+                    stacklevel=3,
+                )
         return chosen
 
     def field_schema_for(self, adapter: str) -> Callable[[object, dict[str, Any]], dict[str, Any]]:
         """The field-schema hook bound to this manager, as an adapter's compile step gets it."""
-        return _FieldHook(self, adapter)
+        from ._field_hook import FieldHook  # only when an adapter compiles a tool
+
+        return FieldHook(self, adapter)
 
     def serialize(self, value: object) -> str | None:
         """Ask the adapters, in order, to turn a returned model into JSON text."""
@@ -167,7 +196,11 @@ class PluginManager(pluggy.PluginManager):
             found: dict[str, Any] = {}
             for impl in reversed(self.hook.toolparse_register_providers.get_hookimpls()):
                 mine: list[Any] = []
-                impl.function(register=mine.append)
+                try:
+                    impl.function(register=mine.append)
+                except Exception as exc:
+                    self._hook_failed(impl, exc)
+                    continue
                 for provider in mine:
                     found.setdefault(provider.name, provider)
             self._providers = found
@@ -231,13 +264,24 @@ class PluginManager(pluggy.PluginManager):
     def _record_failure(self, dist: Distribution, ep: EntryPoint, exc: Exception) -> None:
         error = f"{type(exc).__name__}: {exc}"
         failure = PluginDistribution(ep.name, _dist_name(dist), str(dist.version), ep.value, error)
-        self._failed = [f for f in self._failed if f.name != ep.name]
+        self._failed_with(failure, "failed to import", exc)
+
+    def _hook_failed(self, impl: pluggy.HookImpl, exc: Exception) -> None:
+        plugin = impl.plugin
+        dist = next((d for p, d in self.list_plugin_distinfo() if p is plugin), None)
+        module = getattr(plugin, "__name__", type(plugin).__name__)
+        where = (_dist_name(dist), str(dist.version)) if dist is not None else ("", "")
+        error = f"{type(exc).__name__}: {exc}"
+        failure = PluginDistribution(impl.plugin_name, *where, module, error)
+        self._failed_with(failure, f"raised in {impl.function.__name__}", exc)
+
+    def _failed_with(self, failure: PluginDistribution, what: str, exc: Exception) -> None:
+        self._failed = [f for f in self._failed if f.name != failure.name]
         self._failed.append(failure)
+        text = f"the toolparse plugin {failure.describe()} {what} and is skipped: {failure.error}"
+        logger(__name__).warning("%s", text, exc_info=exc)
         warnings.warn(
-            f"the toolparse plugin {failure.describe()} failed to import and is skipped: "
-            f"{failure.error}; tools that need it will fail to define",
-            PluginLoadWarning,
-            stacklevel=4,
+            f"{text}; tools that need it will fail to define", PluginLoadWarning, stacklevel=5
         )
 
     def _in_name_order(self, loaded: list[object]) -> None:
@@ -259,9 +303,10 @@ class PluginManager(pluggy.PluginManager):
     def plugin_distributions(self) -> list[PluginDistribution]:
         """Every plugin loaded from an entry point, and every one that failed, by name (what ``toolparse plugins`` lists)."""
         found = list(self._failed)
+        failed = {f.name for f in found}
         for plugin, dist in self.list_plugin_distinfo():
-            if self.is_registered(plugin):
-                name = self.get_name(plugin) or ""
+            name = self.get_name(plugin) or ""
+            if self.is_registered(plugin) and name not in failed:
                 eps = [ep for ep in dist.entry_points if ep.group == ENTRY_POINT_GROUP]
                 target = next((str(ep.value) for ep in eps if ep.name == name), "?")
                 version = str(dist.version)
@@ -283,45 +328,6 @@ def _entry_points(name: str | None) -> list[tuple[Distribution, EntryPoint]]:
 
 def _dist_name(dist: Any) -> str:
     return str(dist.metadata["Name"] or getattr(dist, "name", "") or "?")
-
-
-class _FieldHook:
-    """The field-schema hook of one adapter, and the way to the other adapters for a field.
-
-    ``delegate(annotation, policy)`` compiles a field's type with the adapter
-    that owns it (a pydantic model inside a dataclass, an attrs class as a
-    ``@tool`` parameter), so the asking adapter validates that field through
-    it; ``None`` when no other adapter accepts the type.
-    """
-
-    __slots__ = ("_adapter", "_caller", "_pm", "answers")
-
-    def __init__(self, pm: PluginManager, adapter: str) -> None:
-        self._pm = pm
-        self._adapter = adapter
-        caller = pm.hook.toolparse_field_schema
-        self._caller = caller if caller.get_hookimpls() else None
-        #: whether any plugin implements the hook (else every field keeps its schema)
-        self.answers = self._caller is not None
-
-    def __call__(self, field: object, schema: dict[str, Any]) -> dict[str, Any]:
-        if self._caller is None:
-            return schema
-        found = self._caller(adapter=self._adapter, field=field, schema=schema)
-        return dict(found) if found is not None else schema
-
-    def delegate(self, annotation: object, policy: str) -> Any:
-        """The ``Compiled`` form of ``annotation`` by the adapter that owns it, or ``None``."""
-        owner = self._pm.select_adapter(annotation)
-        compile_ = getattr(owner, "compile", None)
-        if owner is None or owner.name == self._adapter or compile_ is None:
-            return None
-        return compile_(
-            annotation,
-            unknown_arguments=policy,
-            field_schema=self._pm.field_schema_for(owner.name),
-            parser=True,
-        )
 
 
 def make_plugin_manager(*, load_entry_points: bool = True) -> PluginManager:

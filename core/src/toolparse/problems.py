@@ -69,7 +69,7 @@ class ArgumentProblem:
 
     @classmethod
     def unrecognized(
-        cls, path: Sequence[str | int] | str, reason: str = "Unrecognized parameter"
+        cls, path: Sequence[str | int] | str, reason: str = "is not accepted"
     ) -> ArgumentProblem:
         """A name that is not accepted (``path`` may be a plain name)."""
         return cls((path,) if isinstance(path, str) else path, reason, kind="unrecognized")

@@ -406,7 +406,7 @@ def test_report_keeps_the_schema_rule_at_every_level() -> None:
     result = fn.execute({"city": "x", "zzz": 1, "where": {"lat": 1, "lng": 2}})
     assert isinstance(result, tp.Error)
     assert "Unrecognized parameters: zzz" in result.message
-    assert "where.lng: Unrecognized parameter" in result.message
+    assert "where.lng: is not accepted" in result.message
 
 
 def test_report_with_an_open_schema_lets_unrelated_names_through() -> None:
@@ -437,7 +437,7 @@ def test_ignore_drops_top_level_unknown_names_even_when_the_schema_is_closed() -
     assert fn.execute({"city": "x", "zzz": 1}) == tp.Ok('{"city": "x"}')
     nested = fn.execute({"city": "x", "where": {"lng": 1}})
     assert isinstance(nested, tp.Error)
-    assert "where.lng: Unrecognized parameter" in nested.message
+    assert "where.lng: is not accepted" in nested.message
 
 
 def test_the_adapter_takes_the_policy_keyword_and_refuses_a_wrong_one() -> None:

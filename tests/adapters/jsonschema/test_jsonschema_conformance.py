@@ -30,7 +30,7 @@ INVALID = [
             "quantity: must be at least 1 (received 0)",
             'unit: must be one of: "kg", "lb" (received "oz")',
             "lines[0].sku: is required",
-            "lines[0].colour: Unrecognized parameter",
+            "lines[0].colour: is not accepted",
             'ship_on: must be a date like "2024-01-31" (received "soon")',
             "Missing parameters: customer",
         ],

@@ -236,7 +236,7 @@ _JSON = st.recursive(
     max_leaves=6,
 )
 #: the shared words' openings (and the validator's own words)
-_SHARED_OPENINGS = ("must ", "is required", "Unrecognized parameter")
+_SHARED_OPENINGS = ("must ", "is required", "is not accepted")
 #: pydantic.v1 says "none is not an allowed value" for a null inside a list
 #: without naming the type it wanted: no shared words can be chosen for it
 _V1_GAP = "none is not an allowed value"

@@ -19,6 +19,7 @@ from toolparse.adapter import (
     format_reason,
     length_reason,
     multiple_reason,
+    none_of_reason,
     one_of_reason,
     pattern_reason,
     range_reason,
@@ -66,6 +67,20 @@ def _range(keyword: str, value: Any, schema: Mapping[str, Any]) -> str:
     return range_reason(**{("exclusive_" if exclusive else "") + keyword: value})
 
 
+def _not_reason(schema: Any) -> str:
+    # in words, never the schema's JSON: the model reads "must not be null", not a schema
+    if isinstance(schema, Mapping) and len(schema) == 1:
+        ((keyword, value),) = schema.items()
+        if keyword == "type" and isinstance(value, (str, list)):
+            kinds = [value] if isinstance(value, str) else value
+            return "must not" + type_reason(*kinds)[len("must") :]
+        if keyword in ("const", "enum"):
+            values = [value] if keyword == "const" else value
+            if isinstance(values, list) and values:
+                return none_of_reason(values)
+    return "is not allowed here" if schema == {} else "is a value this parameter does not allow"
+
+
 #: each keyword's words: ``words(value, the subschema holding it)``
 _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
     "type": lambda v, s: type_reason(*(v if isinstance(v, list) else [v])),
@@ -92,9 +107,7 @@ _WORDS: dict[Any, Callable[[Any, Mapping[str, Any]], str]] = {
     "maxProperties": lambda v, s: f"must have at most {_count(v, 'property', 'properties')}",
     "unevaluatedItems": lambda v, s: "has more items than the schema allows",
     # `not: {}` is a `false` subschema as the pure engine rewrites it
-    "not": lambda v, s: (
-        "is not allowed here" if v == {} else f"must not match the schema {value_text(v, 60)}"
-    ),
+    "not": lambda v, s: _not_reason(v),
     None: lambda v, s: "is not allowed here",  # a `false` schema (the pure engine's name)
     "falseSchema": lambda v, s: "is not allowed here",
 }

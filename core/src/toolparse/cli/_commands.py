@@ -125,42 +125,9 @@ def call(args: argparse.Namespace) -> int:
 
 def plugins(args: argparse.Namespace) -> int:
     """List the plugins (with their distributions and versions), adapters and providers."""
-    import toolparse
+    from ._plugins import plugins as listed
 
-    from ..plugins import plugin_manager  # the default manager, looked up when the command runs
-
-    pm = plugin_manager()
-    known = sorted(providers.registered(pm))  # the built-in ones register on first use: listed too
-    installed = {info.name: info for info in pm.plugin_distributions()}
-    rows: list[tuple[str, str, str, str, str | None]] = []
-    for name, plugin in pm.list_name_plugin():
-        info = installed.pop(name, None)
-        if info is not None:
-            rows.append((name, info.distribution, info.version, info.entry_point, None))
-            continue
-        # registered in code (the core's defaults, or at run time)
-        module = getattr(plugin, "__name__", type(plugin).__name__)
-        own = module.startswith("toolparse.")
-        version = toolparse.__version__ if own else ""
-        rows.append((name, "toolparse" if own else "", version, module, None))
-    # installed, but failed to import
-    rows += [
-        (i.name, i.distribution, i.version, i.entry_point, i.error) for i in installed.values()
-    ]
-    adapters = [a.name for a in pm.adapters()]
-    if args.json:
-        keys = ("name", "distribution", "version", "module", "error")
-        plugins = [dict(zip(keys, row, strict=True)) for row in rows]
-        print(_dump({"plugins": plugins, "adapters": adapters, "providers": known}, True))
-        return OK
-    width = max((len(row[0]) for row in rows), default=0)
-    for name, distribution, version, module, error in rows:
-        where = f"failed to load: {error}" if error else module
-        line = f"{name:<{width}}  {distribution} {version}  ({where})"
-        print(line.replace("   (", "  ("))
-    print("adapters (asked in this order):", ", ".join(adapters))
-    print("providers:", ", ".join(known))
-    return OK
+    return listed(args)
 
 
 #: the options of ``toolparse mcp`` that only HTTP has

@@ -123,7 +123,10 @@ def keyword_arguments(sig: FunctionSignature, keywords: list[Keywords]) -> Argum
         kwargs = keywords[0](value)
         if allowed is not None and not allowed.issuperset(kwargs):
             kwargs = {k: v for k, v in kwargs.items() if k in allowed}
-        return (), kwargs if ctx is None else {**kwargs, ctx: context}
+        if ctx is None:
+            return (), kwargs
+        # a Context parameter always gets a mapping (a new one each call: the tool may fill it)
+        return (), {**kwargs, ctx: {} if context is None else context}
 
     return arguments_of
 
@@ -134,7 +137,7 @@ def single_argument(ctx: str | None) -> ArgumentsOf:
     def arguments_of(value: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
         if isinstance(value, Mapping) and len(value) == 1:
             value = next(iter(value.values()))  # else what your own parse_args produced
-        return (value,), {} if ctx is None else {ctx: context}
+        return (value,), {} if ctx is None else {ctx: {} if context is None else context}
 
     return arguments_of
 

@@ -29,6 +29,7 @@ from ._arguments import suggestions as suggestions
 from ._arguments import unrecognized_names as unrecognized_names
 from ._arguments import unrecognized_only as unrecognized_only
 from ._safe_text import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS, value_text
+from ._safe_text import a_kind as a_kind
 from ._safe_text import cap as cap
 from ._safe_text import exception as exception
 from ._safe_text import path_text as path_text

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_EXCEPTION_CHARS",
     "MAX_MESSAGE_CHARS",
     "MAX_VALUE_CHARS",
+    "a_kind",
     "cap",
     "exception",
     "frame_text",
@@ -79,12 +80,18 @@ def value_text(value: object, limit: int = MAX_VALUE_CHARS) -> str:
         except RecursionError:  # a value nested past the stack: say what it is
             text = f"<a deeply nested {type(value).__name__}>"
         except Exception:  # a broken __repr__, an integer past Python's limit on its text
-            text = f"<a {type(value).__name__} value>"
+            text = f"<{a_kind(value)} value>"
             if isinstance(value, int):
                 text = "<an integer of thousands of digits>"
     if " at 0x" in text:  # a repr inside the JSON keeps no address
         text = _ADDRESS_REPR.sub(r"<\1>", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def a_kind(value: Any) -> str:
+    """What ``value`` is, with its article: ``a list``, ``an int``."""
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + name
 
 
 def path_text(path: Sequence[Any]) -> str:

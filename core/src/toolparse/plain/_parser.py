@@ -185,7 +185,7 @@ class Compiler:
         # top level's go on a line of their own, which names only text keys (none when nothing
         # is accepted): the others are then problems of their own, in the order sent
         accepted = ", ".join(f.name for f in node.fields)
-        unknown = "Unrecognized parameter" if top else f"is not accepted (accepted: {accepted})"
+        unknown = "is not accepted" if top else f"is not accepted (accepted: {accepted})"
         refuse = self.refuse
 
         def refused(value: dict[str, Any], failed: Failed | None) -> Failed:

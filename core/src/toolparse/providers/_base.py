@@ -171,7 +171,7 @@ class BuiltinProvider:
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
         data = plain(payload)
-        got = f"a {type(payload).__name__}"
+        got = messages.a_kind(payload)
         if isinstance(data, Mapping):
             keys = ", ".join(sorted(str(k) for k in data)[:8])
             kind = data.get("type") or data.get("object")

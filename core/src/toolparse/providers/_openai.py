@@ -193,12 +193,30 @@ _FOREIGN = frozenset(
     {"function", "custom", "tool_use", "server_tool_use", "tool_result", "text", "thinking"}
 )
 _OUTPUT_TYPES = {"function": "function_call_output", "custom": "custom_tool_call_output"}
+# the output item types that are neither a call nor an output (``*_call``, ``*_output``); any
+# other type (LangChain's "ai" message or "tool_call") is not a Responses item, and a list
+# read as "no calls" would end the caller's loop
+_OTHER_ITEMS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "compaction",
+        "program",
+        "additional_tools",
+        "item_reference",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",
+    }
+)
 
 
 def _is_item(item: Mapping[str, Any]) -> bool:
     """A Responses output item (an Anthropic ``Message`` has ``type: "message"`` too)."""
     kind = item.get("type")
-    if not isinstance(kind, str) or kind in _FOREIGN:
+    if not isinstance(kind, str) or kind in _FOREIGN or kind == "tool_call":
+        return False
+    if kind not in _OTHER_ITEMS and not kind.endswith(("_call", "_output")):
         return False
     if kind != "message":
         return True

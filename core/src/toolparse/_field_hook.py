@@ -1,0 +1,49 @@
+"""The field-schema hook of one adapter, as its compile step gets it (see :mod:`toolparse.plugins`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .plugins import PluginManager
+
+__all__ = ["FieldHook"]
+
+
+class FieldHook:
+    """The field-schema hook of one adapter, and the way to the other adapters for a field.
+
+    ``delegate(annotation, policy)`` compiles a field's type with the adapter
+    that owns it (a pydantic model inside a dataclass, an attrs class as a
+    ``@tool`` parameter), so the asking adapter validates that field through
+    it; ``None`` when no other adapter accepts the type.
+    """
+
+    __slots__ = ("_adapter", "_caller", "_pm", "answers")
+
+    def __init__(self, pm: PluginManager, adapter: str) -> None:
+        self._pm = pm
+        self._adapter = adapter
+        caller = pm.hook.toolparse_field_schema
+        self._caller = caller if caller.get_hookimpls() else None
+        #: whether any plugin implements the hook (else every field keeps its schema)
+        self.answers = self._caller is not None
+
+    def __call__(self, field: object, schema: dict[str, Any]) -> dict[str, Any]:
+        if self._caller is None:
+            return schema
+        found = self._caller(adapter=self._adapter, field=field, schema=schema)
+        return dict(found) if found is not None else schema
+
+    def delegate(self, annotation: object, policy: str) -> Any:
+        """The ``Compiled`` form of ``annotation`` by the adapter that owns it, or ``None``."""
+        owner = self._pm.select_adapter(annotation)
+        compile_ = getattr(owner, "compile", None)
+        if owner is None or owner.name == self._adapter or compile_ is None:
+            return None
+        return compile_(
+            annotation,
+            unknown_arguments=policy,
+            field_schema=self._pm.field_schema_for(owner.name),
+            parser=True,
+        )
