@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -185,11 +187,25 @@ class Function:
         set_(self, "_call", plan.call)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # the definition as it was given: the plan and everything compiled from
-        # it are rebuilt on load (the default plugin manager is looked up again)
-        # (a description taken from the source, the adapter chosen for it, are
-        # chosen again by a Function defined from the fields as they were given)
-        return (functools.partial(Function, **self._given), ())
+        # a module-level tool goes as the name it is found under, as pickle sends a
+        # function: no body, no schema, nothing of a @tool's closures in the pickle
+        where = _module_attribute(self)
+        if where is not None:
+            return (_attribute, where)
+        # else the definition as it was given: the plan and everything compiled from
+        # it are rebuilt on load (a description taken from the source, the adapter
+        # chosen for it, are chosen again by a Function defined from those fields)
+        given = dict(self._given)
+        # (the plugin system is loaded already: this Function took the default or was given one)
+        from ..plugins import plugin_manager
+
+        if given["plugin_manager"] is plugin_manager():
+            given["plugin_manager"] = None  # hooks and locks stay here: looked up again on load
+        chosen = self._adapter
+        name = chosen.name if chosen is not None else ""
+        if given["adapter"] is chosen and name and self._pm.adapter(name) is chosen:
+            given["adapter"] = name  # a registered one, found again by name
+        return (functools.partial(Function, **given), ())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -260,6 +276,42 @@ class Function:
     async def aexecute(self, arguments: object = None, context: Any = None) -> Outcome:
         """:meth:`execute` for async code: awaits ``async def`` bodies and parsers."""
         return await self._plan_.arun(arguments, context)
+
+
+def _module_attribute(fn: Function) -> tuple[str, str] | None:
+    """``(module, qualified name)`` where ``fn`` is found, when it is a module's attribute.
+
+    Looked for in its body's module: under the body's name (``@tool`` names the Function
+    after the function it wraps), else among the module's names. ``__main__`` and a module
+    cloudpickle was told to send by value are not references another process could
+    follow: those go by value.
+    """
+    module = getattr(fn.function, "__module__", None)
+    found = sys.modules.get(module) if isinstance(module, str) else None
+    if found is None or module == "__main__":
+        return None
+    name: str = found.__name__
+    cloudpickle = sys.modules.get("cloudpickle")
+    if cloudpickle is not None:
+        by_value = cloudpickle.list_registry_pickle_by_value()
+        if any(name == m or name.startswith(f"{m}.") for m in by_value):
+            return None
+    path = getattr(fn.function, "__qualname__", None)
+    try:
+        if isinstance(path, str) and _attribute(name, path) is fn:
+            return name, path
+    except AttributeError:
+        pass
+    path = next((k for k, v in vars(found).items() if v is fn), None)
+    return None if path is None else (name, path)
+
+
+def _attribute(module: str, path: str) -> Any:
+    """The attribute ``path`` (dotted) of ``module``: what a reference pickled by ``Function`` loads."""
+    value: Any = importlib.import_module(module)
+    for part in path.split("."):
+        value = getattr(value, part)
+    return value
 
 
 def get_display_text(

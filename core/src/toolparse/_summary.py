@@ -1,0 +1,270 @@
+""":class:`CheckSummary`: the counts of :func:`~toolparse.check_calls` results, as a value that merges."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .checking import CallCheck
+
+__all__ = ["CheckSummary", "summary_text"]
+
+#: the reasons of a call no tool answers, and of a record that holds no readable call
+UNKNOWN_TOOL = "unknown tool"
+UNREADABLE = "unreadable record"
+#: the rows of :attr:`CheckSummary.by_tool` for calls no tool answers, and unreadable records
+UNKNOWN_TOOLS = "(unknown tools)"
+UNREADABLE_RECORDS = "(unreadable records)"
+#: where reasons past the :data:`MAX_REASONS` named ones are counted
+OTHER_REASONS = "(other reasons)"
+#: distinct reasons a summary names per tool and in ``by_reason``: reasons are short and
+#: countable by design, but a parser's free text could make each one unique
+MAX_REASONS = 1000
+
+
+class _Tally:
+    """Counts per reason and the first record each was seen in, naming at most :data:`MAX_REASONS`.
+
+    The named ones are the smallest in text order, the rest counted as :data:`OTHER_REASONS`:
+    a rule of the reasons alone (not of the order they came in), so that merging tallies
+    in any order and grouping gives the same tally.
+    """
+
+    __slots__ = ("_order", "counts", "first")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.first: dict[str, int] = {}
+        self._order: list[str] | None = None  # the named reasons, sorted, once at the limit
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Tally):
+            return NotImplemented
+        return self.counts == other.counts and self.first == other.first
+
+    def add(self, reason: str, count: int, where: int) -> None:
+        counts = self.counts
+        if reason not in counts:
+            named = len(counts) - (OTHER_REASONS in counts)
+            if named >= MAX_REASONS and reason != OTHER_REASONS:
+                reason = self._make_room(reason)
+            if reason not in counts:
+                counts[reason] = count
+                self.first[reason] = where
+                return
+        counts[reason] += count
+        if where < self.first[reason]:
+            self.first[reason] = where
+
+    def _make_room(self, reason: str) -> str:
+        """``reason`` with the largest named one moved to the others, or the others."""
+        order = self._order
+        if order is None:
+            order = self._order = sorted(k for k in self.counts if k != OTHER_REASONS)
+        if reason > order[-1]:
+            return OTHER_REASONS
+        last = order.pop()
+        bisect.insort(order, reason)
+        self.add(OTHER_REASONS, self.counts.pop(last), self.first.pop(last))
+        return reason
+
+    def merge(self, other: _Tally) -> None:
+        for reason, count in other.counts.items():
+            self.add(reason, count, other.first[reason])
+
+
+class _Row:
+    __slots__ = ("accepted", "reasons", "total")
+
+    def __init__(self) -> None:
+        self.total = self.accepted = 0
+        self.reasons = _Tally()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Row):
+            return NotImplemented
+        mine, theirs = (
+            (self.total, self.accepted, self.reasons),
+            (other.total, other.accepted, other.reasons),
+        )
+        return mine == theirs
+
+
+class CheckSummary:
+    """Counts of :class:`CallCheck` results, per tool and per reason: what ``toolparse check`` prints.
+
+    A value that merges: ``a + b`` is a new summary of both (in any order and
+    grouping the same, so ``sum(parts, CheckSummary())`` works), :meth:`add`
+    counts one more result in place, ``==`` compares by value, and a summary
+    pickles. So an engine maps :func:`check_calls` over partitions and sums
+    the partitions' summaries. ``str(summary)`` is the table the command prints.
+
+    Past :data:`MAX_REASONS` distinct reasons (a parser's free text), the rest
+    are counted together under :data:`OTHER_REASONS`.
+    """
+
+    __slots__ = ("_reasons", "_rows", "accepted", "total", "unreadable")
+
+    #: results counted
+    total: int
+    #: results whose tool would run with the arguments
+    accepted: int
+    #: unreadable records (a line that is not JSON, a record in no known shape)
+    unreadable: int
+
+    def __init__(self) -> None:
+        self.total = self.accepted = self.unreadable = 0
+        self._rows: dict[str, _Row] = {}  # by tool, then the unknown and unreadable rows
+        self._reasons = _Tally()
+
+    @classmethod
+    def of(cls, checks: Iterable[CallCheck]) -> CheckSummary:
+        """The summary of ``checks`` (read once, not kept)."""
+        summary = cls()
+        add = summary.add
+        for check in checks:
+            add(check)
+        return summary
+
+    @property
+    def rejected(self) -> int:
+        """Results not accepted, unknown tools and unreadable records included."""
+        return self.total - self.accepted
+
+    @property
+    def by_tool(self) -> dict[str, dict[str, int]]:
+        """Tool name -> ``{"total", "accepted", "rejected"}`` (a new dict)."""
+        return {
+            name: {"total": r.total, "accepted": r.accepted, "rejected": r.total - r.accepted}
+            for name, r in self._rows.items()
+        }
+
+    @property
+    def by_reason(self) -> dict[str, int]:
+        """Each :attr:`CallCheck.reasons` entry -> how many results gave it (a new dict)."""
+        return dict(self._reasons.counts)
+
+    def add(self, check: CallCheck) -> None:
+        """Count one more result, in place."""
+        self.total += 1
+        reasons = check.reasons
+        if check.tool is not None:
+            key = check.tool
+        elif UNREADABLE in reasons:
+            self.unreadable += 1
+            key = UNREADABLE_RECORDS
+            # the message names the line's content; the kind of problem is what counts
+            kind = (check.message or "").split(" (")[0].split(":")[0]
+            reasons = (f"{UNREADABLE}: {kind}" if kind else UNREADABLE,)
+        else:
+            key, reasons = UNKNOWN_TOOLS, (f"{check.name}: {UNKNOWN_TOOL}",)
+        row = self._rows.get(key)
+        if row is None:
+            row = self._rows[key] = _Row()
+        row.total += 1
+        if check.accepted:
+            row.accepted += 1
+            self.accepted += 1
+            return
+        for reason in reasons:
+            row.reasons.add(reason, 1, check.record)
+        for reason in check.reasons:
+            self._reasons.add(reason, 1, check.record)
+
+    def __add__(self, other: object) -> CheckSummary:
+        if not isinstance(other, CheckSummary):
+            return NotImplemented
+        out = CheckSummary()
+        for part in (self, other):
+            out.total += part.total
+            out.accepted += part.accepted
+            out.unreadable += part.unreadable
+            out._reasons.merge(part._reasons)
+            for name, theirs in part._rows.items():
+                row = out._rows.get(name)
+                if row is None:
+                    row = out._rows[name] = _Row()
+                row.total += theirs.total
+                row.accepted += theirs.accepted
+                row.reasons.merge(theirs.reasons)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CheckSummary):
+            return NotImplemented
+        return (self.total, self.accepted, self.unreadable, self._rows, self._reasons) == (
+            other.total,
+            other.accepted,
+            other.unreadable,
+            other._rows,
+            other._reasons,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # it changes in place
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckSummary(total={self.total}, accepted={self.accepted}, "
+            f"rejected={self.rejected}, unreadable={self.unreadable})"
+        )
+
+    def __str__(self) -> str:
+        return summary_text([("", self)])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts as plain JSON-ready data."""
+        return {
+            "total": self.total,
+            "accepted": self.accepted,
+            "rejected": self.rejected,
+            "unreadable": self.unreadable,
+            "by_tool": self.by_tool,
+            "by_reason": self.by_reason,
+        }
+
+
+def summary_text(
+    parts: Sequence[tuple[str, CheckSummary]],
+    tools: Iterable[str] = (),
+    records: int | None = None,
+    top: int = 3,
+) -> str:
+    """The table of the summed ``(source, summary)`` parts: one row per tool, its reasons, the totals.
+
+    A row for each of ``tools`` (in that order, with no calls too), then the others;
+    under each, its ``top`` commonest reasons and where each was first seen (in the
+    first source that has it: ``source:record``, or ``record N`` without a source).
+    """
+    total = sum((summary for _, summary in parts), CheckSummary())
+    rows = total._rows
+    names = list(dict.fromkeys([*tools, *rows]))
+    width = max([len(n) for n in names] + [4])
+    out = [f"{'tool':<{width}}  {'calls':>9}  {'accepted':>9}  {'rejected':>9}"]
+    for name in names:
+        row = rows.get(name) or _Row()
+        rejected = row.total - row.accepted
+        out.append(f"{name:<{width}}  {row.total:>9,}  {row.accepted:>9,}  {rejected:>9,}")
+        counts = row.reasons.counts
+        ranked = sorted(counts, key=lambda r: -counts[r])  # stable: among equals, the first seen
+        for reason in ranked[:top]:
+            out.append(
+                f"    {counts[reason]:>9,}  {reason}  (first at {_first(parts, name, reason)})"
+            )
+        if len(ranked) > top:
+            out.append(f"    ... and {len(ranked) - top} more reasons")
+    counted = "" if records is None else f" in {records:,} records"
+    out.append(
+        f"{total.total:,} calls{counted}: {total.accepted:,} accepted, {total.rejected:,} rejected"
+    )
+    return "\n".join(out)
+
+
+def _first(parts: Sequence[tuple[str, CheckSummary]], row: str, reason: str) -> str:
+    for source, summary in parts:
+        found = summary._rows.get(row)
+        if found is not None and reason in found.reasons.first:
+            record = found.reasons.first[reason]
+            return f"{source}:{record}" if source else f"record {record}"
+    return "?"  # pragma: no cover - a reason of the sum is in one of its parts
