@@ -6,11 +6,14 @@ tox environment (``tox -e distributed``), and skip where the engine is missing.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 
 import pytest
 from tests.scale.recipes import run, write_calls
+
+import toolparse as tp
 
 
 @pytest.fixture
