@@ -101,8 +101,9 @@ class CheckSummary:
     pickles. So an engine maps :func:`check_calls` over partitions and sums
     the partitions' summaries. ``str(summary)`` is the table the command prints.
 
-    Past :data:`MAX_REASONS` distinct reasons (a parser's free text), the rest
-    are counted together under :data:`OTHER_REASONS`.
+    Past 1,000 distinct reasons per tool (a parser's free text can make each
+    one unique), the first 1,000 in text order are named and the rest counted
+    together as ``"(other reasons)"``, whatever order the parts are added in.
     """
 
     __slots__ = ("_reasons", "_rows", "accepted", "total", "unreadable")
@@ -143,7 +144,7 @@ class CheckSummary:
 
     @property
     def by_reason(self) -> dict[str, int]:
-        """Each :attr:`CallCheck.reasons` entry -> how many results gave it (a new dict)."""
+        """Each entry of a result's ``reasons`` -> how many results gave it (a new dict)."""
         return dict(self._reasons.counts)
 
     def add(self, check: CallCheck) -> None:
