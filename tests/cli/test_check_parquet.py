@@ -103,7 +103,7 @@ def test_a_column_named_with_column(cli: Cli, project: pathlib.Path) -> None:
     assert run.out.splitlines()[-1] == "1 calls in 1 records: 1 accepted, 0 rejected"
     cli("check", "cli_tools", name).failed(
         2,
-        'logged.parquet has no "record" column and no "name" and "arguments" columns',
+        'logged.parquet has no column "record" and no "name" and "arguments" columns',
         "call, when",
     )
     cli("check", "cli_tools", name, "--column", "nope").failed(2, "has no column 'nope'")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -11,38 +12,26 @@ if TYPE_CHECKING:
 
 __all__ = ["CheckSummary", "summary_text"]
 
-#: the reasons of a call no tool answers, and of a record that holds no readable call
-UNKNOWN_TOOL = "unknown tool"
-UNREADABLE = "unreadable record"
-#: the rows of :attr:`CheckSummary.by_tool` for calls no tool answers, and unreadable records
-UNKNOWN_TOOLS = "(unknown tools)"
-UNREADABLE_RECORDS = "(unreadable records)"
-#: where reasons past the :data:`MAX_REASONS` named ones are counted
-OTHER_REASONS = "(other reasons)"
-#: distinct reasons a summary names per tool and in ``by_reason``: reasons are short and
-#: countable by design, but a parser's free text could make each one unique
-MAX_REASONS = 1000
+# the reasons of a call no tool answers and of a record with no readable call, their rows,
+# and where reasons are counted past the MAX_REASONS named per tool (reasons are short and
+# countable by design, but a parser's free text could make each one unique)
+UNKNOWN_TOOL, UNREADABLE = "unknown tool", "unreadable record"
+UNKNOWN_TOOLS, UNREADABLE_RECORDS = "(unknown tools)", "(unreadable records)"
+OTHER_REASONS, MAX_REASONS = "(other reasons)", 1000
 
 
+@dataclass(slots=True)
 class _Tally:
-    """Counts per reason and the first record each was seen in, naming at most :data:`MAX_REASONS`.
+    """Counts per reason and where each was first seen, naming at most ``MAX_REASONS``.
 
-    The named ones are the smallest in text order, the rest counted as :data:`OTHER_REASONS`:
-    a rule of the reasons alone (not of the order they came in), so that merging tallies
-    in any order and grouping gives the same tally.
+    The named are the first in text order, the rest ``OTHER_REASONS``: a rule of the reasons
+    alone, not of their order, so tallies merge the same in any order and grouping.
     """
 
-    __slots__ = ("_order", "counts", "first")
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-        self.first: dict[str, int] = {}
-        self._order: list[str] | None = None  # the named reasons, sorted, once at the limit
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Tally):
-            return NotImplemented
-        return self.counts == other.counts and self.first == other.first
+    counts: dict[str, int] = field(default_factory=dict)
+    first: dict[str, int] = field(default_factory=dict)
+    #: the named reasons, sorted, once there are as many as may be named
+    order: list[str] | None = field(default=None, compare=False)
 
     def add(self, reason: str, count: int, where: int) -> None:
         counts = self.counts
@@ -60,13 +49,12 @@ class _Tally:
 
     def _make_room(self, reason: str) -> str:
         """``reason`` with the largest named one moved to the others, or the others."""
-        order = self._order
-        if order is None:
-            order = self._order = sorted(k for k in self.counts if k != OTHER_REASONS)
-        if reason > order[-1]:
+        if self.order is None:
+            self.order = sorted(k for k in self.counts if k != OTHER_REASONS)
+        if reason > self.order[-1]:
             return OTHER_REASONS
-        last = order.pop()
-        bisect.insort(order, reason)
+        last = self.order.pop()
+        bisect.insort(self.order, reason)
         self.add(OTHER_REASONS, self.counts.pop(last), self.first.pop(last))
         return reason
 
@@ -75,23 +63,14 @@ class _Tally:
             self.add(reason, count, other.first[reason])
 
 
+@dataclass(slots=True)
 class _Row:
-    __slots__ = ("accepted", "reasons", "total")
-
-    def __init__(self) -> None:
-        self.total = self.accepted = 0
-        self.reasons = _Tally()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Row):
-            return NotImplemented
-        mine, theirs = (
-            (self.total, self.accepted, self.reasons),
-            (other.total, other.accepted, other.reasons),
-        )
-        return mine == theirs
+    total: int = 0
+    accepted: int = 0
+    reasons: _Tally = field(default_factory=_Tally)
 
 
+@dataclass(slots=True)
 class CheckSummary:
     """Counts of :class:`CallCheck` results, per tool and per reason: what ``toolparse check`` prints.
 
@@ -106,27 +85,22 @@ class CheckSummary:
     together as ``"(other reasons)"``, whatever order the parts are added in.
     """
 
-    __slots__ = ("_reasons", "_rows", "accepted", "total", "unreadable")
-
     #: results counted
-    total: int
+    total: int = field(default=0, init=False)
     #: results whose tool would run with the arguments
-    accepted: int
+    accepted: int = field(default=0, init=False)
     #: unreadable records (a line that is not JSON, a record in no known shape)
-    unreadable: int
-
-    def __init__(self) -> None:
-        self.total = self.accepted = self.unreadable = 0
-        self._rows: dict[str, _Row] = {}  # by tool, then the unknown and unreadable rows
-        self._reasons = _Tally()
+    unreadable: int = field(default=0, init=False)
+    # by tool, then the unknown and unreadable rows; the reasons of every result
+    _rows: dict[str, _Row] = field(default_factory=dict, init=False, repr=False)
+    _reasons: _Tally = field(default_factory=_Tally, init=False, repr=False)
 
     @classmethod
     def of(cls, checks: Iterable[CallCheck]) -> CheckSummary:
         """The summary of ``checks`` (read once, not kept)."""
         summary = cls()
-        add = summary.add
         for check in checks:
-            add(check)
+            summary.add(check)
         return summary
 
     @property
@@ -161,9 +135,7 @@ class CheckSummary:
             reasons = (f"{UNREADABLE}: {kind}" if kind else UNREADABLE,)
         else:
             key, reasons = UNKNOWN_TOOLS, (f"{check.name}: {UNKNOWN_TOOL}",)
-        row = self._rows.get(key)
-        if row is None:
-            row = self._rows[key] = _Row()
+        row = self._rows.get(key) or self._rows.setdefault(key, _Row())
         row.total += 1
         if check.accepted:
             row.accepted += 1
@@ -184,46 +156,19 @@ class CheckSummary:
             out.unreadable += part.unreadable
             out._reasons.merge(part._reasons)
             for name, theirs in part._rows.items():
-                row = out._rows.get(name)
-                if row is None:
-                    row = out._rows[name] = _Row()
+                row = out._rows.setdefault(name, _Row())
                 row.total += theirs.total
                 row.accepted += theirs.accepted
                 row.reasons.merge(theirs.reasons)
         return out
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CheckSummary):
-            return NotImplemented
-        return (self.total, self.accepted, self.unreadable, self._rows, self._reasons) == (
-            other.total,
-            other.accepted,
-            other.unreadable,
-            other._rows,
-            other._reasons,
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # it changes in place
-
-    def __repr__(self) -> str:
-        return (
-            f"CheckSummary(total={self.total}, accepted={self.accepted}, "
-            f"rejected={self.rejected}, unreadable={self.unreadable})"
-        )
 
     def __str__(self) -> str:
         return summary_text([("", self)])
 
     def to_dict(self) -> dict[str, Any]:
         """The counts as plain JSON-ready data."""
-        return {
-            "total": self.total,
-            "accepted": self.accepted,
-            "rejected": self.rejected,
-            "unreadable": self.unreadable,
-            "by_tool": self.by_tool,
-            "by_reason": self.by_reason,
-        }
+        names = ("total", "accepted", "rejected", "unreadable", "by_tool", "by_reason")
+        return {name: getattr(self, name) for name in names}
 
 
 def summary_text(

@@ -11,6 +11,7 @@ so the output is the same as with one process.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import signal
@@ -18,7 +19,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from .. import providers as formats
 from .._summary import CheckSummary, summary_text
@@ -173,25 +174,6 @@ def _in_processes(target: str, jobs: int, batches: Iterator[tuple[Any, ...]]) ->
         raise CommandError(message, FAILED) from None
 
 
-def _lines(stream: IO[bytes]) -> Iterator[list[bytes]]:
-    lines = []
-    for line in stream:
-        lines.append(line)
-        if len(lines) == CHUNK:
-            yield lines
-            lines = []
-    if lines:
-        yield lines
-
-
-def _share(stream: IO[bytes]) -> str:
-    try:  # a pipe has no size and no position
-        size = os.fstat(stream.fileno()).st_size
-        return f" ({100 * stream.tell() / size:.0f}%)"
-    except (OSError, ValueError, ZeroDivisionError):
-        return ""
-
-
 def _batches(
     chunks: Iterator[list[Any]], share: Callable[[], str], label: str, *rest: Any
 ) -> Generator[tuple[Any, ...], None, None]:
@@ -215,29 +197,34 @@ def _batches(
 
 def _whole(text: str) -> None:
     """Write ``text`` to stdout and flush it, Ctrl-C held until it is out: only whole lines."""
-    if not text:
-        return
     mask = getattr(signal, "pthread_sigmask", None)  # not on Windows
-    held = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
+    held = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None and text else None
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     finally:
-        if mask is not None and held is not None:
-            mask(signal.SIG_SETMASK, held)
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _jsonl(path: str) -> tuple[Iterator[list[Any]], Callable[[], str]]:
+    """Lists of at most :data:`CHUNK` lines of ``path`` (``-``: stdin), and the share read so far."""
     stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
 
     def chunks() -> Iterator[list[bytes]]:
         try:
-            yield from _lines(stream)
+            yield from iter(lambda: list(itertools.islice(stream, CHUNK)), [])
         finally:
             if path != "-":
                 stream.close()
 
-    return chunks(), lambda: _share(stream)
+    def share() -> str:
+        try:  # a pipe has no size and no position
+            return f" ({100 * stream.tell() / os.fstat(stream.fileno()).st_size:.0f}%)"
+        except (OSError, ValueError, ZeroDivisionError):
+            return ""
+
+    return chunks(), share
 
 
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:

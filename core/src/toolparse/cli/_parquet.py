@@ -1,10 +1,4 @@
-"""Parquet files of recorded calls for ``toolparse check`` (with ``toolparse[arrow]``).
-
-A file holds a column of records (each a JSON text or a struct, in any shape
-``check`` reads) or ``name`` and ``arguments`` columns (and ``id``, when there
-is one). It is read one record batch at a time, only the columns needed, so that
-memory does not grow with the file.
-"""
+"""Parquet files of recorded calls for ``toolparse check``, read one record batch at a time."""
 
 from __future__ import annotations
 
@@ -17,25 +11,15 @@ __all__ = ["RECORD", "is_parquet", "parquet_batches"]
 
 #: the column of records read when none is named
 RECORD = "record"
-_MAGIC = b"PAR1"
 
 
 def is_parquet(path: str) -> bool:
     """Whether ``path`` is a Parquet file: by its name, else by its first bytes."""
-    if path.endswith((".parquet", ".pq")):
-        return True
     try:
         with open(path, "rb") as f:
-            return f.read(4) == _MAGIC
+            return path.endswith((".parquet", ".pq")) or f.read(4) == b"PAR1"
     except OSError:
         return False
-
-
-def _arguments(value: Any) -> Any:
-    # a map column reads as a list of (key, value) pairs
-    if isinstance(value, list) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
-        return dict(value)
-    return value
 
 
 def _columns(path: str, names: list[str], column: str | None) -> list[str]:
@@ -44,12 +28,8 @@ def _columns(path: str, names: list[str], column: str | None) -> list[str]:
         return [column or RECORD]
     if column is None and {"name", "arguments"} <= set(names):
         return [c for c in ("id", "name", "arguments") if c in names]
-    wanted = (
-        f"no column {column!r}"
-        if column
-        else f'no "{RECORD}" column and no "name" and "arguments" columns'
-    )
-    message = f"{path} has {wanted} (its columns: {', '.join(names) or 'none'}); name the column of records with --column"
+    wanted = repr(column) if column else f'"{RECORD}" and no "name" and "arguments" columns'
+    message = f"{path} has no column {wanted} (its columns: {', '.join(names) or 'none'}); name the column of records with --column"
     raise CommandError(message)
 
 
@@ -59,6 +39,7 @@ def parquet_batches(
     """Lists of at most ``size`` records read from ``path``, and the share read so far (for progress)."""
     try:
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        from pyarrow import types
     except ImportError:
         raise CommandError(
             f'reading Parquet ({path}) needs pyarrow: pip install "toolparse[arrow]"'
@@ -70,6 +51,8 @@ def parquet_batches(
     columns = _columns(path, file.schema_arrow.names, column)
     rows = file.metadata.num_rows
     done = [0]
+    # a map column reads as a list of (key, value) pairs
+    pairs = len(columns) > 1 and types.is_map(file.schema_arrow.field("arguments").type)
 
     def chunks() -> Iterator[list[Any]]:
         with file:
@@ -78,9 +61,12 @@ def parquet_batches(
                 if len(columns) == 1:
                     records = found[columns[0]]
                 else:
-                    found["arguments"] = [_arguments(a) for a in found["arguments"]]
-                    rows = zip(*found.values(), strict=True)
-                    records = [dict(zip(found, values, strict=True)) for values in rows]
+                    if pairs:
+                        found["arguments"] = [
+                            a if a is None else dict(a) for a in found["arguments"]
+                        ]
+                    each = zip(*found.values(), strict=True)
+                    records = [dict(zip(found, values, strict=True)) for values in each]
                 done[0] += len(records)
                 yield records
 

@@ -187,8 +187,7 @@ class Function:
         set_(self, "_call", plan.call)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # a module-level tool goes as the name it is found under, as pickle sends a
-        # function: no body, no schema, nothing of a @tool's closures in the pickle
+        # a module-level tool goes as its name, as pickle sends a function: no body, no schema
         where = _module_attribute(self)
         if where is not None:
             return (_attribute, where)
@@ -196,8 +195,7 @@ class Function:
         # it are rebuilt on load (a description taken from the source, the adapter
         # chosen for it, are chosen again by a Function defined from those fields)
         given = dict(self._given)
-        # (the plugin system is loaded already: this Function took the default or was given one)
-        from ..plugins import plugin_manager
+        from ..plugins import plugin_manager  # loaded: this Function took the default or one given
 
         if given["plugin_manager"] is plugin_manager():
             given["plugin_manager"] = None  # hooks and locks stay here: looked up again on load
@@ -279,39 +277,27 @@ class Function:
 
 
 def _module_attribute(fn: Function) -> tuple[str, str] | None:
-    """``(module, qualified name)`` where ``fn`` is found, when it is a module's attribute.
+    """``(module, name)`` when the module of ``fn``'s body holds ``fn`` (as ``@tool`` leaves it).
 
-    Looked for in its body's module: under the body's name (``@tool`` names the Function
-    after the function it wraps), else among the module's names. ``__main__`` and a module
-    cloudpickle was told to send by value are not references another process could
-    follow: those go by value.
+    ``__main__`` and a module cloudpickle was told to send by value are not references
+    another process could follow: their tools go by value.
     """
     module = getattr(fn.function, "__module__", None)
     found = sys.modules.get(module) if isinstance(module, str) else None
-    if found is None or module == "__main__":
+    if found is None or found.__name__ == "__main__":
         return None
     name: str = found.__name__
     cloudpickle = sys.modules.get("cloudpickle")
-    if cloudpickle is not None:
-        by_value = cloudpickle.list_registry_pickle_by_value()
-        if any(name == m or name.startswith(f"{m}.") for m in by_value):
-            return None
-    path = getattr(fn.function, "__qualname__", None)
-    try:
-        if isinstance(path, str) and _attribute(name, path) is fn:
-            return name, path
-    except AttributeError:
-        pass
+    by_value = cloudpickle.list_registry_pickle_by_value() if cloudpickle is not None else ()
+    if any(name == m or name.startswith(f"{m}.") for m in by_value):
+        return None
     path = next((k for k, v in vars(found).items() if v is fn), None)
     return None if path is None else (name, path)
 
 
-def _attribute(module: str, path: str) -> Any:
-    """The attribute ``path`` (dotted) of ``module``: what a reference pickled by ``Function`` loads."""
-    value: Any = importlib.import_module(module)
-    for part in path.split("."):
-        value = getattr(value, part)
-    return value
+def _attribute(module: str, name: str) -> Any:
+    """What a reference pickled by :class:`Function` loads: ``module.name``."""
+    return getattr(importlib.import_module(module), name)
 
 
 def get_display_text(

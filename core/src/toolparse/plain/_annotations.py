@@ -119,9 +119,7 @@ class _Reader:
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
             text = meta if isinstance(meta, str) else None
             # (a copy of the sentinel, as a class cloudpickle sent by value holds, is one too)
-            required = isinstance(f.default, _NO_DEFAULT) and isinstance(
-                f.default_factory, _NO_DEFAULT
-            )
+            required = all(isinstance(v, _NO_DEFAULT) for v in (f.default, f.default_factory))
             child = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
             node.fields.append(nodes.FieldInfo(f.name, hint, child, required, text, f.default))
 
