@@ -118,5 +118,13 @@ def test_the_summary_keeps_a_bounded_number_of_reasons(cli: Cli, project: pathli
         ["1", "reason", "1"],
         ["...", "and", "998", "more", "reasons"],
     ]
-    assert "(first at f.jsonl:1001)" in reasons[0]
+    assert "(first at f.jsonl:3)" in reasons[0]  # "reason 2": "reason 1..." fill the 1,000
     assert cli("check", "cli_unique", calls, "--jobs", "2").out == run.out
+
+
+def test_a_directory_is_named_as_such(cli: Cli, project: pathlib.Path) -> None:
+    cli("check", "cli_tools", "sub").failed(
+        2, "sub is a directory; name the files of recorded calls in it"
+    )
+    cli("check", "sub/").failed(2, "sub/ is a directory; name a .py file in it, or a module")
+    cli("schema", "sub/").failed(2, "sub/ is a directory")

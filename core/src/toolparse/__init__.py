@@ -21,7 +21,7 @@ from .results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
 if TYPE_CHECKING:  # type checkers see the names imported on first use (__getattr__)
     from . import providers as providers
     from .calls import aexecute_tool_calls, execute_tool_calls
-    from .checking import check_calls
+    from .checking import CheckSummary, check_calls
     from .decorator import tool
     from .hookspecs import hookimpl
     from .plugins import PluginManager, make_plugin_manager, plugin_manager
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # type checkers see the names imported on first use (__getatt
 #: the first ``@tool``, the tool-call loop and the offline check with their
 #: first use
 _FIRST_USE = {
+    "CheckSummary": ".checking",
     "PluginManager": ".plugins",
     "Toolset": ".toolset",
     "aexecute_tool_calls": ".calls",
@@ -76,6 +77,7 @@ __all__ = [
     "NOT_GIVEN",
     "Adapter",
     "ArgumentProblem",
+    "CheckSummary",
     "ContentPart",
     "Context",
     "Error",

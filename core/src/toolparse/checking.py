@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import messages
 from ._aliases import alias_routes
+from ._summary import UNKNOWN_TOOL, UNREADABLE, CheckSummary
 from .contract import Error
 from .problems import InvalidArguments
 from .providers import _callable_names, _record, get_provider, registered
@@ -28,14 +29,12 @@ from .results import ToolCall
 if TYPE_CHECKING:
     from .function import Function
 
-__all__ = ["FORMATS", "CallCheck", "check_calls", "detect_format"]
+__all__ = ["FORMATS", "CallCheck", "CheckSummary", "check_calls", "detect_format"]
 
 #: record formats :func:`check_calls` reads besides ``"auto"``: a plain
 #: ``{"name", "arguments"}`` object, or a built-in provider's shapes
 FORMATS = ("plain", "openai", "openai-responses", "anthropic", "gemini", "mcp")
 
-UNREADABLE = "unreadable record"
-UNKNOWN_TOOL = "unknown tool"
 INVALID_JSON = "invalid JSON"
 NOT_AN_OBJECT = "arguments are not an object"
 

@@ -66,6 +66,10 @@ class Toolset:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Toolset is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the tools only: the tables and anything cached are built again on load
+        return (Toolset, (self.functions,))
+
     def __iter__(self) -> Iterator[Function]:
         return iter(self.functions)
 

@@ -67,7 +67,7 @@ def _parser() -> _Parser:
     p.add_argument("--json", action="store_true", help="the outcome as one JSON object")
 
     p = add("check", "check tool definitions, or recorded calls against them", check)
-    p.add_argument("calls", nargs="*", help="JSON Lines files of recorded calls (- for stdin)")
+    p.add_argument("calls", nargs="*", help="JSON Lines (- for stdin) or Parquet call files")
     p.add_argument("-p", "--provider", choices=providers, help="check the export for this provider")
     p.add_argument("--strict", action="store_true", help="check the strict export")
     p.add_argument("--json", action="store_true", help="one JSON result per line")
@@ -75,6 +75,7 @@ def _parser() -> _Parser:
     shapes = ("auto", *FORMATS, *(name for name in providers if name not in FORMATS))
     shape_help = "the shape of each recorded line (default: detected per line)"
     p.add_argument("--format", choices=shapes, default="auto", help=shape_help)
+    p.add_argument("--column", metavar="NAME", help="Parquet: the column of records")
 
     add("demo", "a short tour with a scripted model", demo, False)
 

@@ -11,17 +11,21 @@ so the output is the same as with one process.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import signal
 import sys
 import time
-from collections import Counter, defaultdict, deque
-from collections.abc import Generator, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .. import providers as formats
-from ..checking import UNKNOWN_TOOL, UNREADABLE, CallCheck, check_calls
+from .._summary import CheckSummary, summary_text
+from ..checking import check_calls
 from ..function import Function
+from ._parquet import is_parquet, parquet_batches
 from ._targets import FAILED, OK, CommandError, Loaded, load_tools, say
 
 if TYPE_CHECKING:
@@ -31,9 +35,6 @@ __all__ = ["check"]
 
 #: lines per batch (large enough to amortise sending it to a worker, small enough that memory stays flat)
 CHUNK = 2000
-#: distinct reasons kept per tool: reasons are short and countable by design, but a
-#: parser's free text could make each one unique, and memory must stay flat
-_MAX_REASONS = 1000
 
 
 def check(args: argparse.Namespace) -> int:
@@ -41,6 +42,8 @@ def check(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CommandError(f"--jobs must be at least 1, got {args.jobs}")
     for path in args.calls:
+        if path != "-" and os.path.isdir(path):
+            raise CommandError(f"{path} is a directory; name the files of recorded calls in it")
         if path != "-" and not os.path.isfile(path):
             raise CommandError(f"no such file: {path}")
     loaded = load_tools(args.target, tolerant=True)
@@ -119,89 +122,22 @@ def _definition_line(entry: dict[str, Any]) -> str:
 
 # -- calls -----------------------------------------------------------------------
 
-
-class _Row:
-    __slots__ = ("accepted", "calls", "first", "reasons")
-
-    def __init__(self) -> None:
-        self.calls = self.accepted = 0
-        self.reasons: Counter[str] = Counter()
-        self.first: dict[str, tuple[str, int]] = {}  # reason -> (file, record) first seen in
-
-    def note(self, reason: str, count: int, where: tuple[str, int]) -> None:
-        if reason not in self.reasons and len(self.reasons) >= _MAX_REASONS:
-            reason = "(other reasons)"
-        self.reasons[reason] += count
-        self.first.setdefault(reason, where)
-
-
-class Summary:
-    """Counts per tool (rows in the order given), built one result at a time (results are not kept)."""
-
-    def __init__(self, tools: Iterable[str]) -> None:
-        self.records = 0
-        self.rows: defaultdict[str, _Row] = defaultdict(_Row, {name: _Row() for name in tools})
-
-    def add(self, result: CallCheck, source: str) -> None:
-        """Count one result; ``source`` names the file it came from."""
-        if result.tool is not None:
-            row, reasons = self.rows[result.tool], result.reasons
-        elif UNREADABLE in result.reasons:
-            # the message names the line's content; the kind of problem is what counts
-            kind = (result.message or "").split(" (")[0].split(":")[0]
-            row = self.rows["(unreadable records)"]
-            reasons = (f"{UNREADABLE}: {kind}" if kind else UNREADABLE,)
-        else:
-            row, reasons = self.rows["(unknown tools)"], (f"{result.name}: {UNKNOWN_TOOL}",)
-        row.calls += 1
-        if result.accepted:
-            row.accepted += 1
-            return
-        for reason in reasons:
-            row.note(reason, 1, (source, result.record))
-
-    def merge(self, other: Summary) -> None:
-        """Add the counts of ``other`` (a later part of the same input) to these."""
-        self.records += other.records
-        for key, theirs in other.rows.items():
-            row = self.rows[key]
-            row.calls += theirs.calls
-            row.accepted += theirs.accepted
-            for reason, count in theirs.reasons.items():
-                row.note(reason, count, theirs.first[reason])
-
-    def text(self, top: int = 3) -> str:
-        """One row per tool, its ``top`` commonest reasons under it, and the totals."""
-        width = max([len(n) for n in self.rows] + [4])
-        out = [f"{'tool':<{width}}  {'calls':>9}  {'accepted':>9}  {'rejected':>9}"]
-        for name, row in self.rows.items():
-            rejected = row.calls - row.accepted
-            out.append(f"{name:<{width}}  {row.calls:>9,}  {row.accepted:>9,}  {rejected:>9,}")
-            for reason, count in row.reasons.most_common(top):
-                where = ":".join(map(str, row.first[reason]))
-                out.append(f"    {count:>9,}  {reason}  (first at {where})")
-            if len(row.reasons) > top:
-                out.append(f"    ... and {len(row.reasons) - top} more reasons")
-        calls = sum(r.calls for r in self.rows.values())
-        accepted = sum(r.accepted for r in self.rows.values())
-        out.append(
-            f"{calls:,} calls in {self.records:,} records: {accepted:,} accepted, {calls - accepted:,} rejected"
-        )
-        return "\n".join(out)
+#: what checking one batch gives: its summary, its number of records, its ``--json`` lines
+Part = tuple[CheckSummary, int, str]
 
 
 def _check_batch(
-    tools: list[Function], first: int, lines: list[bytes], label: str, fmt: str, as_json: bool
-) -> tuple[Summary, str]:
+    tools: list[Function], first: int, records: list[Any], label: str, fmt: str, as_json: bool
+) -> Part:
     """The batch's summary and ``--json`` text, made here: a worker sends no result objects back."""
-    summary = Summary(fn.name for fn in tools)
-    summary.records = len(lines)
+    summary = CheckSummary()
+    add = summary.add
     out = []
-    for result in check_calls(tools, lines, format=fmt, start=first):
-        summary.add(result, label)
+    for result in check_calls(tools, records, format=fmt, start=first):
+        add(result)
         if as_json:
             out.append(json.dumps({"file": label, **result.as_dict()}) + "\n")
-    return summary, "".join(out)
+    return summary, len(records), "".join(out)
 
 
 #: the tools of a ``--jobs`` worker process (loaded once, by the pool's initializer)
@@ -212,13 +148,11 @@ def _start_worker(target: str) -> None:
     _worker_tools[:] = load_tools(target, tolerant=True).tools
 
 
-def _check_in_worker(*batch: Any) -> tuple[Summary, str]:
+def _check_in_worker(*batch: Any) -> Part:
     return _check_batch(_worker_tools, *batch)
 
 
-def _in_processes(
-    target: str, jobs: int, batches: Iterator[tuple[Any, ...]]
-) -> Iterator[tuple[Summary, str]]:
+def _in_processes(target: str, jobs: int, batches: Iterator[tuple[Any, ...]]) -> Iterator[Part]:
     """Each batch checked by one of ``jobs`` processes, in order; at most two per worker in flight."""
     # multiprocessing costs a tenth of the command's start: imported with --jobs only
     from concurrent.futures import ProcessPoolExecutor
@@ -226,7 +160,7 @@ def _in_processes(
 
     try:
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(target,)) as pool:
-            pending: deque[Future[tuple[Summary, str]]] = deque()
+            pending: deque[Future[Part]] = deque()
             for batch in batches:
                 pending.append(pool.submit(_check_in_worker, *batch))
                 if len(pending) >= 2 * jobs:
@@ -240,53 +174,82 @@ def _in_processes(
         raise CommandError(message, FAILED) from None
 
 
-def _batches(stream: IO[bytes], label: str, *rest: Any) -> Generator[tuple[Any, ...], None, None]:
-    """``(first line number, lines, label, *rest)`` per batch; on a terminal, a progress line."""
-    first, lines, shown = 1, [], 0.0
+def _batches(
+    chunks: Iterator[list[Any]], share: Callable[[], str], label: str, *rest: Any
+) -> Generator[tuple[Any, ...], None, None]:
+    """``(first record number, records, label, *rest)`` per chunk; on a terminal, a progress line."""
+    first, shown = 1, 0.0
     terminal = sys.stderr.isatty()
     try:
-        for line in stream:
-            lines.append(line)
-            if len(lines) == CHUNK:
-                yield first, lines, label, *rest
-                first, lines = first + CHUNK, []
-                if terminal and time.monotonic() - shown >= 0.2:
-                    shown = time.monotonic()
-                    try:  # a pipe has no size and no position
-                        size = os.fstat(stream.fileno()).st_size
-                        share = f" ({100 * stream.tell() / size:.0f}%)"
-                    except (OSError, ValueError, ZeroDivisionError):
-                        share = ""
-                    sys.stderr.write(f"\rchecking {label}: {first - 1:,} lines{share}")
-                    sys.stderr.flush()
-        if lines:
-            yield first, lines, label, *rest
+        for records in chunks:
+            yield first, records, label, *rest
+            first += len(records)
+            if terminal and time.monotonic() - shown >= 0.2:
+                shown = time.monotonic()
+                sys.stderr.write(f"\rchecking {label}: {first - 1:,} lines{share()}")
+                sys.stderr.flush()
     finally:
+        chunks.close()  # type: ignore[attr-defined]  # a generator: its file closes now
         if shown:
             sys.stderr.write("\r\x1b[K")  # clear the line
             sys.stderr.flush()
 
 
-def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
-    summary = Summary(fn.name for fn in loaded.tools)
-    for path in args.calls:
-        label = "<stdin>" if path == "-" else path
-        stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
-        batches = _batches(stream, label, args.format, args.json)
+def _whole(text: str) -> None:
+    """Write ``text`` to stdout and flush it, Ctrl-C held until it is out: only whole lines."""
+    mask = getattr(signal, "pthread_sigmask", None)  # not on Windows
+    held = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None and text else None
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _jsonl(path: str) -> tuple[Iterator[list[Any]], Callable[[], str]]:
+    """Lists of at most :data:`CHUNK` lines of ``path`` (``-``: stdin), and the share read so far."""
+    stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
+
+    def chunks() -> Iterator[list[bytes]]:
         try:
-            if args.jobs == 1:
-                parts: Iterator[tuple[Summary, str]] = (
-                    _check_batch(loaded.tools, *b) for b in batches
-                )
-            else:
-                parts = _in_processes(args.target, args.jobs, batches)
-            for part, text in parts:
-                summary.merge(part)
-                sys.stdout.write(text)  # per batch: a write per line costs as much as the check
+            yield from iter(lambda: list(itertools.islice(stream, CHUNK)), [])
         finally:
-            batches.close()  # its progress line is cleared before anything else is said
             if path != "-":
                 stream.close()
+
+    def share() -> str:
+        try:  # a pipe has no size and no position
+            return f" ({100 * stream.tell() / os.fstat(stream.fileno()).st_size:.0f}%)"
+        except (OSError, ValueError, ZeroDivisionError):
+            return ""
+
+    return chunks(), share
+
+
+def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
+    parts: list[tuple[str, CheckSummary]] = []  # per file, for where each reason was first seen
+    records = 0
+    for path in args.calls:
+        label = "<stdin>" if path == "-" else path
+        if path != "-" and is_parquet(path):
+            chunks, share = parquet_batches(path, args.column, CHUNK)
+        else:
+            chunks, share = _jsonl(path)
+        batches = _batches(chunks, share, label, args.format, args.json)
+        summary = CheckSummary()
+        try:
+            if args.jobs == 1:
+                done: Iterator[Part] = (_check_batch(loaded.tools, *b) for b in batches)
+            else:
+                done = _in_processes(args.target, args.jobs, batches)
+            for part, count, text in done:
+                summary += part
+                records += count
+                _whole(text)  # per batch: a write per line costs as much as the check
+        finally:
+            batches.close()  # its progress line is cleared before anything else is said
+        parts.append((label, summary))
     if not args.json:
-        print(summary.text())
-    return FAILED if any(r.calls != r.accepted for r in summary.rows.values()) else OK
+        print(summary_text(parts, [fn.name for fn in loaded.tools], records))
+    return FAILED if any(part.rejected for _, part in parts) else OK

@@ -131,6 +131,8 @@ def _failed(source: str, exc: BaseException, filename: str | None) -> str:
 
 def _file_spec(source: str) -> Any:
     path = os.path.abspath(source)
+    if os.path.isdir(path):
+        raise CommandError(f"{source} is a directory; name a .py file in it, or a module")
     if not os.path.isfile(path):
         raise CommandError(f"no such file: {source}")
     if not path.endswith(".py"):

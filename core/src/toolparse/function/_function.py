@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -186,11 +188,23 @@ class Function:
         set_(self, "_call", plan.call)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # the definition as it was given: the plan and everything compiled from
-        # it are rebuilt on load (the default plugin manager is looked up again)
-        # (a description taken from the source, the adapter chosen for it, are
-        # chosen again by a Function defined from the fields as they were given)
-        return (functools.partial(Function, **self._given), ())
+        # a module-level tool goes as its name, as pickle sends a function: no body, no schema
+        where = _module_attribute(self)
+        if where is not None:
+            return (_attribute, where)
+        # else the definition as it was given: the plan and everything compiled from
+        # it are rebuilt on load (a description taken from the source, the adapter
+        # chosen for it, are chosen again by a Function defined from those fields)
+        given = dict(self._given)
+        from ..plugins import plugin_manager  # loaded: this Function took the default or one given
+
+        if given["plugin_manager"] is plugin_manager():
+            given["plugin_manager"] = None  # hooks and locks stay here: looked up again on load
+        chosen = self._adapter
+        name = chosen.name if chosen is not None else ""
+        if given["adapter"] is chosen and name and self._pm.adapter(name) is chosen:
+            given["adapter"] = name  # a registered one, found again by name
+        return (functools.partial(Function, **given), ())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Function is immutable")
@@ -272,6 +286,30 @@ class Function:
         if _tracing.tracer is not None:  # (traced: ``toolparse.otel`` is on)
             return await _tracing.aexecute(self, arguments, context)
         return await self._plan_.arun(arguments, context)
+
+
+def _module_attribute(fn: Function) -> tuple[str, str] | None:
+    """``(module, name)`` when the module of ``fn``'s body holds ``fn`` (as ``@tool`` leaves it).
+
+    ``__main__`` and a module cloudpickle was told to send by value are not references
+    another process could follow: their tools go by value.
+    """
+    module = getattr(fn.function, "__module__", None)
+    found = sys.modules.get(module) if isinstance(module, str) else None
+    if found is None or found.__name__ == "__main__":
+        return None
+    name: str = found.__name__
+    cloudpickle = sys.modules.get("cloudpickle")
+    by_value = cloudpickle.list_registry_pickle_by_value() if cloudpickle is not None else ()
+    if any(name == m or name.startswith(f"{m}.") for m in by_value):
+        return None
+    path = next((k for k, v in vars(found).items() if v is fn), None)
+    return None if path is None else (name, path)
+
+
+def _attribute(module: str, name: str) -> Any:
+    """What a reference pickled by :class:`Function` loads: ``module.name``."""
+    return getattr(importlib.import_module(module), name)
 
 
 def get_display_text(

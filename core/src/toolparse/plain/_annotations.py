@@ -22,6 +22,7 @@ from . import _nodes as nodes
 
 __all__ = ["analyse", "is_plain_dataclass", "is_typeddict"]
 
+_NO_DEFAULT = type(dataclasses.MISSING)
 _SEQUENCES = (list, collections.abc.Sequence, collections.abc.MutableSequence)
 _MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
 _COVERED = (
@@ -117,7 +118,8 @@ class _Reader:
                 hint = hint.type
             meta = f.metadata.get("description")  # (it wins over an Annotated description)
             text = meta if isinstance(meta, str) else None
-            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            # (a copy of the sentinel, as a class cloudpickle sent by value holds, is one too)
+            required = all(isinstance(v, _NO_DEFAULT) for v in (f.default, f.default_factory))
             child = self.read(hint, f"{node.cls.__qualname__}.{f.name}")
             node.fields.append(nodes.FieldInfo(f.name, hint, child, required, text, f.default))
 
