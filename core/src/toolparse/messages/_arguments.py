@@ -83,14 +83,31 @@ def _one_swap(a: str, b: str) -> bool:
     )
 
 
+def _ending_only(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` share only an ending: ``address`` and ``express``.
+
+    With their common ending removed, what is left of them has no letter in
+    common, and is more than the one first letter of each (``get_user`` and
+    ``set_user`` differ by one letter: a typo).
+    """
+    k = 0
+    while k < len(a) and k < len(b) and a[-1 - k] == b[-1 - k]:
+        k += 1
+    rest_a, rest_b = a[: len(a) - k], b[: len(b) - k]
+    return k > 0 and max(len(rest_a), len(rest_b)) > 1 and not set(rest_a) & set(rest_b)
+
+
 def similarity(name: str, candidate: str) -> float:
     """Score how likely ``name`` is a misspelling of ``candidate`` (0.0 to 1.0).
 
     Equal (case-insensitively) scores 1.0; when the shorter is at least 3
     characters and one contains the other, ``0.7 + 0.3 * shorter/longer``;
-    otherwise the Jaro similarity when it is above 0.7, else 0. Two names that
-    differ by one swap of adjacent letters (``kye``/``key``) score at least
-    0.75: Jaro's matching window is too narrow to see a swap in a short name.
+    otherwise the Jaro similarity when it is above 0.7 and the two share more
+    than an ending (``address`` is no typo of ``express``: with ``ress``
+    removed, ``add`` and ``exp`` have no letter in common), else 0. Two names
+    that differ by one swap of adjacent letters (``kye``/``key``) score at
+    least 0.75: Jaro's matching window is too narrow to see a swap in a short
+    name.
     """
     a, b = name.lower(), candidate.lower()
     if a == b:
@@ -103,7 +120,7 @@ def similarity(name: str, candidate: str) -> float:
         # quadratic-in-length work (a long key against short names)
         return 0.0
     score = _jaro(a, b)
-    score = score if score > 0.7 else 0.0
+    score = score if score > 0.7 and not _ending_only(a, b) else 0.0
     return max(score, _SWAP_SCORE) if _one_swap(a, b) else score
 
 
