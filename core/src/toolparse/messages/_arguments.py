@@ -11,6 +11,7 @@ the problem lines, from the end; the head and the tail always stay.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -160,19 +161,38 @@ def suggestions(
     return found
 
 
+def share(shared: int, size: int, length: int) -> float:
+    """How close two names are by the ``shared`` letters they have: a share of each's length."""
+    return shared / size + shared / length if shared else 0.0
+
+
 def closest(name: str, available: Sequence[str]) -> list[str]:
-    """Tool names to list: sorted when few, else the closest to ``name`` first."""
+    """Tool names to list: sorted when few, else the closest to ``name`` first.
+
+    First those that score (:func:`similarity`), best first, then the others by
+    the letters they share with ``name`` (:func:`share`), then by name.
+    """
     if len(available) <= MAX_NAMES:
         return sorted(available)
     low = name.lower()
-    return sorted(available, key=lambda c: (-similarity(name, c), -_jaro(low, c.lower()), c))
+    letters = Counter(low)
+
+    def key(c: str) -> tuple[float, float, str]:
+        shared = sum((letters & Counter(c.lower())).values())
+        return -similarity(name, c), -share(shared, len(low), len(c.lower())), c
+
+    return sorted(available, key=key)
 
 
-def names_text(names: Sequence[str], limit: int = MAX_NAMES) -> str:
-    """Names joined with ``", "``: at most ``limit``, then ``... and N more``."""
-    if len(names) <= limit:
+def names_text(names: Sequence[str], limit: int = MAX_NAMES, total: int | None = None) -> str:
+    """Names joined with ``", "``: at most ``limit``, then ``... and N more``.
+
+    ``total``: how many names there are, when ``names`` holds only the first.
+    """
+    total = len(names) if total is None else total
+    if total <= limit:
         return ", ".join(names)
-    return f"{', '.join(names[:limit])}, ... and {len(names) - limit} more"
+    return f"{', '.join(names[:limit])}, ... and {total - limit} more"
 
 
 def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:
