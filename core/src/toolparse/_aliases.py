@@ -117,14 +117,14 @@ class ToolNames:
         return found
 
 
-#: the tables of the longest lists of tools seen last, by the ids of their tools: an entry
-#: holds its tools, so no id in a key can name another object while the entry is kept
-_KEPT: dict[tuple[int, ...], ToolNames] = {}
+#: the tables of the last long lists of tools seen, by their tools (a tuple of them: Functions
+#: compare and hash by identity, so a key names these very objects, and an entry holds them)
+_KEPT: dict[tuple[Function, ...], ToolNames] = {}
 
 
 def kept(tools: list[Function], table: dict[str, Function] | None = None) -> ToolNames | None:
     """The tables kept for a list of these very tools; with ``table``, keep them."""
-    key = tuple(map(id, tools))
+    key = tuple(tools)
     if table is None:
         return _KEPT.get(key)
     if len(_KEPT) >= 8:  # the first kept goes first
