@@ -85,12 +85,7 @@ def _one_swap(a: str, b: str) -> bool:
 
 
 def _ending_only(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` share only an ending: ``address`` and ``express``.
-
-    With their common ending removed, what is left of them has no letter in
-    common, and is more than the one first letter of each (``get_user`` and
-    ``set_user`` differ by one letter: a typo).
-    """
+    """Whether ``a`` and ``b`` share only an ending (``address``, ``express``), not one letter before it."""
     k = 0
     while k < len(a) and k < len(b) and a[-1 - k] == b[-1 - k]:
         k += 1

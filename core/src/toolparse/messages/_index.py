@@ -1,12 +1,7 @@
-"""Many names indexed once, so an unknown name costs about the same among 100 or 10,000.
+"""Names indexed once: an unknown name costs about the same among 100 or 10,000 tools.
 
-:func:`~toolparse.messages.did_you_mean` and :func:`~toolparse.messages.closest`
-score every name; :class:`NameIndex` gives exactly what they give, scoring only
-the names that can score: a name scores above 0 only when it is equal,
-contains or is contained (found in a set and in one joined text), differs by
-one swap (a set), or shares enough letters for a Jaro similarity above 0.7.
-How many letters two names share bounds their Jaro similarity, and one walk
-over the index of letters counts them for every name at once.
+Only names that can score are scored: equal, containing or contained, one swap away, or
+sharing enough letters for a Jaro similarity above 0.7 (shared letters bound it).
 """
 
 from __future__ import annotations
@@ -25,12 +20,7 @@ __all__ = ["NameIndex"]
 
 def _letters(low: str) -> list[tuple[str, int]]:
     """Each letter with its count so far: two names share ``min`` of each letter's count."""
-    seen: Counter[str] = Counter()
-    out = []
-    for ch in low:
-        seen[ch] += 1
-        out.append((ch, seen[ch]))
-    return out
+    return [(ch, low.count(ch, 0, i + 1)) for i, ch in enumerate(low)]
 
 
 class NameIndex:
@@ -109,10 +99,9 @@ class NameIndex:
         hint = names[-first] if score > 0 else None
         if limit <= 0:
             return hint, []
-        sizes = [len(n) for n in (names[i].lower() for i in scored)]
         best = [
-            (-s, -share(letters.get(i, 0), size, n), names[i])
-            for (i, s), n in zip(scored.items(), sizes, strict=True)
+            (-s, -share(letters.get(i, 0), size, len(names[i].lower())), names[i])
+            for i, s in scored.items()
         ]
 
         def ranked(length: int, pairs: list[tuple[int, int]]) -> Iterator[tuple[float, str]]:
