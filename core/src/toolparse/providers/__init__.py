@@ -273,13 +273,13 @@ def _callable_names(
     (else OpenAI's, the strictest). ``cache`` keeps them per provider for the same tools; a
     Toolset, or a long list kept for the next batch, keeps them indexed (once per provider).
     """
-    from .._aliases import ToolNames  # the answer to an unknown tool only
-    from ..messages import MAX_NAMES
+    from ..messages import MAX_NAMES  # the answer to an unknown tool only
     from ..messages._index import NameIndex
 
-    kept = getattr(functions, "_names", functions)  # a Toolset's
-    if isinstance(kept, ToolNames):
-        cache = kept._callable
+    # a Toolset's (its ToolNames'), or a kept list's
+    kept = getattr(getattr(functions, "_names", functions), "_callable", None)
+    if kept is not None:
+        cache = kept
     provider: str | None = getattr(call, "_provider", None)
     rules = dict(name_rules())
     rule = rules.get(provider or "")
@@ -299,7 +299,7 @@ def _callable_names(
     alias = {tool: name for name, tool in _exported_names(tools, provider, rule).items()}
     # a tool the rule cannot name (or whose alias another tool holds) keeps its own name
     names = [alias.get(fn.name, fn.name) for fn in tools]
-    big = isinstance(kept, ToolNames) and len(names) > MAX_NAMES
+    big = kept is not None and len(names) > MAX_NAMES
     found: list[str] | NameIndex = NameIndex(names) if big else names
     if cache is not None:
         cache[provider] = found
