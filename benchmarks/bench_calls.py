@@ -8,6 +8,7 @@ own work: the name lookup, the context with ``tool_call_id``, the order.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 
 import toolparse as tp
@@ -29,6 +30,15 @@ def params() -> list[tp.FunctionParam]:
         tp.FunctionParam("city", "string", required=True),
         tp.FunctionParam("days", "integer", required=True),
     ]
+
+
+def _openai_call() -> dict[str, object]:
+    arguments = json.dumps(ARGS)
+    return {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "weather", "arguments": arguments},
+    }
 
 
 def run() -> list[Row]:
@@ -59,6 +69,21 @@ def run() -> list[Row]:
     rows.append(r.row("execute_tool_calls, 10 sync calls", "fn.execute + ToolResult", 1.3))
     r = ratio_rounds(lambda: toolset.execute(one), lambda: by_hand(one))
     rows.append(r.row("Toolset.execute, 1 sync call", "fn.execute + ToolResult", 1.5))
+    response = {
+        "object": "chat.completion",
+        "choices": [{"message": {"role": "assistant", "tool_calls": [_openai_call()]}}],
+    }
+
+    def comprehension() -> list[tp.ToolCall]:
+        message = response["choices"][0]["message"]  # type: ignore[index]
+        return [
+            tp.ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
+            for c in message["tool_calls"]
+        ]
+
+    assert tp.providers.parse_tool_calls(response, "openai") == comprehension()
+    r = ratio_rounds(lambda: tp.providers.parse_tool_calls(response, "openai"), comprehension)
+    rows.append(r.row("parse_tool_calls, 1 OpenAI call", "a comprehension of ToolCalls", 3.0))
 
     afn = tp.Function("weather", abody, parameters_schema=fn.parameters_schema)
     afns = [afn]

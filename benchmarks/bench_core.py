@@ -9,6 +9,8 @@ Each row is measured side by side with its floor (``harness.ratio_rounds``):
   required keys alone) against the hand-written key check plus the body;
 - an accepted call carrying an extra key that is no typo of a parameter,
   on both declarations, against the same floors given the same dict;
+- an ``@tool`` function's valid call against ``pydantic.validate_call`` on
+  the same signature;
 - definitions: the same declaration defined again (what Functions of one
   declaration share is built once) and a new declaration each time.
 
@@ -83,7 +85,7 @@ def _call_rows() -> list[Row]:
     assert typed(ARGS) == keys(ARGS) == tp.Ok(typed_floor(ARGS))
     rows = [
         ratio_rounds(lambda: typed(ARGS), lambda: typed_floor(ARGS)).row(
-            "execute, no parser, 3 FunctionParams", "key + type check + body", 2.5
+            "execute, no parser, 3 FunctionParams", "key + type check + body", 1.3
         ),
         ratio_rounds(lambda: keys(ARGS), lambda: floor(ARGS)).row(
             "execute, no parser, 3 required keys (parameters_schema)", "key check + body", 2.0
@@ -170,8 +172,25 @@ def _definition_rows() -> list[Row]:
     ]
 
 
+def _decorator_rows() -> list[Row]:
+    import pydantic
+
+    def weather(city: str, units: str = "celsius", days: int = 1) -> str:
+        """Weather for a city."""
+        return f"{city}: {days} days in {units}"
+
+    tool = tp.tool(weather)
+    checked = pydantic.validate_call(weather)
+    assert tool.execute(ARGS) == tp.Ok(checked(**ARGS))
+    return [
+        ratio_rounds(lambda: tool.execute(ARGS), lambda: checked(**ARGS)).row(
+            "@tool, valid call (3 parameters)", "pydantic.validate_call, the same signature", 1.5
+        )
+    ]
+
+
 def run() -> list[Row]:
-    return [*_call_rows(), *_definition_rows()]
+    return [*_call_rows(), *_decorator_rows(), *_definition_rows()]
 
 
 if __name__ == "__main__":

@@ -5,12 +5,20 @@
   ``model_validate`` plus ``str(e)`` (the library's own full message);
 - JSON text of about 1 KB, 100 KB and 1 MB (a list of records, the shape
   that makes a depth check walk the most): ``execute(text)`` against
-  ``json.loads`` plus the same call on the decoded dict.
+  ``json.loads`` plus the same call on the decoded dict;
+- a set of 1,000 and 10,000 tools against the same set of 100: a call to an
+  unknown name (a typo of a tool, and a name like none of them) through a
+  Toolset and through a list of Functions (whose tables are kept for the next
+  batch), and a known call through a list;
+- ``Toolset.to_tools`` (kept per provider and strictness) against a deep
+  copy of the same export, what a caller keeping it would do.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
@@ -87,12 +95,90 @@ def _text_rows() -> list[Row]:
             rounds=11,
             budget=0.1,  # a call of a large text is long: more of them per round, more rounds
         )
-        rows.append(r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.15))
+        rows.append(r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.2))
+    return rows
+
+
+def tool_names(n: int) -> list[str]:
+    """``n`` tool names as a large set of tools has them: verbs, nouns, and numbered variants."""
+    pick = random.Random(7).choice
+    verbs = [
+        "get",
+        "set",
+        "list",
+        "create",
+        "delete",
+        "update",
+        "search",
+        "send",
+        "fetch",
+        "find",
+        "read",
+        "write",
+        "sync",
+        "move",
+    ]
+    nouns = [
+        "user",
+        "order",
+        "invoice",
+        "email",
+        "file",
+        "weather",
+        "report",
+        "issue",
+        "ticket",
+        "page",
+        "comment",
+        "repo",
+    ]
+    names: dict[str, None] = {}
+    while len(names) < n:
+        name = f"{pick(verbs)}_{pick(nouns)}"
+        names[name if len(names) < 150 else f"{name}_{pick(nouns)}_{len(names)}"] = None
+    return list(names)
+
+
+def _toolset_rows() -> list[Row]:
+    def tools(n: int) -> list[tp.Function]:
+        return [tp.Function(name, lambda arguments: "ok", parameters=[]) for name in tool_names(n)]
+
+    sets = {n: tools(n) for n in (100, 1_000, 10_000)}
+    toolsets = {n: tp.Toolset(fns) for n, fns in sets.items()}
+    rows = []
+    for label, name in (("a typo", "serch_ordr"), ("a name like none", "book_flight")):
+        call = [tp.ToolCall("1", name, {})]
+        for n in (1_000, 10_000):
+            big, small = toolsets[n], toolsets[100]
+            assert big.execute(call)[0].is_error
+            r = ratio_rounds(
+                lambda b=big, c=call: b.execute(c),  # type: ignore[misc]
+                lambda s=small, c=call: s.execute(c),  # type: ignore[misc]
+            )
+            rows.append(r.row(f"unknown tool ({label}), {n:,} tools", "the same, 100 tools", 3.0))
+    call = [tp.ToolCall("1", "serch_ordr", {})]
+    big, small = sets[10_000], sets[100]
+    r = ratio_rounds(
+        lambda: tp.execute_tool_calls(big, call), lambda: tp.execute_tool_calls(small, call)
+    )
+    rows.append(r.row("unknown tool, a list of 10,000 tools", "the same, 100 tools", 3.0))
+    known = [tp.ToolCall("1", big[-1].name, {})]
+    r = ratio_rounds(lambda: tp.execute_tool_calls(big, known), lambda: {fn.name: fn for fn in big})
+    rows.append(
+        r.row("execute_tool_calls, a list of 10,000 tools", "a name → tool dict of it", 1.0)
+    )
+    for provider in ("openai", "anthropic", "gemini"):
+        toolset = toolsets[100]
+        kept = toolset.to_tools(provider)
+        r = ratio_rounds(
+            lambda t=toolset, p=provider: t.to_tools(p), lambda k=kept: copy.deepcopy(k)
+        )  # type: ignore[misc]
+        rows.append(r.row(f"Toolset.to_tools({provider!r}), 100 tools", "copy.deepcopy of it", 1.2))
     return rows
 
 
 def run() -> list[Row]:
-    return [*_field_rows(), *_text_rows()]
+    return [*_field_rows(), *_text_rows(), *_toolset_rows()]
 
 
 if __name__ == "__main__":

@@ -51,6 +51,10 @@ def write(page: pathlib.Path, text: str) -> None:
 
 def main(argv: list[str]) -> int:
     here = pathlib.Path(__file__).parent
+    if {"-h", "--help"} & set(argv):
+        names = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+        print(f"{__doc__}\nNames: {', '.join(names)}")
+        return 0
     page: pathlib.Path | None = None
     if "--write" in argv:
         at = argv.index("--write")

@@ -26,6 +26,13 @@ from toolparse import messages
         ("dixon", "dicksonx", 0.7667),
         ("", "", 1.0),
         ("a", "", 0.0),
+        # a shared ending alone is no typo; one changed letter before it is
+        ("address", "express", 0.0),
+        ("fetch_data", "catch_data", 0.0),
+        ("user_id", "order_id", 0.0),
+        ("get_user", "set_user", 0.9167),
+        ("name", "game", 0.8333),
+        ("location", "creation", 0.8333),
     ],
 )
 def test_reference_values_hold(name: str, candidate: str, score: float) -> None:
@@ -89,7 +96,13 @@ def _similarity_by_the_book(name: str, candidate: str) -> float:
     if len(shorter) >= 3 and shorter in longer:
         return 0.7 + 0.3 * len(shorter) / len(longer)
     jaro = _jaro_by_the_book(a, b)
-    score = jaro if jaro > 0.7 else 0.0
+    # the common ending removed, what is left of each
+    ending = next(
+        k for k in range(min(len(a), len(b)), -1, -1) if a[len(a) - k :] == b[len(b) - k :]
+    )
+    rest_a, rest_b = a[: len(a) - ending], b[: len(b) - ending]
+    ending_only = ending > 0 and max(len(rest_a), len(rest_b)) > 1 and not set(rest_a) & set(rest_b)
+    score = jaro if jaro > 0.7 and not ending_only else 0.0
     swapped = any(
         a[:i] + a[i + 1] + a[i] + a[i + 2 :] == b for i in range(len(a) - 1) if a[i] != a[i + 1]
     )
@@ -118,6 +131,8 @@ def test_did_you_mean_picks_the_best_and_the_first_on_a_tie() -> None:
     assert messages.did_you_mean("query", ["path"]) is None
     assert messages.did_you_mean("abc", ["abcd", "abce"]) == "abcd"
     assert messages.did_you_mean("kye", ["value", "key"]) == "key"
+    assert messages.did_you_mean("address", ["express", "city"]) is None
+    assert messages.did_you_mean("adress", ["express", "address"]) == "address"
 
 
 def test_a_swap_is_suggested_in_the_message_the_model_reads() -> None:

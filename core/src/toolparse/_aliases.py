@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .function import Function
+    from .messages._index import NameIndex
 
-__all__ = ["Aliases", "alias_clashes", "alias_routes", "exported_aliases"]
+__all__ = ["Aliases", "ToolNames", "alias_clashes", "alias_routes", "exported_aliases", "kept"]
 
 #: ``(provider, [(tool, the name that provider gets it under), ...])``, for each
 #: built-in provider; a tool the provider cannot take is left out
@@ -75,3 +76,58 @@ def alias_routes(
     for alias in clashes:
         del routes[alias]
     return routes
+
+
+class ToolNames:
+    """The names a list of tools answers to, worked out once for every batch given the same list.
+
+    The name -> tool map; the alias routes, the names per provider and the
+    index of those names that answers an unknown name are worked out on
+    first use. It iterates over the tools, like the list it stands for.
+    """
+
+    __slots__ = ("_callable", "_exported", "_found", "_table", "functions")
+
+    def __init__(
+        self,
+        functions: Sequence[Function],
+        table: dict[str, Function],
+        routes: dict[str, Function] | None = None,
+    ) -> None:
+        self.functions, self._table, self._found = functions, table, routes
+        self._exported: dict[str, dict[str, str]] = {}  # provider -> exported name -> tool name
+        self._callable: dict[str, list[str] | NameIndex] = {}  # provider -> names to suggest
+
+    def __iter__(self) -> Iterator[Function]:
+        return iter(self.functions)
+
+    @property
+    def _routes(self) -> dict[str, Function]:
+        if self._found is None:
+            self._found = alias_routes(self.functions)
+        return self._found
+
+    def _names_for(self, provider: str, rule: Any) -> dict[str, str]:
+        """Exported name -> tool name for one provider (worked out once)."""
+        found = self._exported.get(provider)
+        if found is None:
+            from .providers import _exported_names
+
+            found = self._exported[provider] = _exported_names(self.functions, provider, rule)
+        return found
+
+
+#: the tables of the last long lists of tools seen, by their tools (a tuple of them: Functions
+#: compare and hash by identity, so a key names these very objects, and an entry holds them)
+_KEPT: dict[tuple[Function, ...], ToolNames] = {}
+
+
+def kept(tools: list[Function], table: dict[str, Function] | None = None) -> ToolNames | None:
+    """The tables kept for a list of these very tools; with ``table``, keep them."""
+    key = tuple(tools)
+    if table is None:
+        return _KEPT.get(key)
+    if len(_KEPT) >= 8:  # the first kept goes first
+        _KEPT.pop(next(iter(_KEPT), key), None)
+    found = _KEPT[key] = ToolNames(tools, table)
+    return found

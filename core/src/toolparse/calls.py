@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from . import messages
-from ._aliases import alias_routes
+from ._aliases import ToolNames, alias_routes, kept
 from ._log import logger
 from .contract import Outcome
 from .errors import FunctionDefinitionError
@@ -117,11 +117,17 @@ def _table(functions: Iterable[Function]) -> tuple[Any, dict[str, Function], Any
             return tools, tools._table, tools._routes
         except AttributeError:  # any other iterable of Functions
             tools = list(tools)
+    # a long list's tables are kept for the next batch given the same tools
+    found = kept(tools) if len(tools) > messages.MAX_NAMES else None
+    if found is not None:
+        return found, found._table, None
     table = {fn.name: fn for fn in tools}
     if len(table) != len(tools):
         names = [fn.name for fn in tools]
         twice = next(name for name in names if names.count(name) > 1)
         raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
+    if len(tools) > messages.MAX_NAMES:
+        return kept(tools, table), table, None
     return tools, table, None
 
 
@@ -179,7 +185,9 @@ class _Batch:
         if split and None in fns:
             # a provider's alias of a tool name, or no such tool: the routes are
             # worked out on a miss only, as most models call tools by their names
-            routes = alias_routes(self.source) if routes is None else routes
+            if routes is None:  # a kept list's are worked out once, on its first miss
+                source = self.source
+                routes = source._routes if isinstance(source, ToolNames) else alias_routes(source)
             for i, call in enumerate(calls):
                 if fns[i] is None and type(call.name) is str:
                     fns[i] = routes.get(call.name)

@@ -28,6 +28,7 @@ from ._arguments import nearest as nearest
 from ._arguments import suggestions as suggestions
 from ._arguments import unrecognized_names as unrecognized_names
 from ._arguments import unrecognized_only as unrecognized_only
+from ._index import NameIndex as NameIndex
 from ._safe_text import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS, value_text
 from ._safe_text import a_kind as a_kind
 from ._safe_text import cap as cap
@@ -68,22 +69,40 @@ def alias_clash(first: str, second: str, provider: str, alias: str) -> str:
 # -- the call itself -------------------------------------------------------------
 
 
-def unknown_tool(name: object, available: Sequence[str]) -> str:
-    """A tool call named a tool that does not exist (or named none)."""
+def unknown_tool(name: object, available: Sequence[str] | NameIndex) -> str:
+    """A tool call named a tool that does not exist (or named none).
+
+    ``available``: the names, or their :class:`NameIndex` (the same text, found faster).
+    """
+    index = (
+        available if isinstance(available, NameIndex) and len(available.names) > MAX_NAMES else None
+    )
+    names = available.names if isinstance(available, NameIndex) else available
+    hint, listed = None, None
     if name is None or name == "":
-        text, shown_name, hint = "Tool call made without a tool name.", "", None
+        text, shown_name = "Tool call made without a tool name.", ""
     elif not isinstance(name, str):
-        text, shown_name, hint = "Tool call made with a tool name that is not text.", "", None
+        text, shown_name = "Tool call made with a tool name that is not text.", ""
     else:
         shown_name = name if len(name) <= 64 and name.isprintable() else value_text(name, 64)
         text = f"Tool call made to {shown_name} but tool not found."
-        hint = did_you_mean(name, available) if len(name) <= 256 else None
+        if len(name) <= 256 and index is not None:
+            hint, listed = index.suggest(name, MAX_NAMES if shown_name == name else 0)
+        elif len(name) <= 256:
+            hint = did_you_mean(name, names)
     if hint is not None:
         text += f' Did you mean "{hint}"?'
-    if available:
-        names = closest(shown_name, available)
+    if names:
+        if not listed:
+            listed = (
+                closest(shown_name, names)
+                if index is None
+                else index.suggest(shown_name, MAX_NAMES)[1]
+            )
+        total = len(names)  # the index lists the first only
         return fitted(
-            lambda n: f"{text} Available tools: {names_text(names, n)}.", range(MAX_NAMES, 0, -1)
+            lambda n: f"{text} Available tools: {names_text(listed, n, total)}.",
+            range(MAX_NAMES, 0, -1),
         )
     return cap(text)
 

@@ -11,6 +11,7 @@ the problem lines, from the end; the head and the tail always stay.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -83,14 +84,26 @@ def _one_swap(a: str, b: str) -> bool:
     )
 
 
+def _ending_only(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` share only an ending (``address``, ``express``), not one letter before it."""
+    k = 0
+    while k < len(a) and k < len(b) and a[-1 - k] == b[-1 - k]:
+        k += 1
+    rest_a, rest_b = a[: len(a) - k], b[: len(b) - k]
+    return k > 0 and max(len(rest_a), len(rest_b)) > 1 and not set(rest_a) & set(rest_b)
+
+
 def similarity(name: str, candidate: str) -> float:
     """Score how likely ``name`` is a misspelling of ``candidate`` (0.0 to 1.0).
 
     Equal (case-insensitively) scores 1.0; when the shorter is at least 3
     characters and one contains the other, ``0.7 + 0.3 * shorter/longer``;
-    otherwise the Jaro similarity when it is above 0.7, else 0. Two names that
-    differ by one swap of adjacent letters (``kye``/``key``) score at least
-    0.75: Jaro's matching window is too narrow to see a swap in a short name.
+    otherwise the Jaro similarity when it is above 0.7 and the two share more
+    than an ending (``address`` is no typo of ``express``: with ``ress``
+    removed, ``add`` and ``exp`` have no letter in common), else 0. Two names
+    that differ by one swap of adjacent letters (``kye``/``key``) score at
+    least 0.75: Jaro's matching window is too narrow to see a swap in a short
+    name.
     """
     a, b = name.lower(), candidate.lower()
     if a == b:
@@ -103,7 +116,7 @@ def similarity(name: str, candidate: str) -> float:
         # quadratic-in-length work (a long key against short names)
         return 0.0
     score = _jaro(a, b)
-    score = score if score > 0.7 else 0.0
+    score = score if score > 0.7 and not _ending_only(a, b) else 0.0
     return max(score, _SWAP_SCORE) if _one_swap(a, b) else score
 
 
@@ -143,19 +156,38 @@ def suggestions(
     return found
 
 
+def share(shared: int, size: int, length: int) -> float:
+    """How close two names are by the ``shared`` letters they have: a share of each's length."""
+    return shared / size + shared / length if shared else 0.0
+
+
 def closest(name: str, available: Sequence[str]) -> list[str]:
-    """Tool names to list: sorted when few, else the closest to ``name`` first."""
+    """Tool names to list: sorted when few, else the closest to ``name`` first.
+
+    First those that score (:func:`similarity`), best first, then the others by
+    the letters they share with ``name`` (:func:`share`), then by name.
+    """
     if len(available) <= MAX_NAMES:
         return sorted(available)
     low = name.lower()
-    return sorted(available, key=lambda c: (-similarity(name, c), -_jaro(low, c.lower()), c))
+    letters = Counter(low)
+
+    def key(c: str) -> tuple[float, float, str]:
+        shared = sum((letters & Counter(c.lower())).values())
+        return -similarity(name, c), -share(shared, len(low), len(c.lower())), c
+
+    return sorted(available, key=key)
 
 
-def names_text(names: Sequence[str], limit: int = MAX_NAMES) -> str:
-    """Names joined with ``", "``: at most ``limit``, then ``... and N more``."""
-    if len(names) <= limit:
+def names_text(names: Sequence[str], limit: int = MAX_NAMES, total: int | None = None) -> str:
+    """Names joined with ``", "``: at most ``limit``, then ``... and N more``.
+
+    ``total``: how many names there are, when ``names`` holds only the first.
+    """
+    total = len(names) if total is None else total
+    if total <= limit:
         return ", ".join(names)
-    return f"{', '.join(names[:limit])}, ... and {len(names) - limit} more"
+    return f"{', '.join(names[:limit])}, ... and {total - limit} more"
 
 
 def _annotated_text(items: Sequence[tuple[str, str | None]], limit: int) -> str:

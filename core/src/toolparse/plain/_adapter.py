@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..adapter import EMPTY, AdapterBase, Compiled, FieldSchema, SignatureParam, UnknownArguments
@@ -74,10 +74,10 @@ class PlainAdapter(AdapterBase):
 
     def keywords(self, value: object) -> dict[str, Any]:
         """Return the keyword arguments for a ``@tool`` body (``__init__`` fields)."""
-        if isinstance(value, Mapping):
-            return {str(k): v for k, v in value.items()}
-        fields = dataclasses.fields(value)  # type: ignore[arg-type]
-        return {f.name: getattr(value, f.name) for f in fields if f.init}
+        cls: Any = type(value)
+        if hasattr(cls, "__dataclass_fields__"):  # (first: a Mapping check costs more)
+            return {name: getattr(value, name) for name in _init_names(cls)}
+        return {str(k): v for k, v in value.items()}  # type: ignore[attr-defined]
 
     def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:
         """Build a dataclass with one field per parameter, for ``@tool``.
@@ -98,6 +98,12 @@ class PlainAdapter(AdapterBase):
                 spec = dataclasses.field(default=param.default, metadata=metadata)
             specs.append((param.name, param.annotation, spec))
         return dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _init_names(cls: Any) -> tuple[str, ...]:
+    """A dataclass's ``__init__`` fields, read once per class (``fields`` costs most of a call)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def _enum_value(value: object) -> Any:

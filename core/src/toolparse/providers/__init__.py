@@ -26,6 +26,7 @@ from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ..function import Function
+    from ..messages._index import NameIndex
     from ..plugins import PluginManager
     from ..results import ToolCall, ToolResult
     from ._base import NameRule
@@ -343,14 +344,22 @@ def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> 
 
 
 def _callable_names(
-    functions: Iterable[Function], call: ToolCall, cache: dict[str, list[str]] | None = None
-) -> list[str]:
+    functions: Iterable[Function], call: ToolCall, cache: dict[str, Any] | None = None
+) -> list[str] | NameIndex:
     """The names the model can call these tools by, for the answer to an unknown tool.
 
     Those the tools were exported under to the provider the call came from (recorded by
     ``parse_tool_calls``), else to the first built-in provider whose rule the called name meets
-    (else OpenAI's, the strictest). ``cache`` keeps them per provider for the same tools.
+    (else OpenAI's, the strictest). ``cache`` keeps them per provider for the same tools; a
+    Toolset, or a long list kept for the next batch, keeps them indexed (once per provider).
     """
+    from ..messages import MAX_NAMES  # the answer to an unknown tool only
+    from ..messages._index import NameIndex
+
+    # a Toolset's (its ToolNames'), or a kept list's
+    kept = getattr(getattr(functions, "_names", functions), "_callable", None)
+    if kept is not None:
+        cache = kept
     provider: str | None = getattr(call, "_provider", None)
     rules = dict(name_rules())
     rule = rules.get(provider or "")
@@ -365,11 +374,13 @@ def _callable_names(
         meeting = [(p, r) for p, r in rules.items() if r.pattern.fullmatch(name)]
         provider, rule = (meeting or list(rules.items()))[0]
     if cache is not None and provider in cache:
-        return cache[provider]
+        return cache[provider]  # type: ignore[no-any-return]
     tools = functions if hasattr(functions, "_names_for") else list(functions)
     alias = {tool: name for name, tool in _exported_names(tools, provider, rule).items()}
     # a tool the rule cannot name (or whose alias another tool holds) keeps its own name
-    found = [alias.get(fn.name, fn.name) for fn in tools]
+    names = [alias.get(fn.name, fn.name) for fn in tools]
+    big = kept is not None and len(names) > MAX_NAMES
+    found: list[str] | NameIndex = NameIndex(names) if big else names
     if cache is not None:
         cache[provider] = found
     return found
