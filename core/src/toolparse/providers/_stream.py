@@ -17,6 +17,7 @@ from ._base import plain
 
 if TYPE_CHECKING:
     from ..function import Function
+    from ..messages import NameIndex
 
 __all__ = ["Assembly", "PendingCall"]
 
@@ -144,7 +145,10 @@ class Assembly:
         return done
 
     def problems(
-        self, functions: Any, aliases: list[dict[str, str]], names: Callable[[ToolCall], list[str]]
+        self,
+        functions: Any,
+        aliases: list[dict[str, str]],
+        names: Callable[[ToolCall], list[str] | NameIndex],
     ) -> list[str]:
         """What is certain to be wrong with the open calls.
 
