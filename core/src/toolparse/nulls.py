@@ -6,6 +6,8 @@ free-form object (no declared properties) that a format cannot express travels
 as JSON text. Before the parser runs, both are undone. A schema is read once
 into a plan (a node per object, array or union that may hold something to
 restore, every other part cut); a :class:`Restorer` walks arguments along it.
+Built to repair (``repair=True``), the same walk also decodes any object or
+array a model sent as JSON text, and notes where.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from ._schemas import (
     resolve_ref,
 )
 
-__all__ = ["MAX_DEPTH", "Restorer", "null_restorer"]
+__all__ = ["MAX_DEPTH", "Notes", "Restorer", "null_restorer", "repaired"]
+
+#: what a noting walk records, in the order it leaves each value changed: ``(depth, key
+#: or index, whether the value there was JSON text decoded as a repair)`` (see :func:`repaired`)
+Notes = list[tuple[int, str | int, bool]]
 
 
 class _Obj:
@@ -40,7 +46,9 @@ class _Obj:
         self.props: dict[str, _Node] = {}
         self.extra: _Node | None = None
         self.closed = False
-        self.decode = False  # free-form: may arrive as JSON text
+        self.decode = False  # may arrive as JSON text: free-form, or repaired
+        self.free = False  # free-form: JSON text is what the strict and Gemini exports ask for
+        self.mends = False  # decoding here is a repair (the schema asks for no text)
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
@@ -53,20 +61,23 @@ class _Obj:
     def child(self, key: str) -> _Node | None:
         return self.props.get(key) if key in self.names else self.extra
 
-    def restore(self, value: Any, depth: int) -> Any:
+    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
         if self.decode and isinstance(value, str):
-            value = _decoded(value)
+            value = _decoded(value, "{")
         if not isinstance(value, dict) or depth > MAX_DEPTH:
             return value
         changed = {}
         for key, child in self.props.items():  # only the names under which something may change
             item = value.get(key)
-            if item is not None and (new := child.restore(item, depth + 1)) is not item:
+            if item is not None and (new := child.restore(item, depth + 1, notes)) is not item:
                 changed[key] = new
+                _note(notes, depth, key, child, item)
         if (extra := self.extra) is not None:
             for key, item in value.items():
-                if key not in self.names and (new := extra.restore(item, depth + 1)) is not item:
-                    changed[key] = new
+                if key in self.names or (new := extra.restore(item, depth + 1, notes)) is item:
+                    continue
+                changed[key] = new
+                _note(notes, depth, key, extra, item)
         # most values are truthy: one truth test each, and only then the search for None
         if changed or (self.strip and not all(value.values())):
             return _rebuilt(value, changed, self.strip)
@@ -79,19 +90,23 @@ class _Arr:
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
+        self.mends = False  # may arrive as JSON text, decoded as a repair
 
     def child(self, index: int) -> _Node | None:
         return self.prefix[index] if index < len(self.prefix) else self.items
 
-    def restore(self, value: Any, depth: int) -> Any:
+    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
+        if self.mends and isinstance(value, str):
+            value = _decoded(value, "[")
         if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
         out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
             child = prefix[i] if i < count else self.items
-            if child is not None and (new := child.restore(item, depth + 1)) is not item:
+            if child is not None and (new := child.restore(item, depth + 1, notes)) is not item:
                 out = list(value) if out is value else out
                 out[i] = new
+                _note(notes, depth, i, child, item)
         return out
 
 
@@ -107,24 +122,31 @@ class _Union:
         self.branches: list[_Node] = [p for p in plans if p is not None]
         self.objects: list[_Obj] = [b for b in self.branches if isinstance(b, _Obj)]
         self.arrays: list[_Arr] = [b for b in self.branches if isinstance(b, _Arr)]
-        self.decodes = not self.strings and any(b.decode for b in self.objects)
+        # JSON text is what the exports ask a free-form branch for, next to a string
+        # branch too; other text is repaired only where no branch takes a string
+        self.free = free = any(b.free for b in self.objects)
+        shaped: list[_Obj | _Arr] = [*self.objects, *self.arrays]
+        mends = not self.strings and any(b.mends for b in shaped)
+        self.decodes = "{" * (free or mends) + "[" * (mends and bool(self.arrays))
+        self.mends = mends and not free
         return self if self.branches else None
 
-    def restore(self, value: Any, depth: int) -> Any:
+    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
         if depth > MAX_DEPTH:
             return value
         if self.decodes and isinstance(value, str):
-            value = _decoded(value)
+            value = _decoded(value, self.decodes)
         if isinstance(value, dict) and self.objects:
             fits = [p for p in self.objects if p.matches(value)] or self.objects
             if len(fits) == 1:
-                return fits[0].restore(value, depth)
-            return _merged(fits, value, depth)
+                return fits[0].restore(value, depth, notes)
+            return _merged(fits, value, depth, notes)
         if isinstance(value, list) and self.arrays:
             if len(self.arrays) == 1:
-                return self.arrays[0].restore(value, depth)
+                return self.arrays[0].restore(value, depth, notes)
             out = [
-                _all([a.child(i) for a in self.arrays], x, depth + 1) for i, x in enumerate(value)
+                _all([a.child(i) for a in self.arrays], x, depth, i, notes)
+                for i, x in enumerate(value)
             ]
             return value if all(a is b for a, b in zip(out, value, strict=True)) else out
         return value
@@ -143,37 +165,70 @@ def _rebuilt(value: dict[str, Any], changed: dict[str, Any], strip: frozenset[st
     return out if changed or len(out) < len(value) else value
 
 
-def _decoded(value: str) -> Any:
-    """A JSON-encoded object decoded; anything else unchanged."""
+def _decoded(value: str, wanted: str) -> Any:
+    """JSON text of an object (``wanted`` has ``{``) or an array (``[``) decoded; else unchanged."""
+    start = value.lstrip()[:1]
+    if not start or start not in wanted:
+        return value
     try:
-        decoded = json.loads(value) if value[:1] == "{" else None
+        decoded = json.loads(value)
     except ValueError:
         return value
-    return decoded if isinstance(decoded, dict) else value
+    return decoded if isinstance(decoded, dict if start == "{" else list) else value
 
 
-def _all(children: list[_Node | None], item: Any, depth: int) -> Any:
-    """``item`` restored by every plan of the branches it may be under."""
+def _note(notes: Notes | None, depth: int, key: str | int, child: _Node, item: Any) -> None:
+    """Note that the value under ``key`` changed (decoded there as a repair, or below)."""
+    if notes is not None:
+        notes.append((depth, key, child.mends and type(item) is str))
+
+
+def repaired(notes: Notes) -> list[tuple[str | int, ...]]:
+    """The paths of the values decoded as repairs, from a noting walk's ``notes``.
+
+    Each change is noted once its value is done, after every change below it:
+    the notes one level deeper that came before a note are its own.
+    """
+    waiting: list[tuple[int, tuple[str | int, ...]]] = []
+    for depth, key, mended in notes:
+        below = [(key, *path) for d, path in waiting if d == depth + 1]
+        waiting = [(d, path) for d, path in waiting if d != depth + 1]
+        waiting += [(depth, path) for path in ([(key,)] if mended else []) + below]
+    return [path for _, path in waiting]
+
+
+def _all(
+    children: list[_Node | None], item: Any, depth: int, key: str | int, notes: Notes | None
+) -> Any:
+    """``item`` (under ``key`` of a value at ``depth``) restored by every plan it may be under."""
     found = [c for c in children if c is not None]
-    if len(found) == 1:
-        return found[0].restore(item, depth)
-    return _Union(False).fill(found).restore(item, depth) if found else item  # type: ignore[union-attr]
+    plan = found[0] if len(found) == 1 else _Union(False).fill(found)
+    if plan is None:
+        return item
+    new = plan.restore(item, depth + 1, notes)
+    if new is not item:
+        _note(notes, depth, key, plan, item)
+    return new
 
 
-def _merged(fits: list[_Obj], value: dict[str, Any], depth: int) -> dict[str, Any]:
+def _merged(
+    fits: list[_Obj], value: dict[str, Any], depth: int, notes: Notes | None
+) -> dict[str, Any]:
     """Several branches fit: drop a ``null`` only where none of them admits it."""
     out: dict[str, Any] = {}
     for key, item in value.items():
         if item is not None:
-            out[key] = _all([p.child(key) for p in fits], item, depth + 1)
+            out[key] = _all([p.child(key) for p in fits], item, depth, key, notes)
+
         elif not any(key in p.strip for p in fits) or any(key in p.nullok for p in fits):
             out[key] = None
     return value if len(out) == len(value) and all(out[k] is v for k, v in value.items()) else out
 
 
 class _Builder:
-    def __init__(self, root: Mapping[str, Any]) -> None:
+    def __init__(self, root: Mapping[str, Any], repair: bool) -> None:
         self.root = root
+        self.repair = repair  # decode JSON text wherever an object or an array is wanted
         # a reference's plan is known before its parts are built: recursion loops back to it
         self.by_ref: dict[str, _Node | None] = {}
         # a shared subschema is built once per depth (40 levels of {"a": s, "b": s} are
@@ -238,6 +293,7 @@ class _Builder:
 
     def array(self, node: Mapping[str, Any], depth: int, names: tuple[str, ...]) -> _Node:
         plan = self.made(_Arr(), names)
+        plan.mends = depth > 0 and self.repair
         items, prefix = node.get("items"), node.get("prefixItems")
         if isinstance(items, list):  # draft-07 tuple form
             prefix, items = items, node.get("additionalItems")
@@ -253,7 +309,9 @@ class _Builder:
         plan.required = frozenset(r for r in node.get("required") or () if isinstance(r, str))
         plan.closed = node.get("additionalProperties") is False
         # the arguments themselves arrive decoded: only nested objects travel as text
-        plan.decode = depth > 0 and free_form(node)
+        plan.free = depth > 0 and free_form(node)
+        plan.mends = depth > 0 and self.repair and not plan.free
+        plan.decode = plan.free or plan.mends
         plan.nullok = frozenset(n for n, prop in props.items() if nullable(prop, self.root))
         plan.strip = frozenset(props) - plan.nullok - plan.required
         for name, prop in props.items():
@@ -275,10 +333,10 @@ def _children(node: _Node) -> list[_Node]:
     return [c for c in (*node.props.values(), node.extra) if c is not None]
 
 
-def _pruned(top: _Node) -> bool:
+def _pruned(top: _Node) -> list[_Node]:
     """Cut every part of the plan that drops no ``null`` and decodes nothing, nor leads to one.
 
-    Whether anything is left. Union branches stay: they decide which one a value fits.
+    The parts left (none: nothing is). Union branches stay: they decide which one a value fits.
     """
     nodes: dict[int, _Node] = {id(top): top}
     parents: dict[int, list[int]] = {}
@@ -290,7 +348,11 @@ def _pruned(top: _Node) -> bool:
             if id(child) not in nodes:
                 nodes[id(child)] = child
                 stack.append(child)
-    useful = {i for i, n in nodes.items() if isinstance(n, _Obj) and (n.strip or n.decode)}
+    useful = {
+        i
+        for i, n in nodes.items()
+        if (isinstance(n, _Obj) and (n.strip or n.decode)) or (isinstance(n, _Arr) and n.mends)
+    }
     rising = list(useful)
     while rising:  # up to every node that leads to a useful one (a plan may loop)
         for parent in parents.get(rising.pop(), ()):
@@ -304,7 +366,7 @@ def _pruned(top: _Node) -> bool:
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
             node.extra = node.extra if id(node.extra) in useful else None
-    return id(top) in useful
+    return [nodes[i] for i in useful] if id(top) in useful else []
 
 
 class Restorer:
@@ -313,10 +375,13 @@ class Restorer:
     Both ways hand back the very same dict when nothing changes.
     """
 
-    __slots__ = ("_plan", "_strip", "deep")
+    __slots__ = ("_plan", "_strip", "deep", "early")
 
-    def __init__(self, plan: _Node) -> None:
+    def __init__(self, plan: _Node, early: bool = False) -> None:
         self._plan = plan
+        #: whether it decodes text a parser of the schema takes as a string too (a free-form
+        #: object next to a string): it must run before any parser, whose verdict is not enough
+        self.early = early
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
         self._strip = top.strip if top else None
@@ -325,9 +390,12 @@ class Restorer:
         #: that sends none of them and no top-level ``null`` has nothing to restore
         self.deep = frozenset(top.props) if top and top.extra is None else None
 
-    def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere."""
-        return self._plan.restore(arguments, 0)  # type: ignore[no-any-return]
+    def __call__(self, arguments: dict[str, Any], notes: Notes | None = None) -> dict[str, Any]:
+        """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere.
+
+        ``notes``: a list to note each change in (see :func:`repaired`).
+        """
+        return self._plan.restore(arguments, 0, notes)  # type: ignore[no-any-return]
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with the top level's own nulls for "absent" dropped (a root union: all)."""
@@ -340,17 +408,24 @@ class Restorer:
         return _rebuilt(arguments, {}, strip)  # type: ignore[no-any-return]
 
 
-def _restorer(schema: Mapping[str, Any]) -> Restorer | None:
+def _restorer(schema: Mapping[str, Any], repair: bool) -> Restorer | None:
     root = dict(schema)
-    plan = _Builder(root).build(root, 0)
-    return Restorer(plan) if plan is not None and _pruned(plan) else None
+    plan = _Builder(root, repair).build(root, 0)
+    if plan is None:
+        return None
+    kept = _pruned(plan)
+    if not kept or (repair and not any(node.mends for node in kept)):
+        return None
+    return Restorer(plan, any(isinstance(n, _Union) and n.strings and n.free for n in kept))
 
 
 #: restorers of schemas given with a key, by key (a bounded cache: emptied when full)
 _SHARED: dict[Hashable, Restorer | None] = {}
 
 
-def null_restorer(schema: Mapping[str, Any], key: Hashable | None = None) -> Restorer | None:
+def null_restorer(
+    schema: Mapping[str, Any], key: Hashable | None = None, *, repair: bool = False
+) -> Restorer | None:
     """The step that undoes what an export changed, for a tool's parameters schema.
 
     Its :class:`Restorer` drops each ``null`` for an optional property whose schema does
@@ -360,13 +435,18 @@ def null_restorer(schema: Mapping[str, Any], key: Hashable | None = None) -> Res
     required keys and ``const`` tags, decide; where several fit, a ``null`` any of them
     admits is kept). Below ``MAX_DEPTH`` levels, schemas and values are left as they are.
 
+    With ``repair``, it also decodes the JSON text of an object or an array wherever the
+    schema wants one and no string (the repair ``repair="safe"`` makes); ``None`` then
+    means that the schema wants no object or array anywhere: nothing to repair.
+
+
     ``None``: nothing to restore anywhere, the step is skipped. With a ``key`` that fully
     determines ``schema``, callers of one key share one restorer.
     """
     if key is None:
-        return _restorer(schema)
-    if key not in _SHARED:
+        return _restorer(schema, repair)
+    if (key, repair) not in _SHARED:
         if len(_SHARED) >= 256:
             _SHARED.clear()
-        _SHARED[key] = _restorer(schema)
-    return _SHARED[key]
+        _SHARED[key, repair] = _restorer(schema, repair)
+    return _SHARED[key, repair]

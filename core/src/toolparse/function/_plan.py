@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from .._repair import Mender, text_mender
 from ..arguments import decode
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..nulls import null_restorer
@@ -73,6 +74,7 @@ class Plan:
         "function",
         "guarded",
         "limits",
+        "mend_text",
         "name",
         "names",
         "outcomes",
@@ -128,12 +130,34 @@ class Plan:
         self.outcomes = Outcomes(owner, owner._pm, owner._accepted if parser is None else ())
         self.check = policy.checked
         restorer = null_restorer(owner._schema, found.key)
-        after = adapters and found.nulls_after_reject and restorer is not None
+        early = restorer is not None and restorer.early
+        if early:  # text that a parser takes as a string is decoded first, whatever it says
+            self.verdict = None
+        after = adapters and found.nulls_after_reject and restorer is not None and not early
         self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer
         self.deep: frozenset[str] | None = frozenset() if restorer is None else restorer.deep
-        self.retry = restorer if after else None
+        self.retry: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
+        self.mend_text = text_mender(owner.name, owner.limits) if owner.repair == "json" else None
+        if owner.repair is not None:
+            self.repairs(owner, found, adapters)
+
+    def repairs(self, owner: Function, found: Declaration, adapters: bool) -> None:
+        """The repair step: the restoring walk that also decodes objects sent as JSON text.
+
+        An adapter's parser refuses text where its schema wants an object: a
+        call is repaired once that parser rejects it (valid calls pay nothing).
+        Any other parser, or none, gets the repaired arguments.
+        """
+        walk = null_restorer(owner._schema, found.key, repair=True)
+        if walk is None:  # no object or array to repair anywhere: nothing more to pay
+            return
+        mend = Mender(walk, owner.name)
+        if adapters:
+            self.retry = mend
+        else:
+            self.restore, self.deep = mend, mend.deep
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.
@@ -146,8 +170,11 @@ class Plan:
         args: Any = arguments
         if type(args) is not dict:
             args = decode(arguments, self.name, self.limits)
-            if type(args) is Error:
+            if type(args) is Error and (
+                self.mend_text is None or type(args := self.mend_text(arguments, args)) is Error
+            ):
                 return args
+
         verdict = self.verdict
         if verdict is not None:
             # the library's own cheaper "valid": the parser's Ok of these very arguments
