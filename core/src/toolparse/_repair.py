@@ -1,18 +1,12 @@
-"""Repairing what models commonly get wrong in arguments: ``Function(repair=...)``.
+"""``Function(repair=...)``: the repair steps, and where each repair is told.
 
-``"safe"`` decodes an object or an array sent as its JSON text where the
-schema wants one (the null-restoring walk, built to repair: see
-:mod:`toolparse.nulls`); ``"json"`` also mends malformed argument text with the
-``json-repair`` library, once the text failed to decode. Every repair is a
-record on the ``toolparse.repair`` logger and, while a list is set in
-:data:`recording` (the tracing sets one per span), an entry in that list.
+Each repair is an INFO record on the ``toolparse.repair`` logger and, while a list
+is set in :data:`recording` (a tracer sets one per span), an entry appended to it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable
 from contextvars import ContextVar
 from importlib.util import find_spec
 from typing import Any, Literal, cast
@@ -20,49 +14,26 @@ from typing import Any, Literal, cast
 from .arguments import Limits, depth_over
 from .contract import Error
 from .messages import path_text
-from .nulls import Notes, Restorer, repaired
+from .nulls import Restorer
 
-__all__ = [
-    "DEFAULT",
-    "REPAIRS",
-    "Mender",
-    "Repair",
-    "definition_problem",
-    "is_default",
-    "recording",
-    "text_mender",
-]
+__all__ = ["DEFAULT", "Mender", "Repair", "definition_problem", "recording"]
 
 Repair = Literal["safe", "json"]
-REPAIRS: tuple[Repair, ...] = ("safe", "json")
+log = logging.getLogger("toolparse.repair")
+#: the repairs made in this context, in words, while it holds a list
+recording: ContextVar[list[str] | None] = ContextVar("toolparse_repairs", default=None)
 
 
-class _Default(str):
-    """``"safe"`` left as the default: a Toolset's ``repair=`` replaces it, a chosen one stays."""
-
+class _Default(str):  # "safe" as the default, not chosen: a Toolset's repair= replaces it
     __slots__ = ()
 
 
-#: ``repair="safe"``, not chosen (equal to ``"safe"`` and read as it)
 DEFAULT: Repair = cast("Repair", _Default("safe"))
-
-
-def is_default(repair: object) -> bool:
-    """Whether ``repair`` is the default, not chosen (it survives pickling)."""
-    return type(repair) is _Default
-
-
-log = logging.getLogger("toolparse.repair")
-
-#: while it holds a list, each repair made in this context is appended to it, in words
-#: (``"assignee: JSON text decoded"``); a tracer sets one around a call and puts it on
-#: the span as ``toolparse.repairs``
-recording: ContextVar[list[str] | None] = ContextVar("toolparse_repairs", default=None)
 
 
 def definition_problem(repair: object) -> str | None:
     """What is wrong with a ``repair=`` value, or ``None``."""
-    if repair is not None and repair not in REPAIRS:
+    if repair is not None and repair not in ("safe", "json"):
         return f"must be 'safe', 'json' or None, got {repair!r:.40}"
     if repair == "json" and find_spec("json_repair") is None:
         return 'the "json" repair needs the json-repair library: pip install "toolparse[repair]"'
@@ -70,59 +41,52 @@ def definition_problem(repair: object) -> str | None:
 
 
 def report(tool: str, made: list[str]) -> None:
-    """Log the repairs made to one call's arguments, and record them where asked."""
     log.info("repaired the arguments of tool %r: %s", tool, "; ".join(made))
-    found = recording.get()
-    if found is not None:
+    if (found := recording.get()) is not None:
         found.extend(made)
 
 
 class Mender:
-    """One tool's repair step: the repairing walk, whose decodings are reported.
+    """One tool's repair steps: the repairing walk (called like it), and ``text``."""
 
-    Called like the :class:`~toolparse.nulls.Restorer` it wraps (``deep`` too).
-    """
+    __slots__ = ("deep", "limits", "name", "walk")
 
-    __slots__ = ("deep", "name", "walk")
-
-    def __init__(self, walk: Restorer, name: str) -> None:
-        self.walk = walk
-        self.name = name
-        self.deep = walk.deep
+    def __init__(self, walk: Restorer | None, name: str, limits: Limits) -> None:
+        self.walk, self.name, self.limits = walk, name, limits
+        self.deep = None if walk is None else walk.deep
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        notes: Notes = []
-        out = self.walk(arguments, notes)
-        if notes and (paths := repaired(notes)):
-            report(self.name, [f"{path_text(path)}: JSON text decoded" for path in paths])
+        out = self.walk(arguments)  # type: ignore[misc]
+        if out is not arguments and (paths := _decoded(arguments, out, ())):
+            report(self.name, [f"{path_text(p)}: JSON text decoded" for p in paths])
         return out
 
-
-def text_mender(name: str, limits: Limits) -> Callable[[object, Error], dict[str, Any] | Error]:
-    """The ``"json"`` step: ``mend(arguments, failed)`` repairs text that failed to decode.
-
-    Only text the decoder refused as JSON is repaired; what cannot become an
-    object within ``limits`` keeps the decoder's ``failed`` answer.
-    """
-
-    def mend(arguments: object, failed: Error) -> dict[str, Any] | Error:
+    def text(self, arguments: object, failed: Error) -> dict[str, Any] | Error:
+        """Argument text the decoder refused as JSON, mended (else ``failed``, as it was)."""
         exc = failed.exception
         if not isinstance(arguments, (str, bytes, bytearray)) or not isinstance(exc, ValueError):
             return failed
-        from json_repair import repair_json  # the definition checked that it is installed
+        from json_repair import repair_json  # (the definition checked that it is installed)
 
         try:
-            text = arguments if isinstance(arguments, str) else bytes(arguments).decode("utf-8")
+            text = arguments if isinstance(arguments, str) else bytes(arguments).decode()
             value = repair_json(text, return_objects=True, skip_json_loads=True)
-        except Exception:  # (a library's failure on hostile text is no repair)
+        except Exception:  # a library's failure on hostile text is no repair
             return failed
-        # an object with something in it (an empty one is what hopeless text becomes)
-        if not isinstance(value, dict) or not value or depth_over(value, limits.max_depth):
+        # an empty object is what hopeless text becomes
+        if not isinstance(value, dict) or not value or depth_over(value, self.limits.max_depth):
             return failed
-        why = str(exc)
-        if isinstance(exc, json.JSONDecodeError):
-            why = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-        report(name, [f"malformed JSON text repaired ({why})"])
+        report(self.name, [f"malformed JSON text repaired ({getattr(exc, 'msg', exc)})"])
         return value
 
-    return mend
+
+def _decoded(before: Any, after: Any, path: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    """Where the walk turned text into an object or an array (it changed ``before``)."""
+    if type(before) is str:
+        return [path] if type(after) is not str else []
+    pairs: Any = ()
+    if type(before) is dict is type(after):
+        pairs = ((k, before.get(k), v) for k, v in after.items())
+    elif type(before) is list is type(after):
+        pairs = zip(range(len(after)), before, after, strict=False)
+    return [p for k, b, a in pairs if a is not b for p in _decoded(b, a, (*path, k))]

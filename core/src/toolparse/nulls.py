@@ -6,8 +6,7 @@ free-form object (no declared properties) that a format cannot express travels
 as JSON text. Before the parser runs, both are undone. A schema is read once
 into a plan (a node per object, array or union that may hold something to
 restore, every other part cut); a :class:`Restorer` walks arguments along it.
-Built to repair (``repair=True``), the same walk also decodes any object or
-array a model sent as JSON text, and notes where.
+Built to repair, it also decodes any object or array sent as JSON text.
 """
 
 from __future__ import annotations
@@ -27,11 +26,7 @@ from ._schemas import (
     resolve_ref,
 )
 
-__all__ = ["MAX_DEPTH", "Notes", "Restorer", "null_restorer", "repaired"]
-
-#: what a noting walk records, in the order it leaves each value changed: ``(depth, key
-#: or index, whether the value there was JSON text decoded as a repair)`` (see :func:`repaired`)
-Notes = list[tuple[int, str | int, bool]]
+__all__ = ["MAX_DEPTH", "Restorer", "null_restorer"]
 
 
 class _Obj:
@@ -47,8 +42,7 @@ class _Obj:
         self.extra: _Node | None = None
         self.closed = False
         self.decode = False  # may arrive as JSON text: free-form, or repaired
-        self.free = False  # free-form: JSON text is what the strict and Gemini exports ask for
-        self.mends = False  # decoding here is a repair (the schema asks for no text)
+        self.free = False  # free-form: the strict and Gemini exports ask for JSON text
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
@@ -61,7 +55,7 @@ class _Obj:
     def child(self, key: str) -> _Node | None:
         return self.props.get(key) if key in self.names else self.extra
 
-    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
+    def restore(self, value: Any, depth: int) -> Any:
         if self.decode and isinstance(value, str):
             value = _decoded(value, "{")
         if not isinstance(value, dict) or depth > MAX_DEPTH:
@@ -69,15 +63,12 @@ class _Obj:
         changed = {}
         for key, child in self.props.items():  # only the names under which something may change
             item = value.get(key)
-            if item is not None and (new := child.restore(item, depth + 1, notes)) is not item:
+            if item is not None and (new := child.restore(item, depth + 1)) is not item:
                 changed[key] = new
-                _note(notes, depth, key, child, item)
         if (extra := self.extra) is not None:
             for key, item in value.items():
-                if key in self.names or (new := extra.restore(item, depth + 1, notes)) is item:
-                    continue
-                changed[key] = new
-                _note(notes, depth, key, extra, item)
+                if key not in self.names and (new := extra.restore(item, depth + 1)) is not item:
+                    changed[key] = new
         # most values are truthy: one truth test each, and only then the search for None
         if changed or (self.strip and not all(value.values())):
             return _rebuilt(value, changed, self.strip)
@@ -87,26 +78,27 @@ class _Obj:
 class _Arr:
     """An array: the plans of its items, positional ones first."""
 
+    free, strip = False, frozenset[str]()
+
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
-        self.mends = False  # may arrive as JSON text, decoded as a repair
+        self.decode = False  # may arrive as JSON text, repaired
 
     def child(self, index: int) -> _Node | None:
         return self.prefix[index] if index < len(self.prefix) else self.items
 
-    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
-        if self.mends and isinstance(value, str):
+    def restore(self, value: Any, depth: int) -> Any:
+        if self.decode and isinstance(value, str):
             value = _decoded(value, "[")
         if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
         out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
             child = prefix[i] if i < count else self.items
-            if child is not None and (new := child.restore(item, depth + 1, notes)) is not item:
+            if child is not None and (new := child.restore(item, depth + 1)) is not item:
                 out = list(value) if out is value else out
                 out[i] = new
-                _note(notes, depth, i, child, item)
         return out
 
 
@@ -122,16 +114,15 @@ class _Union:
         self.branches: list[_Node] = [p for p in plans if p is not None]
         self.objects: list[_Obj] = [b for b in self.branches if isinstance(b, _Obj)]
         self.arrays: list[_Arr] = [b for b in self.branches if isinstance(b, _Arr)]
-        # JSON text is what the exports ask a free-form branch for, next to a string
-        # branch too; other text is repaired only where no branch takes a string
-        self.free = free = any(b.free for b in self.objects)
-        shaped: list[_Obj | _Arr] = [*self.objects, *self.arrays]
-        mends = not self.strings and any(b.mends for b in shaped)
-        self.decodes = "{" * (free or mends) + "[" * (mends and bool(self.arrays))
-        self.mends = mends and not free
+        # the exports ask for a free-form object as text, even next to a string
+        self.free = any(b.free for b in self.objects)
+        mends = not self.strings and any(
+            b.decode for b in self.branches if not isinstance(b, _Union)
+        )
+        self.decodes = "{" * (self.free or mends) + "[" * (mends and bool(self.arrays))
         return self if self.branches else None
 
-    def restore(self, value: Any, depth: int, notes: Notes | None) -> Any:
+    def restore(self, value: Any, depth: int) -> Any:
         if depth > MAX_DEPTH:
             return value
         if self.decodes and isinstance(value, str):
@@ -139,14 +130,13 @@ class _Union:
         if isinstance(value, dict) and self.objects:
             fits = [p for p in self.objects if p.matches(value)] or self.objects
             if len(fits) == 1:
-                return fits[0].restore(value, depth, notes)
-            return _merged(fits, value, depth, notes)
+                return fits[0].restore(value, depth)
+            return _merged(fits, value, depth)
         if isinstance(value, list) and self.arrays:
             if len(self.arrays) == 1:
-                return self.arrays[0].restore(value, depth, notes)
+                return self.arrays[0].restore(value, depth)
             out = [
-                _all([a.child(i) for a in self.arrays], x, depth, i, notes)
-                for i, x in enumerate(value)
+                _all([a.child(i) for a in self.arrays], x, depth + 1) for i, x in enumerate(value)
             ]
             return value if all(a is b for a, b in zip(out, value, strict=True)) else out
         return value
@@ -168,58 +158,27 @@ def _rebuilt(value: dict[str, Any], changed: dict[str, Any], strip: frozenset[st
 def _decoded(value: str, wanted: str) -> Any:
     """JSON text of an object (``wanted`` has ``{``) or an array (``[``) decoded; else unchanged."""
     start = value.lstrip()[:1]
-    if not start or start not in wanted:
-        return value
     try:
-        decoded = json.loads(value)
+        decoded = json.loads(value) if start and start in wanted else None
     except ValueError:
         return value
     return decoded if isinstance(decoded, dict if start == "{" else list) else value
 
 
-def _note(notes: Notes | None, depth: int, key: str | int, child: _Node, item: Any) -> None:
-    """Note that the value under ``key`` changed (decoded there as a repair, or below)."""
-    if notes is not None:
-        notes.append((depth, key, child.mends and type(item) is str))
-
-
-def repaired(notes: Notes) -> list[tuple[str | int, ...]]:
-    """The paths of the values decoded as repairs, from a noting walk's ``notes``.
-
-    Each change is noted once its value is done, after every change below it:
-    the notes one level deeper that came before a note are its own.
-    """
-    waiting: list[tuple[int, tuple[str | int, ...]]] = []
-    for depth, key, mended in notes:
-        below = [(key, *path) for d, path in waiting if d == depth + 1]
-        waiting = [(d, path) for d, path in waiting if d != depth + 1]
-        waiting += [(depth, path) for path in ([(key,)] if mended else []) + below]
-    return [path for _, path in waiting]
-
-
-def _all(
-    children: list[_Node | None], item: Any, depth: int, key: str | int, notes: Notes | None
-) -> Any:
-    """``item`` (under ``key`` of a value at ``depth``) restored by every plan it may be under."""
+def _all(children: list[_Node | None], item: Any, depth: int) -> Any:
+    """``item`` restored by every plan of the branches it may be under."""
     found = [c for c in children if c is not None]
-    plan = found[0] if len(found) == 1 else _Union(False).fill(found)
-    if plan is None:
-        return item
-    new = plan.restore(item, depth + 1, notes)
-    if new is not item:
-        _note(notes, depth, key, plan, item)
-    return new
+    if len(found) == 1:
+        return found[0].restore(item, depth)
+    return _Union(False).fill(found).restore(item, depth) if found else item  # type: ignore[union-attr]
 
 
-def _merged(
-    fits: list[_Obj], value: dict[str, Any], depth: int, notes: Notes | None
-) -> dict[str, Any]:
+def _merged(fits: list[_Obj], value: dict[str, Any], depth: int) -> dict[str, Any]:
     """Several branches fit: drop a ``null`` only where none of them admits it."""
     out: dict[str, Any] = {}
     for key, item in value.items():
         if item is not None:
-            out[key] = _all([p.child(key) for p in fits], item, depth, key, notes)
-
+            out[key] = _all([p.child(key) for p in fits], item, depth + 1)
         elif not any(key in p.strip for p in fits) or any(key in p.nullok for p in fits):
             out[key] = None
     return value if len(out) == len(value) and all(out[k] is v for k, v in value.items()) else out
@@ -293,7 +252,7 @@ class _Builder:
 
     def array(self, node: Mapping[str, Any], depth: int, names: tuple[str, ...]) -> _Node:
         plan = self.made(_Arr(), names)
-        plan.mends = depth > 0 and self.repair
+        plan.decode = depth > 0 and self.repair
         items, prefix = node.get("items"), node.get("prefixItems")
         if isinstance(items, list):  # draft-07 tuple form
             prefix, items = items, node.get("additionalItems")
@@ -310,8 +269,7 @@ class _Builder:
         plan.closed = node.get("additionalProperties") is False
         # the arguments themselves arrive decoded: only nested objects travel as text
         plan.free = depth > 0 and free_form(node)
-        plan.mends = depth > 0 and self.repair and not plan.free
-        plan.decode = plan.free or plan.mends
+        plan.decode = plan.free or (depth > 0 and self.repair)
         plan.nullok = frozenset(n for n, prop in props.items() if nullable(prop, self.root))
         plan.strip = frozenset(props) - plan.nullok - plan.required
         for name, prop in props.items():
@@ -348,11 +306,7 @@ def _pruned(top: _Node) -> list[_Node]:
             if id(child) not in nodes:
                 nodes[id(child)] = child
                 stack.append(child)
-    useful = {
-        i
-        for i, n in nodes.items()
-        if (isinstance(n, _Obj) and (n.strip or n.decode)) or (isinstance(n, _Arr) and n.mends)
-    }
+    useful = {i for i, n in nodes.items() if not isinstance(n, _Union) and (n.strip or n.decode)}
     rising = list(useful)
     while rising:  # up to every node that leads to a useful one (a plan may loop)
         for parent in parents.get(rising.pop(), ()):
@@ -379,8 +333,7 @@ class Restorer:
 
     def __init__(self, plan: _Node, early: bool = False) -> None:
         self._plan = plan
-        #: whether it decodes text a parser of the schema takes as a string too (a free-form
-        #: object next to a string): it must run before any parser, whose verdict is not enough
+        #: it decodes text a parser takes as a string too (a free-form object or a string)
         self.early = early
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
@@ -390,12 +343,9 @@ class Restorer:
         #: that sends none of them and no top-level ``null`` has nothing to restore
         self.deep = frozenset(top.props) if top and top.extra is None else None
 
-    def __call__(self, arguments: dict[str, Any], notes: Notes | None = None) -> dict[str, Any]:
-        """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere.
-
-        ``notes``: a list to note each change in (see :func:`repaired`).
-        """
-        return self._plan.restore(arguments, 0, notes)  # type: ignore[no-any-return]
+    def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere."""
+        return self._plan.restore(arguments, 0)  # type: ignore[no-any-return]
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with the top level's own nulls for "absent" dropped (a root union: all)."""
@@ -411,12 +361,11 @@ class Restorer:
 def _restorer(schema: Mapping[str, Any], repair: bool) -> Restorer | None:
     root = dict(schema)
     plan = _Builder(root, repair).build(root, 0)
-    if plan is None:
+    kept = [] if plan is None else _pruned(plan)
+    mends = any(not isinstance(n, _Union) and n.decode and not n.free for n in kept)
+    if not kept or (repair and not mends):
         return None
-    kept = _pruned(plan)
-    if not kept or (repair and not any(node.mends for node in kept)):
-        return None
-    return Restorer(plan, any(isinstance(n, _Union) and n.strings and n.free for n in kept))
+    return Restorer(plan, any(isinstance(n, _Union) and n.strings and n.free for n in kept))  # type: ignore[arg-type]
 
 
 #: restorers of schemas given with a key, by key (a bounded cache: emptied when full)
@@ -435,10 +384,8 @@ def null_restorer(
     required keys and ``const`` tags, decide; where several fit, a ``null`` any of them
     admits is kept). Below ``MAX_DEPTH`` levels, schemas and values are left as they are.
 
-    With ``repair``, it also decodes the JSON text of an object or an array wherever the
-    schema wants one and no string (the repair ``repair="safe"`` makes); ``None`` then
-    means that the schema wants no object or array anywhere: nothing to repair.
-
+    With ``repair``, it also decodes the JSON text of an object or array where the schema
+    wants one and no string (``None``: no object or array to repair anywhere).
 
     ``None``: nothing to restore anywhere, the step is skipped. With a ``key`` that fully
     determines ``schema``, callers of one key share one restorer.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from .._repair import Mender, text_mender
+from .._repair import Mender
 from ..arguments import decode
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..nulls import null_restorer
@@ -139,25 +139,16 @@ class Plan:
         self.retry: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
-        self.mend_text = text_mender(owner.name, owner.limits) if owner.repair == "json" else None
-        if owner.repair is not None:
-            self.repairs(owner, found, adapters)
-
-    def repairs(self, owner: Function, found: Declaration, adapters: bool) -> None:
-        """The repair step: the restoring walk that also decodes objects sent as JSON text.
-
-        An adapter's parser refuses text where its schema wants an object: a
-        call is repaired once that parser rejects it (valid calls pay nothing).
-        Any other parser, or none, gets the repaired arguments.
-        """
-        walk = null_restorer(owner._schema, found.key, repair=True)
-        if walk is None:  # no object or array to repair anywhere: nothing more to pay
-            return
-        mend = Mender(walk, owner.name)
-        if adapters:
+        # repairs: the walk that also decodes JSON text where an object is wanted (none
+        # where none is), run once an adapter's parser, which refuses such text, rejected
+        # a call (valid calls pay nothing), else before any parser; then text mended
+        walk = owner.repair and null_restorer(owner._schema, found.key, repair=True)
+        mend = Mender(walk or None, owner.name, owner.limits)
+        if walk and adapters:
             self.retry = mend
-        else:
+        elif walk:
             self.restore, self.deep = mend, mend.deep
+        self.mend_text = mend.text if owner.repair == "json" else None
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.
@@ -174,7 +165,6 @@ class Plan:
                 self.mend_text is None or type(args := self.mend_text(arguments, args)) is Error
             ):
                 return args
-
         verdict = self.verdict
         if verdict is not None:
             # the library's own cheaper "valid": the parser's Ok of these very arguments
