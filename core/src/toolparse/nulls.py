@@ -333,7 +333,8 @@ class Restorer:
 
     def __init__(self, plan: _Node, early: bool = False) -> None:
         self._plan = plan
-        #: it decodes text a parser takes as a string too (a free-form object or a string)
+        #: a union has a free-form branch, which a parser finds any object or text valid
+        #: for: the walk runs before it, whatever it says (nulls in the other branches too)
         self.early = early
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
@@ -365,7 +366,7 @@ def _restorer(schema: Mapping[str, Any], repair: bool) -> Restorer | None:
     mends = any(not isinstance(n, _Union) and n.decode and not n.free for n in kept)
     if not kept or (repair and not mends):
         return None
-    return Restorer(plan, any(isinstance(n, _Union) and n.strings and n.free for n in kept))  # type: ignore[arg-type]
+    return Restorer(plan, any(isinstance(n, _Union) and n.free for n in kept))  # type: ignore[arg-type]
 
 
 #: restorers of schemas given with a key, by key (a bounded cache: emptied when full)

@@ -221,7 +221,7 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "iter_errors", "reasons", "resolver", "schema")
+    __slots__ = ("accepted", "iter_errors", "order", "reasons", "resolver", "schema")
 
     def __init__(self, definition: Definition, validator: Any, accepted: tuple[str, ...]) -> None:
         self.iter_errors = validator.iter_errors
@@ -229,6 +229,7 @@ class _Explainer:
         self.schema = definition.schema
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
+        self.order = definition.order
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
@@ -250,7 +251,7 @@ class _Explainer:
                 converted = converted[:room]
             found += converted
         return invalid_arguments(
-            ordered(found) or [ArgumentProblem((), "does not match the schema")],
+            ordered(found, self.order) or [ArgumentProblem((), "does not match the schema")],
             arguments=arguments,
             accepted=self.accepted,
             cause=first,

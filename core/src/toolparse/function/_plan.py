@@ -131,7 +131,7 @@ class Plan:
         self.check = policy.checked
         restorer = null_restorer(owner._schema, found.key)
         early = restorer is not None and restorer.early
-        if early:  # text that a parser takes as a string is decoded first, whatever it says
+        if early:  # a free-form union branch takes what the walk changes: it runs first
             self.verdict = None
         after = adapters and found.nulls_after_reject and restorer is not None and not early
         self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer

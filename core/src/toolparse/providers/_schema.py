@@ -246,7 +246,7 @@ class SchemaWalk:
 
         An object must declare its properties (Gemini) or be closed (strict): a map is neither.
         """
-        node.notes.append("a JSON object, encoded as a string")
+        node.notes.append(_TEXT)
         node.out["type"] = self.string
         if "description" in s:
             node.out["description"] = s["description"]
@@ -256,6 +256,18 @@ class SchemaWalk:
         for key in self.map_notes:
             if key in s:
                 node.note(key, s[key])
+
+    def one_string(self, branches: list[Schema], node: Converted) -> list[Schema]:
+        """``anyOf`` branches with a free-form object's text said by a plain string branch.
+
+        Two string branches would tell the model nothing more; the core decodes the object.
+        """
+        texts = [b for b in branches if b.get("type") == self.string and _TEXT in str(b)]
+        plain = [b for b in branches if b.keys() <= {"type", "title"} and b["type"] == self.string]
+        if not (texts and plain):
+            return branches
+        node.notes.append(f"text, or {_TEXT}")
+        return [b for b in branches if b not in texts]
 
     def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
         """Positional items, which no format here can say: their union, the order in words.
@@ -281,3 +293,4 @@ class SchemaWalk:
 
 
 _BARE_REF = frozenset({"$ref", "$defs", "definitions"})
+_TEXT = "a JSON object, encoded as a string"
