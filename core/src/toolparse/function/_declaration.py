@@ -11,9 +11,11 @@ pinned with ``adapter=``), compiled once.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from .._repair import definition_problem
+from .._schemas import resolve_ref
 from ..adapter import POLICIES, Adapter, Compiled
 from ..errors import FunctionDefinitionError, NoAdapterError, install_hint
 from ..params import FunctionParam
@@ -144,6 +146,9 @@ def declare(
         found.required = tuple(FunctionParam.required_properties(params))
         found.accepted = tuple(dict.fromkeys(p.name for p in params))
     else:
+        if isinstance(ref := schema.get("$ref"), str) and "properties" not in schema:
+            with suppress(ValueError):  # a root reference (zod's output): the names are there
+                schema = resolve_ref(schema, ref)
         if found.required is None:
             found.required = tuple(required_names(schema))
         if found.accepted is None:

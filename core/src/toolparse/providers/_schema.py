@@ -55,7 +55,8 @@ def parameters(function: Function, provider: str) -> Schema:
     if modern != schema and "2020-12" not in str(schema.get("$schema", "2020-12")):
         # the rewrite is 2020-12: an older dialect named at the root no longer applies
         del modern["$schema"]
-    if function.description is not None and modern.get("description") == function.description:
+    said = modern.get("description")
+    if isinstance(said, str) and said.strip() == (function.description or "").strip():
         del modern["description"]  # said once, as the tool's description
     return modern
 
