@@ -49,15 +49,18 @@ def report(tool: str, made: list[str]) -> None:
 class Mender:
     """One tool's repair steps: the repairing walk (called like it), and ``text``."""
 
-    __slots__ = ("deep", "limits", "name", "walk")
+    __slots__ = ("deep", "limits", "name", "plain", "walk")
 
-    def __init__(self, walk: Restorer | None, name: str, limits: Limits) -> None:
-        self.walk, self.name, self.limits = walk, name, limits
+    def __init__(self, walk: Restorer | None, plain: Restorer | None, name: str, limits: Limits):
+        self.walk, self.plain, self.name, self.limits = walk, plain, name, limits
         self.deep = None if walk is None else walk.deep
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         out = self.walk(arguments)  # type: ignore[misc]
-        if out is not arguments and (paths := _decoded(arguments, out, ())):
+        paths = _decoded(arguments, out, ()) if out is not arguments else []
+        if paths and self.plain is not None:  # what it decodes too (free-form) is no repair
+            paths = _decoded(self.plain(arguments), out, ())
+        if paths:
             report(self.name, [f"{path_text(p)}: JSON text decoded" for p in paths])
         return out
 

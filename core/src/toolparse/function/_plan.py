@@ -143,7 +143,7 @@ class Plan:
         # where none is), run once an adapter's parser, which refuses such text, rejected
         # a call (valid calls pay nothing), else before any parser; then text mended
         walk = owner.repair and null_restorer(owner._schema, found.key, repair=True)
-        mend = Mender(walk or None, owner.name, owner.limits)
+        mend = Mender(walk or None, restorer, owner.name, owner.limits)
         if walk and adapters:
             self.retry = mend
         elif walk:
