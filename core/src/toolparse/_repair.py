@@ -52,11 +52,12 @@ class Mender:
     __slots__ = ("deep", "limits", "name", "plain", "walk")
 
     def __init__(self, walk: Restorer | None, plain: Restorer | None, name: str, limits: Limits):
-        self.walk, self.plain, self.name, self.limits = walk, plain, name, limits
+        self.walk = None if walk is None else walk.walk
+        self.plain, self.name, self.limits = plain, name, limits
         self.deep = None if walk is None else walk.deep
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        out = self.walk(arguments)  # type: ignore[misc]
+        out: dict[str, Any] = self.walk(arguments, 0)  # type: ignore[misc]
         paths = _decoded(arguments, out, ()) if out is not arguments else []
         if paths and self.plain is not None:  # what it decodes too (free-form) is no repair
             paths = _decoded(self.plain(arguments), out, ())

@@ -43,6 +43,7 @@ class _Obj:
         self.closed = False
         self.decode = False  # may arrive as JSON text: free-form, or repaired
         self.free = False  # free-form: the strict and Gemini exports ask for JSON text
+        self.texts: frozenset[str] = frozenset()  # names under which only text changes
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
@@ -63,7 +64,9 @@ class _Obj:
         changed = {}
         for key, child in self.props.items():  # only the names under which something may change
             item = value.get(key)
-            if item is not None and (new := child.restore(item, depth + 1)) is not item:
+            if item is None or (type(item) is not str and key in self.texts):
+                continue
+            if (new := child.restore(item, depth + 1)) is not item:
                 changed[key] = new
         if (extra := self.extra) is not None:
             for key, item in value.items():
@@ -84,6 +87,7 @@ class _Arr:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
         self.decode = False  # may arrive as JSON text, repaired
+        self.leads = True  # items may change (else only the array's own text)
 
     def child(self, index: int) -> _Node | None:
         return self.prefix[index] if index < len(self.prefix) else self.items
@@ -91,7 +95,7 @@ class _Arr:
     def restore(self, value: Any, depth: int) -> Any:
         if self.decode and isinstance(value, str):
             value = _decoded(value, "[")
-        if not isinstance(value, list) or depth > MAX_DEPTH:
+        if not isinstance(value, list) or depth > MAX_DEPTH or not self.leads:
             return value
         out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
@@ -317,10 +321,21 @@ def _pruned(top: _Node) -> list[_Node]:
         if isinstance(node, _Arr):
             node.prefix = [c if id(c) in useful else None for c in node.prefix]
             node.items = node.items if id(node.items) in useful else None
+            node.leads = node.items is not None or any(node.prefix)
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
+    for node in nodes.values():  # (once every part is cut)
+        if isinstance(node, _Obj):
+            node.texts = frozenset(k for k, c in node.props.items() if _text_only(c))
             node.extra = node.extra if id(node.extra) in useful else None
     return [nodes[i] for i in useful] if id(top) in useful else []
+
+
+def _text_only(node: _Node) -> bool:
+    """Whether only text sent for ``node`` may change (what is left of it after pruning)."""
+    if isinstance(node, _Arr):
+        return not node.leads
+    return isinstance(node, _Obj) and not (node.props or node.extra or node.strip)
 
 
 class Restorer:
@@ -329,10 +344,11 @@ class Restorer:
     Both ways hand back the very same dict when nothing changes.
     """
 
-    __slots__ = ("_plan", "_strip", "deep", "early")
+    __slots__ = ("_plan", "_strip", "deep", "early", "walk")
 
     def __init__(self, plan: _Node, early: bool = False) -> None:
         self._plan = plan
+        self.walk = plan.restore  #: ``walk(arguments, 0)``: the call, one frame less
         #: a union has a free-form branch, which a parser finds any object or text valid
         #: for: the walk runs before it, whatever it says (nulls in the other branches too)
         self.early = early
