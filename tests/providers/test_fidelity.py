@@ -104,19 +104,10 @@ def test_a_long_name_is_exported_under_an_alias_and_routed_back(provider: str) -
     assert name == exported_name()  # stable
     payload = {
         "openai": {
-            "choices": [
-                {
-                    "message": {
-                        "tool_calls": [
-                            {
-                                "id": "c",
-                                "type": "function",
-                                "function": {"name": name, "arguments": "{}"},
-                            }
-                        ]
-                    }
-                }
-            ]
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": name, "arguments": "{}"}}
+            ],
         },
         "openai-responses": {
             "output": [{"type": "function_call", "call_id": "c", "name": name, "arguments": "{}"}]

@@ -40,7 +40,7 @@ def definition_problem(repair: object) -> str | None:
     return None
 
 
-def report(tool: str, made: list[str]) -> None:
+def report(tool: str, made: list[str]) -> None:  # (logged, and recorded where asked)
     log.info("repaired the arguments of tool %r: %s", tool, "; ".join(made))
     if (found := recording.get()) is not None:
         found.extend(made)
@@ -68,12 +68,14 @@ class Mender:
     def text(self, arguments: object, failed: Error) -> dict[str, Any] | Error:
         """Argument text the decoder refused as JSON, mended (else ``failed``, as it was)."""
         exc = failed.exception
-        if not isinstance(arguments, (str, bytes, bytearray)) or not isinstance(exc, ValueError):
+        if not isinstance(exc, ValueError):  # (only text is refused as JSON)
             return failed
         from json_repair import repair_json  # (the definition checked that it is installed)
 
         try:
-            text = arguments if isinstance(arguments, str) else bytes(arguments).decode()
+            text = (
+                arguments.decode() if isinstance(arguments, (bytes, bytearray)) else str(arguments)
+            )
             value = repair_json(text, return_objects=True, skip_json_loads=True)
         except Exception:  # a library's failure on hostile text is no repair
             return failed

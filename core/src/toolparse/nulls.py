@@ -87,7 +87,6 @@ class _Arr:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
         self.decode = False  # may arrive as JSON text, repaired
-        self.leads = True  # items may change (else only the array's own text)
 
     def child(self, index: int) -> _Node | None:
         return self.prefix[index] if index < len(self.prefix) else self.items
@@ -95,7 +94,7 @@ class _Arr:
     def restore(self, value: Any, depth: int) -> Any:
         if self.decode and isinstance(value, str):
             value = _decoded(value, "[")
-        if not isinstance(value, list) or depth > MAX_DEPTH or not self.leads:
+        if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
         out, prefix, count = value, self.prefix, len(self.prefix)
         for i, item in enumerate(value):
@@ -321,7 +320,6 @@ def _pruned(top: _Node) -> list[_Node]:
         if isinstance(node, _Arr):
             node.prefix = [c if id(c) in useful else None for c in node.prefix]
             node.items = node.items if id(node.items) in useful else None
-            node.leads = node.items is not None or any(node.prefix)
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
     for node in nodes.values():  # (once every part is cut)
@@ -334,7 +332,7 @@ def _pruned(top: _Node) -> list[_Node]:
 def _text_only(node: _Node) -> bool:
     """Whether only text sent for ``node`` may change (what is left of it after pruning)."""
     if isinstance(node, _Arr):
-        return not node.leads
+        return node.items is None and not any(node.prefix)
     return isinstance(node, _Obj) and not (node.props or node.extra or node.strip)
 
 

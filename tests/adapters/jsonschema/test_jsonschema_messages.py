@@ -324,12 +324,12 @@ def test_problems_through_references_and_at_every_level(fast: bool | None) -> No
         },
     }
     arguments = {"n": 0, "tags": [1, "a", "b"], "inner": {"when": "soon"}, "extra": 1}
-    assert _lines(schema, arguments, fast) == [
-        "inner.id: is required",
-        'inner.when: must be a date like "2024-01-31" (received "soon")',
+    assert _lines(schema, arguments, fast) == [  # in declaration order, undeclared names last
         "n: must be at least 1 (received 0)",
         'tags: must have at most 2 items (received [1, "a", "b"])',
         "tags[0]: must be a string (received 1)",
+        'inner.when: must be a date like "2024-01-31" (received "soon")',
+        "inner.id: is required",
         "Missing parameters: when",
         "Unrecognized parameters: extra",
         "Accepted parameters: inner, n, tags",
@@ -411,11 +411,11 @@ def test_every_problem_in_one_message_ordered_by_path(fast: bool | None) -> None
     lines = _lines(
         schema, {"units": "k", "days": 0, "stops": [{"name": 1}, {"name": 2}], "citi": "x"}, fast
     )
-    assert lines == [
+    assert lines == [  # in the order the schema declares the properties
+        'units: must be one of: "c", "f" (received "k")',
         "days: must be at least 1 (received 0)",
         "stops[0].name: must be a string (received 1)",
         "stops[1].name: must be a string (received 2)",
-        'units: must be one of: "c", "f" (received "k")',
         "Missing parameters: city",
         'Unrecognized parameters: citi (did you mean "city"?)',
         "Accepted parameters: city, days, stops, units",

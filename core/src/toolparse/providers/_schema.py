@@ -259,10 +259,7 @@ class SchemaWalk:
                 node.note(key, s[key])
 
     def one_string(self, branches: list[Schema], node: Converted) -> list[Schema]:
-        """``anyOf`` branches with a free-form object's text said by a plain string branch.
-
-        Two string branches would tell the model nothing more; the core decodes the object.
-        """
+        """``anyOf`` branches, a free-form object's text said by a plain string branch (once)."""
         texts = [b for b in branches if b.get("type") == self.string and _TEXT in str(b)]
         plain = [b for b in branches if b.keys() <= {"type", "title"} and b["type"] == self.string]
         if not (texts and plain):
