@@ -1,8 +1,4 @@
-"""``Function(repair=...)``: the repair steps, and where each repair is told.
-
-Each repair is an INFO record on the ``toolparse.repair`` logger and, while a list
-is set in :data:`recording` (a tracer sets one per span), an entry appended to it.
-"""
+"""``Function(repair=...)``: the repair steps, each told on the ``toolparse.repair`` logger."""
 
 from __future__ import annotations
 
@@ -20,7 +16,8 @@ __all__ = ["DEFAULT", "Mender", "Repair", "definition_problem", "recording"]
 
 Repair = Literal["safe", "json"]
 log = logging.getLogger("toolparse.repair")
-#: the repairs made in this context, in words, while it holds a list
+#: while it holds a list, each repair made in this context is added to it, in words: a tracer
+#: sets one around a call, and puts what it holds on the span as ``toolparse.repairs``
 recording: ContextVar[list[str] | None] = ContextVar("toolparse_repairs", default=None)
 
 

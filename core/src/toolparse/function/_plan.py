@@ -139,9 +139,8 @@ class Plan:
         self.retry: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
-        # repairs: the walk that also decodes JSON text where an object is wanted (none
-        # where none is), run once an adapter's parser, which refuses such text, rejected
-        # a call (valid calls pay nothing), else before any parser; then text mended
+        # the walk that also decodes text where an object is wanted runs once an adapter's
+        # parser, which refuses such text, rejected a call (else first); then text mended
         walk = owner.repair and null_restorer(owner._schema, found.key, repair=True)
         mend = Mender(walk or None, restorer, owner.name, owner.limits)
         if walk and adapters:

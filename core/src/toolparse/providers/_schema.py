@@ -260,9 +260,9 @@ class SchemaWalk:
 
     def one_string(self, branches: list[Schema], node: Converted) -> list[Schema]:
         """``anyOf`` branches, a free-form object's text said by a plain string branch (once)."""
-        texts = [b for b in branches if b.get("type") == self.string and _TEXT in str(b)]
-        plain = [b for b in branches if b.keys() <= {"type", "title"} and b["type"] == self.string]
-        if not (texts and plain):
+        strings = [b for b in branches if b.get("type") == self.string]
+        texts = [b for b in strings if _TEXT in str(b)]
+        if not texts or not any(b not in texts and b.keys() <= _PLAIN for b in strings):
             return branches
         node.notes.append(f"text, or {_TEXT}")
         return [b for b in branches if b not in texts]
@@ -292,3 +292,4 @@ class SchemaWalk:
 
 _BARE_REF = frozenset({"$ref", "$defs", "definitions"})
 _TEXT = "a JSON object, encoded as a string"
+_PLAIN = frozenset({"type", "title", "description"})  # a string branch that takes any text
