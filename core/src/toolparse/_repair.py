@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from contextvars import ContextVar
 from importlib.util import find_spec
 from typing import Any, Literal, cast
@@ -15,7 +14,6 @@ from .nulls import Restorer
 __all__ = ["DEFAULT", "Mender", "Repair", "definition_problem", "recording"]
 
 Repair = Literal["safe", "json"]
-log = logging.getLogger("toolparse.repair")
 #: while it holds a list, each repair made in this context is added to it, in words: a tracer
 #: sets one around a call, and puts what it holds on the span as ``toolparse.repairs``
 recording: ContextVar[list[str] | None] = ContextVar("toolparse_repairs", default=None)
@@ -38,7 +36,11 @@ def definition_problem(repair: object) -> str | None:
 
 
 def report(tool: str, made: list[str]) -> None:  # (logged, and recorded where asked)
-    log.info("repaired the arguments of tool %r: %s", tool, "; ".join(made))
+    import logging  # (on the first repair: logging loads threading)
+
+    logging.getLogger("toolparse.repair").info(
+        "repaired the arguments of tool %r: %s", tool, "; ".join(made)
+    )
     if (found := recording.get()) is not None:
         found.extend(made)
 
