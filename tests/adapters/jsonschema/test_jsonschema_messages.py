@@ -360,15 +360,15 @@ def test_formats_are_checked_with_an_example_of_the_right_shape(fast: bool | Non
         "v6": "::g",
         "page": "/relative",
     }
-    assert _lines(FORMATS, bad, fast) == [
-        'at: must be a time like "09:30:00Z" (received "25:00:00Z")',
+    assert _lines(FORMATS, bad, fast) == [  # in declaration order
+        'when: must be a date-time like "2024-01-31T09:30:00Z" (RFC 3339) (received "2024-13-01T00:00:00Z")',
         'day: must be a date like "2024-01-31" (received "2024-02-30")',
-        'id: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "xyz")',
+        'at: must be a time like "09:30:00Z" (received "25:00:00Z")',
         'mail: must be an email address (received "nope")',
-        'page: must be an absolute URI (a scheme, a colon, then the rest) (received "/relative")',
+        'id: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "xyz")',
         'v4: must be an IPv4 address like "192.0.2.1" (received "1.2.3")',
         'v6: must be an IPv6 address like "2001:db8::1" (received "::g")',
-        'when: must be a date-time like "2024-01-31T09:30:00Z" (RFC 3339) (received "2024-13-01T00:00:00Z")',
+        'page: must be an absolute URI (a scheme, a colon, then the rest) (received "/relative")',
     ]
     good = {
         "when": "2024-02-29T09:30:00.25+02:00",
