@@ -12,7 +12,10 @@ Each row is measured side by side with its floor (``harness.ratio_rounds``):
 - an ``@tool`` function's valid call against ``pydantic.validate_call`` on
   the same signature;
 - definitions: the same declaration defined again (what Functions of one
-  declaration share is built once) and a new declaration each time.
+  declaration share is built once) and a new declaration each time;
+- a valid call with a nested object and an array, which needs no repair,
+  under the default ``repair="safe"`` against the same Function with
+  ``repair=None`` (with no parser, and with an adapter's).
 
 ``import toolparse`` in a fresh process is a row of ``bench_startup``.
 """
@@ -189,8 +192,40 @@ def _decorator_rows() -> list[Row]:
     ]
 
 
+ISSUE = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string"},
+        "assignee": {
+            "type": "object",
+            "properties": {"email": {"type": "string"}, "name": {"type": "string"}},
+            "required": ["email"],
+        },
+        "labels": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["title", "assignee", "labels"],
+}
+ISSUE_ARGS = {"title": "t", "assignee": {"email": "a@b.c", "name": "n"}, "labels": ["bug", "ui"]}
+
+
+def _repair_rows() -> list[Row]:
+    rows = []
+    for style, label in (("parameters_schema", "no parser"), ("args_schema", "jsonschema adapter")):
+        safe = tp.Function("issue", bare_body, **{style: ISSUE}).execute  # (the default)
+        as_sent = tp.Function("issue", bare_body, repair=None, **{style: ISSUE}).execute
+        assert safe(ISSUE_ARGS) == as_sent(ISSUE_ARGS) == tp.Ok("ok")
+        rows.append(
+            ratio_rounds(lambda f=safe: f(ISSUE_ARGS), lambda f=as_sent: f(ISSUE_ARGS)).row(
+                f"valid call needing no repair, repair='safe' ({label}, object + array)",
+                "the same Function, repair=None",
+                1.1,
+            )
+        )
+    return rows
+
+
 def run() -> list[Row]:
-    return [*_call_rows(), *_decorator_rows(), *_definition_rows()]
+    return [*_call_rows(), *_decorator_rows(), *_definition_rows(), *_repair_rows()]
 
 
 if __name__ == "__main__":

@@ -786,3 +786,85 @@ case(
     {"query": "x", "filter": {"field": "f", "op": "ne"}},
     description="Search it.",
 )
+
+# -- the shapes exports once got wrong ----------------------------------------------------------
+
+
+class TextOrObject(BaseModel):
+    """Annotate a record."""
+
+    value: Optional[Union[str, dict[str, Any]]] = None  # noqa: UP007, UP045 - as users write it
+    label: str = "note"
+
+
+case(
+    "text_or_object",
+    "union free-form-object optional",
+    TextOrObject,
+    {"value": {"a": 1}},
+    {"value": "plain"},
+    {"label": "x"},
+)
+case(
+    "mcp_object_or_string",  # an OpenAPI spelling seen on public MCP servers
+    "mcp union free-form-object",
+    obj({"body": {"anyOf": [{"type": "object"}, {"type": "string"}]}, "id": S}, ["id"]),
+    {"id": "1", "body": {"a": [1]}},
+    {"id": "1", "body": "text"},
+)
+
+
+class Query(BaseModel):
+    field: str
+    type: Optional[str] = None  # noqa: UP045
+    op: str = "eq"
+
+
+class Lookup(BaseModel):
+    """Look records up."""
+
+    where: Union[Query, dict[str, Any]]  # noqa: UP007
+
+
+case("query_or_map", "union open-object optional", Lookup, {"where": {"field": "f"}})
+case(
+    "query_or_map_raw",
+    "union open-object optional",
+    Lookup.model_json_schema(),
+    {"where": {"field": "f", "op": "ne"}},
+)
+case(
+    "list_open_issues_assigned_to_the_current_user_in_every_repository_of_an_org",
+    "long-name",
+    obj({"org": S}, ["org"]),
+    {"org": "o"},
+)
+
+
+@attrs.define
+class Memo:
+    text: str
+
+
+Memo.__doc__ = "Write a memo.   \n"  # as a docstring often ends: spaces, a newline
+
+
+class NoteSchema(ma.Schema):
+    """Write a note."""
+
+    text = ma.fields.String(required=True)
+
+
+case("attrs_memo", "attrs description", Memo, {"text": "t"})
+case("ma_note", "marshmallow description", NoteSchema, {"text": "t"})
+case(
+    "zod_root_ref",  # zod-to-json-schema's output: a root reference, no type
+    "root-ref",
+    {
+        "$ref": "#/definitions/Args",
+        "definitions": {"Args": obj({"city": S, "days": I}, ["city"], additionalProperties=False)},
+        "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+    {"city": "Oslo"},
+    {"city": "Oslo", "days": 2},
+)

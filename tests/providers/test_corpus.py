@@ -93,7 +93,9 @@ FORWARD_LOSSES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
         STRICT,
     ),
     "an optional property whose schema admits null: a strict model must send a value, and null is a value there, not 'absent'": (
-        frozenset({"plan_trip", "root_model", "adopt", "raw_any", "raw_one_of"}),
+        frozenset(
+            {"plan_trip", "root_model", "adopt", "raw_any", "raw_one_of", "query_or_map_raw"}
+        ),
         STRICT_OPENAI,
     ),
     "a value of any type is a string, number, boolean or null where every schema needs a type": (

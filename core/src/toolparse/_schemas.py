@@ -73,8 +73,9 @@ def nullable(schema: object, root: Mapping[str, Any] | None = None) -> bool:
         parts = node.get("allOf")
         if isinstance(parts, list) and parts:
             return all(admits(p, depth + 1) for p in parts)
-        # no type, but keywords that only make sense for one: not "any value"
-        return not any(k in node for k in ("properties", "items", "prefixItems"))
+        # no type, but keywords that only make sense for one (an open object too): not "any value"
+        keys = ("properties", "items", "prefixItems", "additionalProperties", "patternProperties")
+        return not any(k in node for k in keys)
 
     return admits(schema, 0)
 

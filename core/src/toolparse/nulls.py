@@ -6,6 +6,7 @@ free-form object (no declared properties) that a format cannot express travels
 as JSON text. Before the parser runs, both are undone. A schema is read once
 into a plan (a node per object, array or union that may hold something to
 restore, every other part cut); a :class:`Restorer` walks arguments along it.
+Built to repair, it also decodes any object or array sent as JSON text.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ class _Obj:
         self.props: dict[str, _Node] = {}
         self.extra: _Node | None = None
         self.closed = False
-        self.decode = False  # free-form: may arrive as JSON text
+        self.decode = False  # may arrive as JSON text: free-form, or repaired
+        self.free = False  # free-form: the strict and Gemini exports ask for JSON text
+        self.texts: frozenset[str] = frozenset()  # names under which only text changes
 
     def matches(self, value: Mapping[str, Any]) -> bool:
         """Whether ``value`` may be an instance of this union branch."""
@@ -55,13 +58,15 @@ class _Obj:
 
     def restore(self, value: Any, depth: int) -> Any:
         if self.decode and isinstance(value, str):
-            value = _decoded(value)
+            value = _decoded(value, "{")
         if not isinstance(value, dict) or depth > MAX_DEPTH:
             return value
         changed = {}
         for key, child in self.props.items():  # only the names under which something may change
             item = value.get(key)
-            if item is not None and (new := child.restore(item, depth + 1)) is not item:
+            if item is None or (type(item) is not str and key in self.texts):
+                continue
+            if (new := child.restore(item, depth + 1)) is not item:
                 changed[key] = new
         if (extra := self.extra) is not None:
             for key, item in value.items():
@@ -76,14 +81,19 @@ class _Obj:
 class _Arr:
     """An array: the plans of its items, positional ones first."""
 
+    free, strip = False, frozenset[str]()
+
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
         self.items: _Node | None = None
+        self.decode = False  # may arrive as JSON text, repaired
 
     def child(self, index: int) -> _Node | None:
         return self.prefix[index] if index < len(self.prefix) else self.items
 
     def restore(self, value: Any, depth: int) -> Any:
+        if self.decode and isinstance(value, str):
+            value = _decoded(value, "[")
         if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
         out, prefix, count = value, self.prefix, len(self.prefix)
@@ -107,14 +117,19 @@ class _Union:
         self.branches: list[_Node] = [p for p in plans if p is not None]
         self.objects: list[_Obj] = [b for b in self.branches if isinstance(b, _Obj)]
         self.arrays: list[_Arr] = [b for b in self.branches if isinstance(b, _Arr)]
-        self.decodes = not self.strings and any(b.decode for b in self.objects)
+        # the exports ask for a free-form object as text, even next to a string
+        self.free = any(b.free for b in self.objects)
+        mends = not self.strings and any(
+            b.decode for b in self.branches if not isinstance(b, _Union)
+        )
+        self.decodes = "{" * (self.free or mends) + "[" * (mends and bool(self.arrays))
         return self if self.branches else None
 
     def restore(self, value: Any, depth: int) -> Any:
         if depth > MAX_DEPTH:
             return value
         if self.decodes and isinstance(value, str):
-            value = _decoded(value)
+            value = _decoded(value, self.decodes)
         if isinstance(value, dict) and self.objects:
             fits = [p for p in self.objects if p.matches(value)] or self.objects
             if len(fits) == 1:
@@ -143,13 +158,14 @@ def _rebuilt(value: dict[str, Any], changed: dict[str, Any], strip: frozenset[st
     return out if changed or len(out) < len(value) else value
 
 
-def _decoded(value: str) -> Any:
-    """A JSON-encoded object decoded; anything else unchanged."""
+def _decoded(value: str, wanted: str) -> Any:
+    """JSON text of an object (``wanted`` has ``{``) or an array (``[``) decoded; else unchanged."""
+    start = value.lstrip()[:1]
     try:
-        decoded = json.loads(value) if value[:1] == "{" else None
+        decoded = json.loads(value) if start and start in wanted else None
     except ValueError:
         return value
-    return decoded if isinstance(decoded, dict) else value
+    return decoded if isinstance(decoded, dict if start == "{" else list) else value
 
 
 def _all(children: list[_Node | None], item: Any, depth: int) -> Any:
@@ -172,8 +188,9 @@ def _merged(fits: list[_Obj], value: dict[str, Any], depth: int) -> dict[str, An
 
 
 class _Builder:
-    def __init__(self, root: Mapping[str, Any]) -> None:
+    def __init__(self, root: Mapping[str, Any], repair: bool) -> None:
         self.root = root
+        self.repair = repair  # decode JSON text wherever an object or an array is wanted
         # a reference's plan is known before its parts are built: recursion loops back to it
         self.by_ref: dict[str, _Node | None] = {}
         # a shared subschema is built once per depth (40 levels of {"a": s, "b": s} are
@@ -238,6 +255,7 @@ class _Builder:
 
     def array(self, node: Mapping[str, Any], depth: int, names: tuple[str, ...]) -> _Node:
         plan = self.made(_Arr(), names)
+        plan.decode = depth > 0 and self.repair
         items, prefix = node.get("items"), node.get("prefixItems")
         if isinstance(items, list):  # draft-07 tuple form
             prefix, items = items, node.get("additionalItems")
@@ -253,7 +271,8 @@ class _Builder:
         plan.required = frozenset(r for r in node.get("required") or () if isinstance(r, str))
         plan.closed = node.get("additionalProperties") is False
         # the arguments themselves arrive decoded: only nested objects travel as text
-        plan.decode = depth > 0 and free_form(node)
+        plan.free = depth > 0 and free_form(node)
+        plan.decode = plan.free or (depth > 0 and self.repair)
         plan.nullok = frozenset(n for n, prop in props.items() if nullable(prop, self.root))
         plan.strip = frozenset(props) - plan.nullok - plan.required
         for name, prop in props.items():
@@ -275,10 +294,10 @@ def _children(node: _Node) -> list[_Node]:
     return [c for c in (*node.props.values(), node.extra) if c is not None]
 
 
-def _pruned(top: _Node) -> bool:
+def _pruned(top: _Node) -> list[_Node]:
     """Cut every part of the plan that drops no ``null`` and decodes nothing, nor leads to one.
 
-    Whether anything is left. Union branches stay: they decide which one a value fits.
+    The parts left (none: nothing is). Union branches stay: they decide which one a value fits.
     """
     nodes: dict[int, _Node] = {id(top): top}
     parents: dict[int, list[int]] = {}
@@ -290,7 +309,7 @@ def _pruned(top: _Node) -> bool:
             if id(child) not in nodes:
                 nodes[id(child)] = child
                 stack.append(child)
-    useful = {i for i, n in nodes.items() if isinstance(n, _Obj) and (n.strip or n.decode)}
+    useful = {i for i, n in nodes.items() if not isinstance(n, _Union) and (n.strip or n.decode)}
     rising = list(useful)
     while rising:  # up to every node that leads to a useful one (a plan may loop)
         for parent in parents.get(rising.pop(), ()):
@@ -303,8 +322,18 @@ def _pruned(top: _Node) -> bool:
             node.items = node.items if id(node.items) in useful else None
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
+    for node in nodes.values():  # (once every part is cut)
+        if isinstance(node, _Obj):
+            node.texts = frozenset(k for k, c in node.props.items() if _text_only(c))
             node.extra = node.extra if id(node.extra) in useful else None
-    return id(top) in useful
+    return [nodes[i] for i in useful] if id(top) in useful else []
+
+
+def _text_only(node: _Node) -> bool:
+    """Whether only text sent for ``node`` may change (what is left of it after pruning)."""
+    if isinstance(node, _Arr):
+        return node.items is None and not any(node.prefix)
+    return isinstance(node, _Obj) and not (node.props or node.extra or node.strip)
 
 
 class Restorer:
@@ -313,10 +342,14 @@ class Restorer:
     Both ways hand back the very same dict when nothing changes.
     """
 
-    __slots__ = ("_plan", "_strip", "deep")
+    __slots__ = ("_plan", "_strip", "deep", "early", "walk")
 
-    def __init__(self, plan: _Node) -> None:
+    def __init__(self, plan: _Node, early: bool = False) -> None:
         self._plan = plan
+        self.walk = plan.restore  #: ``walk(arguments, 0)``: the call, one frame less
+        #: a union has a free-form branch, which a parser finds any object or text valid
+        #: for: the walk runs before it, whatever it says (nulls in the other branches too)
+        self.early = early
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
         self._strip = top.strip if top else None
@@ -340,17 +373,23 @@ class Restorer:
         return _rebuilt(arguments, {}, strip)  # type: ignore[no-any-return]
 
 
-def _restorer(schema: Mapping[str, Any]) -> Restorer | None:
+def _restorer(schema: Mapping[str, Any], repair: bool) -> Restorer | None:
     root = dict(schema)
-    plan = _Builder(root).build(root, 0)
-    return Restorer(plan) if plan is not None and _pruned(plan) else None
+    plan = _Builder(root, repair).build(root, 0)
+    kept = [] if plan is None else _pruned(plan)
+    mends = any(not isinstance(n, _Union) and n.decode and not n.free for n in kept)
+    if not kept or (repair and not mends):
+        return None
+    return Restorer(plan, any(isinstance(n, _Union) and n.free for n in kept))  # type: ignore[arg-type]
 
 
 #: restorers of schemas given with a key, by key (a bounded cache: emptied when full)
 _SHARED: dict[Hashable, Restorer | None] = {}
 
 
-def null_restorer(schema: Mapping[str, Any], key: Hashable | None = None) -> Restorer | None:
+def null_restorer(
+    schema: Mapping[str, Any], key: Hashable | None = None, *, repair: bool = False
+) -> Restorer | None:
     """The step that undoes what an export changed, for a tool's parameters schema.
 
     Its :class:`Restorer` drops each ``null`` for an optional property whose schema does
@@ -360,13 +399,16 @@ def null_restorer(schema: Mapping[str, Any], key: Hashable | None = None) -> Res
     required keys and ``const`` tags, decide; where several fit, a ``null`` any of them
     admits is kept). Below ``MAX_DEPTH`` levels, schemas and values are left as they are.
 
+    With ``repair``, it also decodes the JSON text of an object or array where the schema
+    wants one and no string (``None``: no object or array to repair anywhere).
+
     ``None``: nothing to restore anywhere, the step is skipped. With a ``key`` that fully
     determines ``schema``, callers of one key share one restorer.
     """
     if key is None:
-        return _restorer(schema)
-    if key not in _SHARED:
+        return _restorer(schema, repair)
+    if (key, repair) not in _SHARED:
         if len(_SHARED) >= 256:
             _SHARED.clear()
-        _SHARED[key] = _restorer(schema)
-    return _SHARED[key]
+        _SHARED[key, repair] = _restorer(schema, repair)
+    return _SHARED[key, repair]

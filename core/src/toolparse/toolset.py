@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import messages
 from ._aliases import ToolNames, alias_clashes, alias_routes, exported_aliases
+from ._repair import DEFAULT, Repair, definition_problem
 from .calls import aexecute_tool_calls, execute_tool_calls
 from .errors import FunctionDefinitionError
 from .function import Function
@@ -44,6 +45,8 @@ class Toolset:
     Functions goes.
 
     :param functions: the tools (Functions, or another Toolset).
+    :param repair: the ``repair=`` of every tool that did not choose one (see
+        :class:`~toolparse.Function`); the others keep theirs.
     """
 
     __slots__ = ("_exports", "_names", "_routes", "_table", "functions")
@@ -54,7 +57,7 @@ class Toolset:
     _names: ToolNames  # what is worked out on first use: per provider, the names and the export
     _exports: dict[tuple[int, bool | None], tuple[Provider, list[Any]]]
 
-    def __init__(self, functions: Iterable[Function]) -> None:
+    def __init__(self, functions: Iterable[Function], *, repair: Repair | None = DEFAULT) -> None:
         fns = tuple(functions)
         errors: list[tuple[str, str]] = []
         table: dict[str, Function] = {}
@@ -65,8 +68,16 @@ class Toolset:
                 errors.append(("functions", messages.duplicate_tool(fn.name)))
             else:
                 table[fn.name] = fn
+        if (problem := definition_problem(repair)) is not None:
+            errors.append(("repair", problem))
         if errors:
             raise FunctionDefinitionError(errors, subject="Toolset")
+        if repair != "safe":  # (the default of each tool): for each that chose none
+            chose = [type(fn._given["repair"]) is not type(DEFAULT) for fn in fns]
+            fns = tuple(
+                f if c else f.replace(repair=repair) for f, c in zip(fns, chose, strict=True)
+            )
+            table = {fn.name: fn for fn in fns}
         found = exported_aliases(fns)  # every provider's rule read once, for both uses
         clashes = [("functions", messages.alias_clash(*c)) for c in alias_clashes(found)]
         if clashes:

@@ -298,9 +298,9 @@ CASES: list[Any] = [
     pytest.param(
         _obj(items=False, a={"items": False}),
         {"items": [1], "a": [1]},
-        [
-            "a: must have at most 0 items (received [1])",
+        [  # in the order the schema declares them
             "items: is not allowed here (received [1])",
+            "a: must have at most 0 items (received [1])",
         ],
         id="property-named-items",
     ),
@@ -336,12 +336,12 @@ def test_problems_through_references_and_at_every_level(fast: bool | None) -> No
         },
     }
     arguments = {"n": 0, "tags": [1, "a", "b"], "inner": {"when": "soon"}, "extra": 1}
-    assert _lines(schema, arguments, fast) == [
-        "inner.id: is required",
-        'inner.when: must be a date like "2024-01-31" (received "soon")',
+    assert _lines(schema, arguments, fast) == [  # in declaration order, undeclared names last
         "n: must be at least 1 (received 0)",
         'tags: must have at most 2 items (received [1, "a", "b"])',
         "tags[0]: must be a string (received 1)",
+        'inner.when: must be a date like "2024-01-31" (received "soon")',
+        "inner.id: is required",
         "Missing parameters: when",
         "Unrecognized parameters: extra",
         "Accepted parameters: inner, n, tags",
@@ -372,15 +372,15 @@ def test_formats_are_checked_with_an_example_of_the_right_shape(fast: bool | Non
         "v6": "::g",
         "page": "/relative",
     }
-    assert _lines(FORMATS, bad, fast) == [
-        'at: must be a time like "09:30:00Z" (received "25:00:00Z")',
+    assert _lines(FORMATS, bad, fast) == [  # in declaration order
+        'when: must be a date-time like "2024-01-31T09:30:00Z" (RFC 3339) (received "2024-13-01T00:00:00Z")',
         'day: must be a date like "2024-01-31" (received "2024-02-30")',
-        'id: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "xyz")',
+        'at: must be a time like "09:30:00Z" (received "25:00:00Z")',
         'mail: must be an email address (received "nope")',
-        'page: must be an absolute URI (a scheme, a colon, then the rest) (received "/relative")',
+        'id: must be a UUID like "123e4567-e89b-12d3-a456-426614174000" (received "xyz")',
         'v4: must be an IPv4 address like "192.0.2.1" (received "1.2.3")',
         'v6: must be an IPv6 address like "2001:db8::1" (received "::g")',
-        'when: must be a date-time like "2024-01-31T09:30:00Z" (RFC 3339) (received "2024-13-01T00:00:00Z")',
+        'page: must be an absolute URI (a scheme, a colon, then the rest) (received "/relative")',
     ]
     good = {
         "when": "2024-02-29T09:30:00.25+02:00",
@@ -423,11 +423,11 @@ def test_every_problem_in_one_message_ordered_by_path(fast: bool | None) -> None
     lines = _lines(
         schema, {"units": "k", "days": 0, "stops": [{"name": 1}, {"name": 2}], "citi": "x"}, fast
     )
-    assert lines == [
+    assert lines == [  # in the order the schema declares the properties
+        'units: must be one of: "c", "f" (received "k")',
         "days: must be at least 1 (received 0)",
         "stops[0].name: must be a string (received 1)",
         "stops[1].name: must be a string (received 2)",
-        'units: must be one of: "c", "f" (received "k")',
         "Missing parameters: city",
         'Unrecognized parameters: citi (did you mean "city"?)',
         "Accepted parameters: city, days, stops, units",

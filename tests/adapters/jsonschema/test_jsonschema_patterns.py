@@ -221,8 +221,8 @@ def test_ordinary_patterns_decide_as_before(fast: bool) -> None:
     assert isinstance(bad, tp.Error)
     assert bad.message.splitlines()[2:5] == [
         'code: must match the pattern ^[A-Z]{3}$ (received "abc")',
-        'names.A: property name must match the pattern ^[a-z]+$ (received "A")',
         "tags.x-a: must be a string (received 1)",
+        'names.A: property name must match the pattern ^[a-z]+$ (received "A")',
     ]
 
 

@@ -126,7 +126,7 @@ def _docstring(cls: type) -> str | None:
     doc = cls.__dict__.get("__doc__")
     if not doc or (dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}(")):
         return None
-    return inspect.cleandoc(doc)
+    return inspect.cleandoc(doc).strip()  # (cleandoc keeps the last line's trailing spaces)
 
 
 def default_of(f: FieldInfo) -> Any:

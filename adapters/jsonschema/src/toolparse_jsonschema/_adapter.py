@@ -126,7 +126,8 @@ class JsonSchemaAdapter(AdapterBase):
         parse = engine_parser(definition, source) if parser else None
         # the engine keeps the checked schema; the core may close the copy it exports
         schema = copy.deepcopy(definition.schema) if parse is not None else definition.schema
-        properties, required = schema.get("properties"), schema.get("required")
+        root = definition.root()
+        properties, required = root.get("properties"), root.get("required")
         return Compiled(
             schema,
             parse,
@@ -152,7 +153,7 @@ def engine_parser(
     from ._schema import subschemas
 
     options = source if isinstance(source, JsonSchema) else JsonSchema(source)
-    properties = definition.schema.get("properties")
+    properties = definition.root().get("properties")
     #: one tuple, so the renderer words its "Accepted parameters" line once
     accepted = tuple(sorted(properties)) if isinstance(properties, dict) else ()
     defaults = None

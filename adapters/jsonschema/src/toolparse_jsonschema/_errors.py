@@ -8,7 +8,6 @@ instance, noise for a model that must fix one value).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -138,23 +137,18 @@ def received(value: Any, keyword: str) -> Any:
 _NO_OBJECTS = frozenset((str, int, float, bool, type(None), list))
 
 
-_path = operator.attrgetter("path")
+def ordered(found: list[ArgumentProblem], order: Mapping[str, int]) -> list[ArgumentProblem]:
+    """``found`` ordered by path: indexes before names, a parent before its children.
 
-
-def ordered(found: list[ArgumentProblem]) -> list[ArgumentProblem]:
-    """``found`` ordered by path: indexes before names at one level, a parent before its children.
-
-    The sort is stable: problems at one path keep the order the engine found them in.
+    Names go in ``order``, the schema's (see ``Definition.order``). The sort is stable: problems at one path keep the order the engine found them in.
     """
-    try:
-        # plain tuple order is that order wherever it never compares an index
-        # with a name, and far cheaper than a key per part
-        return sorted(found, key=_path)
-    except TypeError:
-        return sorted(
-            found,
-            key=lambda p: tuple((0, x) if isinstance(x, int) else (1, str(x)) for x in p.path),
-        )
+    last = len(order)
+    return sorted(
+        found,
+        key=lambda p: tuple(
+            (0, x, "") if isinstance(x, int) else (1, order.get(x, last), str(x)) for x in p.path
+        ),
+    )
 
 
 #: one error of an option, as the choice of the closest option reads it:

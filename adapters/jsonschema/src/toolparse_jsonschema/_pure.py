@@ -174,6 +174,7 @@ def pure_parser(
     bound is refused here, never searched without it.
     """
     matcher = Matcher(*bounds)
+    order = definition.order
     for node, path, _ in subschemas(definition):
         patterns = [("patternProperties", p) for p in node.get("patternProperties") or ()]
         for keyword, pattern in [("pattern", node.get("pattern")), *patterns]:
@@ -192,7 +193,7 @@ def pure_parser(
             first = next(errors, None)
             if first is None:
                 return Ok(arguments if defaults is None else apply(defaults, arguments))
-            found, used, more = _problems(itertools.chain((first,), errors))
+            found, used, more = _problems(itertools.chain((first,), errors), order)
         finally:
             stop()
         if not found:  # (every error was one a name already reported)
@@ -205,7 +206,7 @@ def pure_parser(
 
 
 def _problems(
-    errors: Iterator[ValidationError],
+    errors: Iterator[ValidationError], order: dict[str, int]
 ) -> tuple[list[ArgumentProblem], list[ValidationError], int]:
     """The first :data:`~._errors.KEPT` problems, ordered by path, their errors, and the rest counted.
 
@@ -245,7 +246,7 @@ def _problems(
             converted = _convert(error)
             more += max(0, len(converted) - room)
         found += converted[:room]
-    return names_missing + ordered(found), used, more
+    return names_missing + ordered(found, order), used, more
 
 
 def _convert(error: ValidationError) -> list[ArgumentProblem]:

@@ -228,7 +228,16 @@ _NAMES = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 class _Explainer:
     """A rejected call's problems, from ``jsonschema-rs``'s errors."""
 
-    __slots__ = ("accepted", "fallback", "iter_errors", "reasons", "resolver", "schema", "shape")
+    __slots__ = (
+        "accepted",
+        "fallback",
+        "iter_errors",
+        "order",
+        "reasons",
+        "resolver",
+        "schema",
+        "shape",
+    )
 
     def __init__(
         self,
@@ -245,6 +254,7 @@ class _Explainer:
         self.accepted = accepted
         self.shape = shape
         self.fallback = fallback
+        self.order = definition.order
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
@@ -276,7 +286,8 @@ class _Explainer:
                 converted = converted[:room]
             found += converted
         return invalid_arguments(
-            names + ordered(found) or [ArgumentProblem((), "does not match the schema")],
+            names + ordered(found, self.order)
+            or [ArgumentProblem((), "does not match the schema")],
             arguments=arguments,
             accepted=self.accepted,
             cause=first,

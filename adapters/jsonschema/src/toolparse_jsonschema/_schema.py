@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NoReturn
 
 import jsonschema  # jsonschema ships no type information
@@ -69,6 +70,41 @@ class Definition:
         registry = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg, unused-ignore]
         return cls(schema, dialect, registry.with_resource(base_uri, resource).crawl(), base_uri)
 
+    def root(self) -> dict[str, Any]:
+        """The object schema the arguments follow: the schema, or its root ``$ref``'s target.
+
+        (A root that says nothing else of the arguments: zod's output.)
+        """
+        ref = self.schema.get("$ref")
+        if not isinstance(ref, str) or "type" in self.schema or "properties" in self.schema:
+            return self.schema
+        try:
+            found = self.registry.resolver(base_uri=self.base_uri).lookup(ref).contents
+        except Unresolvable:
+            return self.schema
+        return found if isinstance(found, dict) else self.schema
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        """Each property name's place, in declaration order, the arguments' first.
+
+        The order problems are listed in.
+        """
+        names: dict[str, int] = {}
+        level: list[Any] = [self.root(), self.schema]
+        while level:
+            for node in level:
+                props = node.get("properties") if isinstance(node, dict) else None
+                for name in props if isinstance(props, dict) else ():
+                    names.setdefault(name, len(names))
+            level = [
+                child
+                for node in level
+                for child in (node.values() if isinstance(node, dict) else node)
+                if isinstance(child, (dict, list))
+            ]
+        return names
+
 
 class RemoteReferenceRefused(Exception):
     """A ``$ref`` pointed outside the schema (toolparse never fetches schemas)."""
@@ -111,9 +147,9 @@ def check(source: Mapping[str, Any], *, object_only: bool = True) -> Definition:
     schema = _plain(source)
     dialect = _dialect(schema)
     _check_metaschema(schema, dialect)
-    if object_only:
-        _check_object(schema)
     definition = Definition.of(schema, dialect)
+    if object_only:
+        _check_object(definition.root())
     problems = [
         (path_text([*path, keyword]), problem)
         for node, path, resolver in subschemas(definition)

@@ -6,6 +6,7 @@ marshmallow schema cannot exist before marshmallow is imported): ``build`` does.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from collections.abc import Hashable
@@ -84,6 +85,9 @@ class MarshmallowAdapter(AdapterBase):
                 "without many=True"
             )
         body, root = convert(schema, policy=unknown_arguments, field_schema=field_schema)
+        doc = type(schema).__dict__.get("__doc__")  # its own, not marshmallow's Schema's
+        if isinstance(doc, str) and doc.strip():  # the tool's description by default
+            body = {**body, "description": inspect.cleandoc(doc).strip()}
         accepted = tuple(body["properties"])
         made = (
             make_parser(schema, root, unknown_arguments, accepted, self._dumpers)

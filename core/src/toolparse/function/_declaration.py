@@ -11,8 +11,11 @@ pinned with ``adapter=``), compiled once.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from .._repair import definition_problem
+from .._schemas import resolve_ref
 from ..adapter import POLICIES, Adapter, Compiled
 from ..errors import FunctionDefinitionError, NoAdapterError, install_hint
 from ..params import FunctionParam
@@ -37,8 +40,8 @@ def field_errors(given: Mapping[str, Any]) -> tuple[Errors, list[str]]:
     params, parameters_schema = given["parameters"], given["parameters_schema"]
     if not isinstance(name, str) or not name.strip():
         errors.append(("name", "can't be blank"))
-    elif len(name) > 64:
-        errors.append(("name", f"should be at most 64 character(s), has {len(name)}"))
+    elif len(name) > 128:  # (a provider that allows fewer gets an alias)
+        errors.append(("name", f"should be at most 128 character(s), has {len(name)}"))
     for field in ("description", "display_text"):
         value = given[field]
         if value is not None and not isinstance(value, str):
@@ -121,6 +124,8 @@ def declare(
     parameters_schema, unknown_arguments = given["parameters_schema"], given["unknown_arguments"]
     pinned, want_parser = given["adapter"], given["parse_args"] is None
     found: Declaration | None = None
+    if (problem := definition_problem(given["repair"])) is not None:
+        errors.append(("repair", problem))
     if pinned is not None and args_schema is None:
         errors.append(("adapter", "is only used with args_schema"))
     if args_schema is not None and len(styles) == 1:
@@ -145,6 +150,9 @@ def declare(
         found.required = tuple(FunctionParam.required_properties(params))
         found.accepted = tuple(dict.fromkeys(p.name for p in params))
     else:
+        if isinstance(ref := schema.get("$ref"), str) and "properties" not in schema:
+            with suppress(ValueError):  # a root reference (zod's output): the names are there
+                schema = resolve_ref(schema, ref)
         if found.required is None:
             found.required = tuple(required_names(schema))
         if found.accepted is None:

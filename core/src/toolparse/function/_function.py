@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._repair import DEFAULT, Repair
 from ..adapter import Adapter, UnknownArguments
 from ..arguments import DEFAULT_LIMITS, Limits
 from ..contract import Outcome, ParseResult
@@ -45,6 +46,7 @@ _FIELDS = (
     "options",
     "unknown_arguments",
     "return_direct",
+    "repair",
     "limits",
     "plugin_manager",
     "adapter",
@@ -59,7 +61,8 @@ class Function:
     broken definition raises :class:`~toolparse.FunctionDefinitionError` naming
     every problem.
 
-    :param name: the tool name the model calls (1 to 64 characters).
+    :param name: the tool name the model calls (1 to 128 characters; a provider
+        that allows fewer gets an alias).
     :param function: the body, ``function(arguments)`` or
         ``function(arguments, context)``, sync or ``async def``.
     :param description: what the tool does, for the model.
@@ -75,6 +78,10 @@ class Function:
     :param options: provider options, e.g. ``{"cache_control": True}``.
     :param unknown_arguments: ``"report"``, ``"reject"`` or ``"ignore"``.
     :param return_direct: an agent loop should stop after this tool.
+    :param repair: ``"safe"`` (the default) decodes an object or an array the
+        model sent as JSON text where the schema wants one; ``"json"`` also
+        repairs malformed JSON argument text (``toolparse[repair]``); ``None``
+        reads the arguments exactly as sent.
     :param limits: the size and depth limits for arguments.
     :param plugin_manager: the plugin manager to resolve ``args_schema`` with
         (default: :func:`toolparse.plugin_manager`).
@@ -112,6 +119,7 @@ class Function:
     options: Mapping[str, Any] | None
     unknown_arguments: UnknownArguments
     return_direct: bool
+    repair: Repair | None
     limits: Limits
     _pm: PluginManager
     _adapter: Adapter | None
@@ -146,6 +154,7 @@ class Function:
         options: Mapping[str, Any] | None = None,
         unknown_arguments: UnknownArguments = "report",
         return_direct: bool = False,
+        repair: Repair | None = DEFAULT,
         limits: Limits | None = None,
         plugin_manager: PluginManager | None = None,
         adapter: str | Adapter | None = None,
@@ -172,6 +181,7 @@ class Function:
         for field in _FIELDS[:-2]:
             set_(self, field, given[field])
         set_(self, "description", description)
+        set_(self, "repair", None if repair is None else str(repair))
         set_(self, "limits", limits or DEFAULT_LIMITS)
         set_(self, "_given", given)
         set_(self, "_pm", pm)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from .._repair import Mender
 from ..arguments import decode
 from ..contract import Error, Interrupt, Ok, Outcome, ParseResult
 from ..nulls import null_restorer
@@ -73,6 +74,7 @@ class Plan:
         "function",
         "guarded",
         "limits",
+        "mend_text",
         "name",
         "names",
         "outcomes",
@@ -128,12 +130,24 @@ class Plan:
         self.outcomes = Outcomes(owner, owner._pm, owner._accepted if parser is None else ())
         self.check = policy.checked
         restorer = null_restorer(owner._schema, found.key)
-        after = adapters and found.nulls_after_reject and restorer is not None
+        early = restorer is not None and restorer.early
+        if early:  # a free-form union branch takes what the walk changes: it runs first
+            self.verdict = None
+        after = adapters and found.nulls_after_reject and restorer is not None and not early
         self.restore: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer
         self.deep: frozenset[str] | None = frozenset() if restorer is None else restorer.deep
-        self.retry = restorer if after else None
+        self.retry: Callable[[dict[str, Any]], dict[str, Any]] | None = restorer if after else None
         if restorer is not None and after:
             self.restore, self.deep = restorer.top, frozenset()
+        # the walk that also decodes text where an object is wanted runs once an adapter's
+        # parser, which refuses such text, rejected a call (else first); then text mended
+        walk = owner.repair and null_restorer(owner._schema, found.key, repair=True)
+        mend = Mender(walk or None, restorer, owner.name, owner.limits)
+        if walk and adapters:
+            self.retry = mend
+        elif walk:
+            self.restore, self.deep = mend, mend.deep
+        self.mend_text = mend.text if owner.repair == "json" else None
 
     def steps(self, arguments: object, context: Any = None, body: bool = True) -> Any:  # noqa: PLR0912 - the hot path as one readable function, a branch per step
         """One call's steps, in order; ``body=False`` stops at the parsed value.
@@ -146,7 +160,9 @@ class Plan:
         args: Any = arguments
         if type(args) is not dict:
             args = decode(arguments, self.name, self.limits)
-            if type(args) is Error:
+            if type(args) is Error and (
+                self.mend_text is None or type(args := self.mend_text(arguments, args)) is Error
+            ):
                 return args
         verdict = self.verdict
         if verdict is not None:

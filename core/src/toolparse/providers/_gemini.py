@@ -271,7 +271,10 @@ class _Gemini(SchemaWalk):
             return
         kept = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
         node.nullable = node.nullable or len(kept) < len(branches)
-        converted = [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)]
+        converted = self.one_string(
+            [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)],
+            node,
+        )
         if len(converted) == 1:
             node.out = {**converted[0], **node.out}  # the field's own keys win
             node.nullable = node.nullable or bool(converted[0].get("nullable"))

@@ -55,7 +55,8 @@ def parameters(function: Function, provider: str) -> Schema:
     if modern != schema and "2020-12" not in str(schema.get("$schema", "2020-12")):
         # the rewrite is 2020-12: an older dialect named at the root no longer applies
         del modern["$schema"]
-    if function.description is not None and modern.get("description") == function.description:
+    said = modern.get("description")
+    if isinstance(said, str) and said.strip() == (function.description or "").strip():
         del modern["description"]  # said once, as the tool's description
     return modern
 
@@ -246,7 +247,7 @@ class SchemaWalk:
 
         An object must declare its properties (Gemini) or be closed (strict): a map is neither.
         """
-        node.notes.append("a JSON object, encoded as a string")
+        node.notes.append(_TEXT)
         node.out["type"] = self.string
         if "description" in s:
             node.out["description"] = s["description"]
@@ -256,6 +257,15 @@ class SchemaWalk:
         for key in self.map_notes:
             if key in s:
                 node.note(key, s[key])
+
+    def one_string(self, branches: list[Schema], node: Converted) -> list[Schema]:
+        """``anyOf`` branches, a free-form object's text said by a plain string branch (once)."""
+        strings = [b for b in branches if b.get("type") == self.string]
+        texts = [b for b in strings if _TEXT in str(b)]
+        if not texts or not any(b not in texts and b.keys() <= _PLAIN for b in strings):
+            return branches
+        node.notes.append(f"text, or {_TEXT}")
+        return [b for b in branches if b not in texts]
 
     def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
         """Positional items, which no format here can say: their union, the order in words.
@@ -281,3 +291,5 @@ class SchemaWalk:
 
 
 _BARE_REF = frozenset({"$ref", "$defs", "definitions"})
+_TEXT = "a JSON object, encoded as a string"
+_PLAIN = frozenset({"type", "title", "description"})  # a string branch that takes any text

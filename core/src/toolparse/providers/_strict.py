@@ -151,7 +151,10 @@ class _Strict(SchemaWalk):
             node.out[key] = {k: self.node(v, (*node.path, key, k)) for k, v in value.items()}
 
     def branches(self, key: str, value: Any, node: Converted) -> None:
-        node.out[key] = [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)]
+        node.out[key] = self.one_string(
+            [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)],
+            node,
+        )
 
     def items(self, key: str, value: Any, node: Converted) -> None:
         if value is False:
