@@ -198,7 +198,7 @@ def test_plugins_mark_a_plugin_whose_hook_raises(
     assert re.search(r"^raises +\S*  \(broken: RuntimeError: boom\)$", run.out, re.M)
     # the other plugins still answer
     assert "adapters (asked in this order): plain" in run.out
-    assert "providers: anthropic, gemini, mcp, openai, openai-responses" in run.out
+    assert "providers: anthropic, bedrock, gemini, mcp, ollama, openai, openai-responses" in run.out
 
 
 def test_plugins_mark_two_adapters_of_one_name(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
