@@ -107,7 +107,8 @@ def test_a_long_text_is_read_as_a_short_one(at: int) -> None:
 
 
 def _as_json_loads_reads_it(text: str) -> object:
-    # what decode promises: json.loads' value, or its own reason in the shared words
+    # what decode promises: json.loads' value (a JSON string too: `""`), or its own reason
+    # in the shared words
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -115,7 +116,7 @@ def _as_json_loads_reads_it(text: str) -> object:
         return tp.Error(
             f"The arguments for tool t are not valid JSON ({reason}). "
             "Send the arguments as one JSON object."
-        ).message
+        )
     return value
 
 
@@ -130,9 +131,9 @@ def test_a_text_decodes_as_json_loads_reads_it(text: str) -> None:
         assert got == tp.Ok({})
         return
     expected = _as_json_loads_reads_it(text)
-    if isinstance(expected, str):
+    if isinstance(expected, tp.Error):
         assert isinstance(got, tp.Error)
-        assert got.message == expected
+        assert got.message == expected.message
     elif isinstance(expected, dict):
         assert got == tp.Ok(expected)
     else:

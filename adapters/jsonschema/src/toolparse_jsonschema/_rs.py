@@ -230,12 +230,11 @@ class _Explainer:
 
     __slots__ = (
         "accepted",
+        "definition",
         "fallback",
         "iter_errors",
-        "order",
         "reasons",
         "resolver",
-        "schema",
         "shape",
     )
 
@@ -249,12 +248,11 @@ class _Explainer:
     ) -> None:
         self.iter_errors = validator.iter_errors
         self.reasons: dict[tuple[Any, ...], str] = {}
-        self.schema = definition.schema
+        self.definition = definition  # its schema and its names' declaration order
         self.resolver = definition.registry.resolver(base_uri=definition.base_uri)
         self.accepted = accepted
         self.shape = shape
         self.fallback = fallback
-        self.order = definition.order
 
     def explain(self, arguments: dict[str, Any], checked: Any) -> ParseResult:
         """The ``Error`` for ``arguments`` (``checked``: what was validated, they or their JSON)."""
@@ -286,7 +284,7 @@ class _Explainer:
                 converted = converted[:room]
             found += converted
         return invalid_arguments(
-            names + ordered(found, self.order)
+            names + ordered(found, self.definition.order)
             or [ArgumentProblem((), "does not match the schema")],
             arguments=arguments,
             accepted=self.accepted,
@@ -321,7 +319,7 @@ class _Explainer:
 
     def _keyword(self, error: Any) -> Any:
         """The value of the keyword that failed, read in the schema (``NOT_GIVEN``: not found)."""
-        node: Any = self.schema
+        node: Any = self.definition.schema
         try:
             # under an $id the place is that resource's (0.43 gives no location)
             location = getattr(error, "absolute_keyword_location", None)
