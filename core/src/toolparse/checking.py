@@ -35,9 +35,6 @@ __all__ = ["FORMATS", "CallCheck", "CheckSummary", "check_calls", "detect_format
 #: ``{"name", "arguments"}`` object, or a built-in provider's shapes
 FORMATS = ("plain", "openai", "openai-responses", "anthropic", "gemini", "mcp")
 
-INVALID_JSON = "invalid JSON"
-NOT_AN_OBJECT = "arguments are not an object"
-
 
 @dataclass(frozen=True, slots=True)
 class CallCheck:
@@ -166,10 +163,8 @@ def _plain(record: Any) -> ToolCall:
     if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
         raise ValueError(f'expected {{"name": ..., "arguments": ...}}, got {_preview(record)}')
     call_id = record.get("id", record.get("call_id"))
-    # no id recorded: "" (a result reports it as None)
-    return ToolCall(
-        "" if call_id is None else str(call_id), record["name"], record.get("arguments")
-    )
+    call_id = "" if call_id is None else str(call_id)  # none recorded: a result reports None
+    return ToolCall(call_id, record["name"], record.get("arguments"))
 
 
 def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list[ToolCall]:
@@ -261,11 +256,11 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
         try:
             args = json.loads(arguments)
         except ValueError:
-            return (INVALID_JSON,)
+            return ("invalid JSON",)
     if args is None:
         args = {}
     if not isinstance(args, Mapping):
-        return (NOT_AN_OBJECT,)
+        return ("arguments are not an object",)
     found = [f"{name}: is required" for name in fn.required_param_names() if name not in args]
     accepted = fn.accepted_param_names()
     found += [f"{n}: unrecognized parameter" for n in messages.unrecognized_names(args, accepted)]

@@ -1,4 +1,4 @@
-"""The subcommands ``schema``, ``call``, ``plugins``, ``mcp`` and ``demo``."""
+"""The subcommands ``schema``, ``call``, ``mcp`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
 from ._targets import FAILED, OK, CommandError, load_tools
 
-__all__ = ["call", "demo", "mcp", "plugins", "schema"]
+__all__ = ["call", "demo", "mcp", "schema"]
 
 
 def _dump(value: Any, compact: bool) -> str:
@@ -121,13 +121,6 @@ def call(args: argparse.Namespace) -> int:
             payload["processed_content"] = result.processed_content
     print(_dump(payload, True) if args.json else f"{kind}\n{text}")
     return FAILED if type(outcome) is Error else OK
-
-
-def plugins(args: argparse.Namespace) -> int:
-    """List the plugins (with their distributions and versions), adapters and providers."""
-    from ._plugins import plugins as listed
-
-    return listed(args)
 
 
 #: the options of ``toolparse mcp`` that only HTTP has

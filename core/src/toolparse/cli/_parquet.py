@@ -51,20 +51,17 @@ def parquet_batches(
     columns = _columns(path, file.schema_arrow.names, column)
     rows = file.metadata.num_rows
     done = [0]
-    # a map column reads as a list of (key, value) pairs
     pairs = len(columns) > 1 and types.is_map(file.schema_arrow.field("arguments").type)
 
     def chunks() -> Iterator[list[Any]]:
         with file:
             for batch in file.iter_batches(batch_size=size, columns=columns):
                 found = batch.to_pydict()
+                if pairs:  # a map column reads as a list of (key, value) pairs
+                    found["arguments"] = [a if a is None else dict(a) for a in found["arguments"]]
                 if len(columns) == 1:
                     records = found[columns[0]]
                 else:
-                    if pairs:
-                        found["arguments"] = [
-                            a if a is None else dict(a) for a in found["arguments"]
-                        ]
                     each = zip(*found.values(), strict=True)
                     records = [dict(zip(found, values, strict=True)) for values in each]
                 done[0] += len(records)

@@ -59,12 +59,7 @@ class Loaded:
 
 
 def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
-    """The tools ``target`` names; :class:`CommandError` when it names none.
-
-    With ``tolerant``, a module whose tool definitions raise is run one
-    top-level statement at a time, so that every broken definition is found
-    (not only the first) and the good ones are still returned.
-    """
+    """The tools ``target`` names; ``tolerant``: every broken definition found, the good ones kept."""
     source, sep, name = target.rpartition(":")
     if not sep or "/" in name or "\\" in name:
         source, name = target, ""  # no NAME (or a Windows drive letter)
@@ -301,14 +296,11 @@ def _inventory(value: Any, where: str) -> str:
         for k, v in public.items()
         if isinstance(v, types.FunctionType) and getattr(v, "__module__", None) == value.__name__
     ]
+    why = " (a module's tools are those defined in it or listed in its __all__)"
     said = [
         ("its tools are", mine, ""),
         ("it has lists of tools:", groups, f" (name one as {where}:NAME)"),
-        (
-            "it imports the tools",
-            imported,
-            " (a module's tools are those defined in it or listed in its __all__)",
-        ),
+        ("it imports the tools", imported, why),
         ("it has the functions", functions, f" (name one as {where}:NAME to make it a tool)"),
     ]
     parts = [f"{text} {_names(names)}{why}" for text, names, why in said if names]
