@@ -35,9 +35,5 @@ class FieldHook:
         compile_ = getattr(owner, "compile", None)
         if owner is None or owner.name == self._adapter or compile_ is None:
             return None
-        return compile_(
-            annotation,
-            unknown_arguments=policy,
-            field_schema=self._pm.field_schema_for(owner.name),
-            parser=True,
-        )
+        schema = self._pm.field_schema_for(owner.name)
+        return compile_(annotation, unknown_arguments=policy, field_schema=schema, parser=True)

@@ -244,6 +244,8 @@ def _preview(value: Any) -> str:
 # -- reasons ---------------------------------------------------------------------
 
 _CAP = 120
+#: the reasons of these kinds of problem name no detail, so that they count together
+_FIXED = {"missing": "is required", "unrecognized": "unrecognized parameter"}
 
 
 def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
@@ -273,8 +275,6 @@ def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
     # list positions differ from call to call; the mistake is the same
     where = messages.path_text(tuple("*" if isinstance(p, int) else p for p in path))
     where = where.replace(".*", "[*]")
-    if kind == "missing":
-        return f"{where}: is required"
-    if kind == "unrecognized":
-        return f"{where}: unrecognized parameter"
+    if kind in _FIXED:
+        return f"{where}: {_FIXED[kind]}"
     return messages.cap(f"{where}: {reason}", _CAP)

@@ -139,14 +139,12 @@ def mcp(args: argparse.Namespace) -> int:
         for option in _HTTP_ONLY:
             if getattr(args, option):
                 raise CommandError(f"--{option.replace('_', '-')} applies to --http only")
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env, "")
+    env, token = args.token_env, None
+    if env:
+        token = os.environ.get(env, "")
         if not token.strip():
-            raise CommandError(
-                f"--token-env {args.token_env}: the environment variable {args.token_env} "
-                "is unset or empty"
-            )
+            message = f"--token-env {env}: the environment variable {env} is unset or empty"
+            raise CommandError(message)
     tools = load_tools(args.target).tools
     try:
         import toolparse.mcp as server
@@ -163,13 +161,9 @@ def mcp(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"timeout": args.timeout, "error_detail": args.error_detail}
     options.update(name=args.name, max_workers=args.max_workers, max_queue=args.max_queue)
     if args.http:
-        options.update(
-            stateless=args.stateless,
-            auth_token=token,
-            allowed_hosts=args.allowed_host,
-            allowed_origins=args.allowed_origin,
-            allow_unauthenticated=args.allow_unauthenticated,
-        )
+        options.update(stateless=args.stateless, auth_token=token, allowed_hosts=args.allowed_host)
+        options.update(allowed_origins=args.allowed_origin)
+        options.update(allow_unauthenticated=args.allow_unauthenticated)
     transport: Literal["stdio", "streamable-http"] = "streamable-http" if args.http else "stdio"
     try:
         server.serve(tools, transport=transport, host=host, port=port, **options)

@@ -41,9 +41,8 @@ def parquet_batches(
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
         from pyarrow import types
     except ImportError:
-        raise CommandError(
-            f'reading Parquet ({path}) needs pyarrow: pip install "toolparse[arrow]"'
-        ) from None
+        message = f'reading Parquet ({path}) needs pyarrow: pip install "toolparse[arrow]"'
+        raise CommandError(message) from None
     try:
         file = pq.ParquetFile(path)
     except Exception as exc:  # what pyarrow raises for a file not Parquet: ArrowInvalid, OSError

@@ -139,10 +139,7 @@ def _file_spec(source: str) -> Any:
     taken = sys.modules.get(name)
     if taken is not None and getattr(taken, "__file__", None) != path:
         name = f"_toolparse_target_{name}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None:  # pragma: no cover - a .py path always has a spec
-        raise CommandError(f"cannot import {source}")
-    return spec
+    return importlib.util.spec_from_file_location(name, path)  # a .py path always has one
 
 
 def _not_found(source: str, missing: str | None) -> str:
@@ -161,11 +158,8 @@ def _brief(exc: BaseException) -> str:
 
 def _at(exc: BaseException, filename: str | None) -> str:
     """`` (line N)``, the last line of ``filename`` (of any file without it) that ``exc`` went through."""
-    lines = [
-        line
-        for frame, line in traceback.walk_tb(exc.__traceback__)
-        if filename is None or frame.f_code.co_filename == filename
-    ]
+    walked = traceback.walk_tb(exc.__traceback__)
+    lines = [n for frame, n in walked if filename in (None, frame.f_code.co_filename)]
     return f" (line {lines[-1]})" if lines else ""
 
 
