@@ -17,11 +17,7 @@ Aliases = list[tuple[str, list[tuple["Function", str]]]]
 
 
 def exported_aliases(functions: Iterable[Function]) -> Aliases:
-    """The name each built-in provider exports each tool under, worked out once.
-
-    Pass the result to :func:`alias_clashes` and :func:`alias_routes` so that
-    a set of tools checked and routed at definition reads each rule once.
-    """
+    """The name each built-in provider exports each tool under: each rule read once."""
     # the providers load on first use: most programs never export a schema
     from .providers import name_rules
 
@@ -39,10 +35,7 @@ def exported_aliases(functions: Iterable[Function]) -> Aliases:
 
 
 def alias_clashes(aliases: Aliases) -> list[tuple[str, str, str, str]]:
-    """``(first tool, second tool, provider, alias)`` for tools a provider would export alike.
-
-    Each pair of tools is named once, for the first provider they clash under.
-    """
+    """``(first tool, second tool, provider, alias)``, once per pair a provider exports alike."""
     clashes: list[tuple[str, str, str, str]] = []
     reported: set[tuple[str, str]] = set()
     for provider, exported in aliases:
@@ -59,12 +52,7 @@ def alias_clashes(aliases: Aliases) -> list[tuple[str, str, str, str]]:
 def alias_routes(
     functions: Iterable[Function], aliases: Aliases | None = None
 ) -> dict[str, Function]:
-    """Every provider alias of these tools' names that is not itself a tool name → its tool.
-
-    An alias two tools share routes to neither (a :class:`Toolset` refuses
-    such a pair at definition). ``aliases``: what :func:`exported_aliases`
-    gave for these tools (else it is worked out here).
-    """
+    """Each provider alias that is not a tool name → its tool (one two tools share: neither)."""
     functions = list(functions)
     names = {fn.name for fn in functions}
     routes: dict[str, Function] = {}
@@ -79,12 +67,7 @@ def alias_routes(
 
 
 class ToolNames:
-    """The names a list of tools answers to, worked out once for every batch given the same list.
-
-    The name -> tool map; the alias routes, the names per provider and the
-    index of those names that answers an unknown name are worked out on
-    first use. It iterates over the tools, like the list it stands for.
-    """
+    """The names a list of tools answers to (routes, per provider, indexed), made on first use."""
 
     __slots__ = ("_callable", "_exported", "_found", "_table", "functions")
 

@@ -11,13 +11,7 @@ __all__ = ["FieldHook"]
 
 
 class FieldHook:
-    """The field-schema hook of one adapter, and the way to the other adapters for a field.
-
-    ``delegate(annotation, policy)`` compiles a field's type with the adapter
-    that owns it (a pydantic model inside a dataclass, an attrs class as a
-    ``@tool`` parameter), so the asking adapter validates that field through
-    it; ``None`` when no other adapter accepts the type.
-    """
+    """The field-schema hook of one adapter, and (:meth:`delegate`) the way to the others."""
 
     __slots__ = ("_adapter", "_caller", "_pm", "answers")
 
@@ -36,14 +30,10 @@ class FieldHook:
         return dict(found) if found is not None else schema
 
     def delegate(self, annotation: object, policy: str) -> Any:
-        """The ``Compiled`` form of ``annotation`` by the adapter that owns it, or ``None``."""
+        """``annotation`` compiled by its own adapter (a model inside a dataclass), or ``None``."""
         owner = self._pm.select_adapter(annotation)
         compile_ = getattr(owner, "compile", None)
         if owner is None or owner.name == self._adapter or compile_ is None:
             return None
-        return compile_(
-            annotation,
-            unknown_arguments=policy,
-            field_schema=self._pm.field_schema_for(owner.name),
-            parser=True,
-        )
+        schema = self._pm.field_schema_for(owner.name)
+        return compile_(annotation, unknown_arguments=policy, field_schema=schema, parser=True)

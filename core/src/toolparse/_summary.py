@@ -22,11 +22,7 @@ OTHER_REASONS, MAX_REASONS = "(other reasons)", 1000
 
 @dataclass(slots=True)
 class _Tally:
-    """Counts per reason and where each was first seen, naming at most ``MAX_REASONS``.
-
-    The named are the first in text order, the rest ``OTHER_REASONS``: a rule of the reasons
-    alone, not of their order, so tallies merge the same in any order and grouping.
-    """
+    """Counts per reason and where each was first seen, named as :class:`CheckSummary` says."""
 
     counts: dict[str, int] = field(default_factory=dict)
     first: dict[str, int] = field(default_factory=dict)

@@ -35,9 +35,6 @@ __all__ = ["FORMATS", "CallCheck", "CheckSummary", "check_calls", "detect_format
 #: ``{"name", "arguments"}`` object, or a built-in provider's shapes
 FORMATS = ("plain", "openai", "openai-responses", "anthropic", "gemini", "mcp")
 
-INVALID_JSON = "invalid JSON"
-NOT_AN_OBJECT = "arguments are not an object"
-
 
 @dataclass(frozen=True, slots=True)
 class CallCheck:
@@ -166,10 +163,8 @@ def _plain(record: Any) -> ToolCall:
     if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
         raise ValueError(f'expected {{"name": ..., "arguments": ...}}, got {_preview(record)}')
     call_id = record.get("id", record.get("call_id"))
-    # no id recorded: "" (a result reports it as None)
-    return ToolCall(
-        "" if call_id is None else str(call_id), record["name"], record.get("arguments")
-    )
+    call_id = "" if call_id is None else str(call_id)  # none recorded: a result reports None
+    return ToolCall(call_id, record["name"], record.get("arguments"))
 
 
 def _provider_calls(record: Any, provider: str, readers: dict[str, Any]) -> list[ToolCall]:
@@ -249,6 +244,8 @@ def _preview(value: Any) -> str:
 # -- reasons ---------------------------------------------------------------------
 
 _CAP = 120
+#: the reasons of these kinds of problem name no detail, so that they count together
+_FIXED = {"missing": "is required", "unrecognized": "unrecognized parameter"}
 
 
 def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
@@ -261,11 +258,11 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
         try:
             args = json.loads(arguments)
         except ValueError:
-            return (INVALID_JSON,)
+            return ("invalid JSON",)
     if args is None:
         args = {}
     if not isinstance(args, Mapping):
-        return (NOT_AN_OBJECT,)
+        return ("arguments are not an object",)
     found = [f"{name}: is required" for name in fn.required_param_names() if name not in args]
     accepted = fn.accepted_param_names()
     found += [f"{n}: unrecognized parameter" for n in messages.unrecognized_names(args, accepted)]
@@ -278,8 +275,6 @@ def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
     # list positions differ from call to call; the mistake is the same
     where = messages.path_text(tuple("*" if isinstance(p, int) else p for p in path))
     where = where.replace(".*", "[*]")
-    if kind == "missing":
-        return f"{where}: is required"
-    if kind == "unrecognized":
-        return f"{where}: unrecognized parameter"
+    if kind in _FIXED:
+        return f"{where}: {_FIXED[kind]}"
     return messages.cap(f"{where}: {reason}", _CAP)

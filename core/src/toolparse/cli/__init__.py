@@ -13,7 +13,8 @@ from ..checking import FORMATS
 from ..errors import FunctionDefinitionError
 from ..providers import registered
 from ._check import check
-from ._commands import call, demo, mcp, plugins, schema
+from ._commands import call, demo, mcp, schema
+from ._plugins import plugins
 from ._targets import FAILED, INTERNAL, OK, USAGE, CommandError, say
 
 __all__ = ["main"]
@@ -90,9 +91,8 @@ def _parser() -> _Parser:
 def _mcp_options(p: _Parser) -> None:
     """The safety and capacity options of ``toolparse mcp``."""
     http = "(with --http)"
-    p.add_argument(
-        "--token-env", metavar="NAME", help=f"require the bearer token in env NAME {http}"
-    )
+    token = f"require the bearer token in env NAME {http}"
+    p.add_argument("--token-env", metavar="NAME", help=token)
     hosts = f"accept this Host header (repeatable; name:* for any port) {http}"
     p.add_argument("--allowed-host", action="append", metavar="HOST", help=hosts)
     origins = f"accept this Origin header (repeatable) {http}"

@@ -1,11 +1,7 @@
-"""``toolparse check``: tool definitions, and recorded calls against them.
+"""``toolparse check``: tool definitions (every problem, not only the first), and recorded calls.
 
-Without call files every tool is defined and exported for the providers; every
-broken definition and every refusal is reported (not only the first). With call
-files each line is parsed against the tools without running them, streamed in
-batches so that memory stays flat, and summed up per tool; ``--jobs N`` checks
-the batches in N worker processes and takes their results back in file order,
-so the output is the same as with one process.
+Calls are streamed in batches so that memory stays flat; ``--jobs N`` checks them in N
+processes and takes the results back in file order, so the output is the same as with one.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The subcommands ``schema``, ``call``, ``plugins``, ``mcp`` and ``demo``."""
+"""The subcommands ``schema``, ``call``, ``mcp`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
 from ._targets import FAILED, OK, CommandError, load_tools
 
-__all__ = ["call", "demo", "mcp", "plugins", "schema"]
+__all__ = ["call", "demo", "mcp", "schema"]
 
 
 def _dump(value: Any, compact: bool) -> str:
@@ -123,13 +123,6 @@ def call(args: argparse.Namespace) -> int:
     return FAILED if type(outcome) is Error else OK
 
 
-def plugins(args: argparse.Namespace) -> int:
-    """List the plugins (with their distributions and versions), adapters and providers."""
-    from ._plugins import plugins as listed
-
-    return listed(args)
-
-
 #: the options of ``toolparse mcp`` that only HTTP has
 _HTTP_ONLY = ("stateless", "token_env", "allowed_host", "allowed_origin", "allow_unauthenticated")
 
@@ -146,14 +139,12 @@ def mcp(args: argparse.Namespace) -> int:
         for option in _HTTP_ONLY:
             if getattr(args, option):
                 raise CommandError(f"--{option.replace('_', '-')} applies to --http only")
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env, "")
+    env, token = args.token_env, None
+    if env:
+        token = os.environ.get(env, "")
         if not token.strip():
-            raise CommandError(
-                f"--token-env {args.token_env}: the environment variable {args.token_env} "
-                "is unset or empty"
-            )
+            message = f"--token-env {env}: the environment variable {env} is unset or empty"
+            raise CommandError(message)
     tools = load_tools(args.target).tools
     try:
         import toolparse.mcp as server
@@ -170,13 +161,9 @@ def mcp(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"timeout": args.timeout, "error_detail": args.error_detail}
     options.update(name=args.name, max_workers=args.max_workers, max_queue=args.max_queue)
     if args.http:
-        options.update(
-            stateless=args.stateless,
-            auth_token=token,
-            allowed_hosts=args.allowed_host,
-            allowed_origins=args.allowed_origin,
-            allow_unauthenticated=args.allow_unauthenticated,
-        )
+        options.update(stateless=args.stateless, auth_token=token, allowed_hosts=args.allowed_host)
+        options.update(allowed_origins=args.allowed_origin)
+        options.update(allow_unauthenticated=args.allow_unauthenticated)
     transport: Literal["stdio", "streamable-http"] = "streamable-http" if args.http else "stdio"
     try:
         server.serve(tools, transport=transport, host=host, port=port, **options)

@@ -41,9 +41,8 @@ def parquet_batches(
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
         from pyarrow import types
     except ImportError:
-        raise CommandError(
-            f'reading Parquet ({path}) needs pyarrow: pip install "toolparse[arrow]"'
-        ) from None
+        message = f'reading Parquet ({path}) needs pyarrow: pip install "toolparse[arrow]"'
+        raise CommandError(message) from None
     try:
         file = pq.ParquetFile(path)
     except Exception as exc:  # what pyarrow raises for a file not Parquet: ArrowInvalid, OSError
@@ -51,20 +50,17 @@ def parquet_batches(
     columns = _columns(path, file.schema_arrow.names, column)
     rows = file.metadata.num_rows
     done = [0]
-    # a map column reads as a list of (key, value) pairs
     pairs = len(columns) > 1 and types.is_map(file.schema_arrow.field("arguments").type)
 
     def chunks() -> Iterator[list[Any]]:
         with file:
             for batch in file.iter_batches(batch_size=size, columns=columns):
                 found = batch.to_pydict()
+                if pairs:  # a map column reads as a list of (key, value) pairs
+                    found["arguments"] = [a if a is None else dict(a) for a in found["arguments"]]
                 if len(columns) == 1:
                     records = found[columns[0]]
                 else:
-                    if pairs:
-                        found["arguments"] = [
-                            a if a is None else dict(a) for a in found["arguments"]
-                        ]
                     each = zip(*found.values(), strict=True)
                     records = [dict(zip(found, values, strict=True)) for values in each]
                 done[0] += len(records)

@@ -1,8 +1,7 @@
 """The ``plugins`` subcommand: every plugin, the adapters in the order they are asked, the providers.
 
-A plugin that failed to import, raised registering its adapters, or registers
-an adapter whose name another one has is listed and marked (exit status 1),
-so the command says what is broken instead of failing itself.
+A broken plugin (failed to import or to register, or a name clash) is listed and marked
+(exit status 1): the command says what is broken instead of failing itself.
 """
 
 from __future__ import annotations

@@ -59,12 +59,7 @@ class Loaded:
 
 
 def load_tools(target: str, *, tolerant: bool = False) -> Loaded:
-    """The tools ``target`` names; :class:`CommandError` when it names none.
-
-    With ``tolerant``, a module whose tool definitions raise is run one
-    top-level statement at a time, so that every broken definition is found
-    (not only the first) and the good ones are still returned.
-    """
+    """The tools ``target`` names; ``tolerant``: every broken definition found, the good ones kept."""
     source, sep, name = target.rpartition(":")
     if not sep or "/" in name or "\\" in name:
         source, name = target, ""  # no NAME (or a Windows drive letter)
@@ -144,10 +139,7 @@ def _file_spec(source: str) -> Any:
     taken = sys.modules.get(name)
     if taken is not None and getattr(taken, "__file__", None) != path:
         name = f"_toolparse_target_{name}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None:  # pragma: no cover - a .py path always has a spec
-        raise CommandError(f"cannot import {source}")
-    return spec
+    return importlib.util.spec_from_file_location(name, path)  # a .py path always has one
 
 
 def _not_found(source: str, missing: str | None) -> str:
@@ -166,11 +158,8 @@ def _brief(exc: BaseException) -> str:
 
 def _at(exc: BaseException, filename: str | None) -> str:
     """`` (line N)``, the last line of ``filename`` (of any file without it) that ``exc`` went through."""
-    lines = [
-        line
-        for frame, line in traceback.walk_tb(exc.__traceback__)
-        if filename is None or frame.f_code.co_filename == filename
-    ]
+    walked = traceback.walk_tb(exc.__traceback__)
+    lines = [n for frame, n in walked if filename in (None, frame.f_code.co_filename)]
     return f" (line {lines[-1]})" if lines else ""
 
 
@@ -301,14 +290,11 @@ def _inventory(value: Any, where: str) -> str:
         for k, v in public.items()
         if isinstance(v, types.FunctionType) and getattr(v, "__module__", None) == value.__name__
     ]
+    why = " (a module's tools are those defined in it or listed in its __all__)"
     said = [
         ("its tools are", mine, ""),
         ("it has lists of tools:", groups, f" (name one as {where}:NAME)"),
-        (
-            "it imports the tools",
-            imported,
-            " (a module's tools are those defined in it or listed in its __all__)",
-        ),
+        ("it imports the tools", imported, why),
         ("it has the functions", functions, f" (name one as {where}:NAME to make it a tool)"),
     ]
     parts = [f"{text} {_names(names)}{why}" for text, names, why in said if names]
