@@ -8,7 +8,7 @@ order; only how a step runs differs: inline, in a worker thread of the one bound
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from ._pool import Step, WorkerPool
+    from ._pool import Late, Step, WorkerPool
     from .function import Function
     from .plugins import PluginManager
 
@@ -228,7 +228,7 @@ class _Batch:
                 call=call, function=fn, result=result, duration=now() - start, late=late
             )
 
-    def late(self, i: int, fn: Function, start: float) -> Callable[[Outcome], None] | None:
+    def late(self, i: int, fn: Function, start: float) -> Late:
         """Who hears the outcome of call ``i``'s body if it outlives its timeout (the log, observers)."""
         return lambda outcome: self.answer(i, fn, outcome, start, late=True)
 

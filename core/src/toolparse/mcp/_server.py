@@ -1,8 +1,7 @@
 """The MCP server: the SDK's low-level ``Server`` with toolparse's tool list and calls.
 
-Served over stdio for desktop clients or Streamable HTTP for remote use. A tool whose
-output is a model declares an ``outputSchema``, and its result's text, that model's JSON,
-is also sent as ``structuredContent``.
+A tool whose output is a model declares an ``outputSchema``, and its result's text (that
+model's JSON) is also sent as ``structuredContent``.
 """
 
 from __future__ import annotations
@@ -104,14 +103,13 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
-        fn, has_schema, inline = table.get(params.name, _UNKNOWN)
+        fn, has_schema, inline = table.get(params.name, (None, False, False))
         call_id = str(ctx.request_id)
         name = params.name if fn is None else fn.name
         call_context = {**base, CONTEXT_KEY: request_of(ctx), "tool_call_id": call_id}
         try:
             if fn is not None and inline and not plugin_manager().observed:
-                # an async def tool with no timeout and no observer: what
-                # aexecute_tool_calls does for it, without the batch around it
+                # async, no timeout, no observer: what aexecute_tool_calls does, without the batch
                 outcome = await fn.aexecute(params.arguments, call_context)
                 if brief and type(outcome) is Error:
                     outcome = Error(_brief(outcome.message, params.name), outcome.exception)
@@ -148,9 +146,6 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     ):
         server.add_request_handler(method, types.PaginatedRequestParams, _constant(answer))
     return server
-
-
-_UNKNOWN = (None, False, False)
 
 
 def _brief(text: str, name: str) -> str:
