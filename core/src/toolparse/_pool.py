@@ -299,14 +299,13 @@ async def in_worker(
     left = None if timeout is None else max(0.0, timeout - (perf_counter() - start))
     try:
         # (cancelling the wrapper withdraws a job still waiting: it never starts)
-        outcome: Outcome = await asyncio.wait_for(asyncio.wrap_future(future), left)
+        return await asyncio.wait_for(asyncio.wrap_future(future), left)
     except (asyncio.TimeoutError, TimeoutError):
         return _overdue(future, fn, timeout or 0, late)
     except asyncio.CancelledError:
         if late is not None and not future.cancelled():
             watch(future, late)  # running: its outcome, when it comes, is heard
         raise
-    return outcome
 
 
 #: how long cancelled async bodies get to unwind before they are abandoned

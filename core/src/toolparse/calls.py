@@ -76,7 +76,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
 
 
 def _together(fns: list[Function | None]) -> dict[int, int]:
-    """First → end of each run of concurrent calls to two known tools or more (barriers end it)."""
+    """First → end of each run of concurrent calls to two known tools or more."""
     runs: dict[int, int] = {}
     start, known = -1, 0  # the open run's first call (-1: none open), its known tools
     for i, fn in enumerate(fns):
@@ -85,7 +85,7 @@ def _together(fns: list[Function | None]) -> dict[int, int]:
         if fn.concurrent:
             start = i if start < 0 else start
             known += 1
-        else:
+        else:  # only a known tool that is not concurrent=True ends a run
             if known > 1:
                 runs[start] = i
             start, known = -1, 0

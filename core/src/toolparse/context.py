@@ -99,10 +99,9 @@ def is_context(annotation: Any) -> bool:
 def secrets_of(context: object) -> tuple[str, ...]:
     """The strings of ``context`` no model-facing text may carry, longest first.
 
-    Each string also stands for the forms it takes inside another text: its
-    ``repr`` and its JSON encoding (escaped quotes, backslashes, non-ASCII).
-    Bounded work whatever the context (see :data:`MAX_SECRET_DEPTH` and
-    :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
+    Each string also stands for the forms it takes inside another text: its ``repr`` and its
+    JSON encoding (escaped quotes, backslashes, non-ASCII). Bounded work whatever the context
+    (:data:`MAX_SECRET_DEPTH`, :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
     """
     if context is None or (type(context) is dict and context.keys() <= _OWN_KEYS):
         return ()  # no context, or only what a batch adds: nothing to look for

@@ -92,8 +92,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     # the exported name may be an alias of the Function's: each routes back to its tool
     table: dict[str, tuple[Function, bool, bool]] = {}
     for fn, tool in zip(functions, listed, strict=True):
-        schema = output_schema(fn)
-        if schema is not None:
+        if (schema := output_schema(fn)) is not None:
             tool.setdefault("outputSchema", schema)
         table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and fn._async)
     base = dict(context or {})
@@ -113,8 +112,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
                 outcome = await fn.aexecute(params.arguments, call_context)
                 if brief and type(outcome) is Error:
                     outcome = Error(_brief(outcome.message, params.name), outcome.exception)
-                found = _text_message(outcome, has_schema) if plain else None
-                if found is not None:
+                if plain and (found := _text_message(outcome, has_schema)) is not None:
                     return found
                 call = ToolCall(call_id, name, params.arguments)
                 result = ToolResult.from_outcome(call, fn, outcome)
@@ -206,8 +204,7 @@ def _text_message(outcome: Outcome, has_schema: bool) -> dict[str, Any] | None:
         "isError": kind is Error,
         "resultType": "complete",
     }
-    found = structured(text) if has_schema and kind is Ok else None
-    if found is not None:
+    if has_schema and kind is Ok and (found := structured(text)) is not None:
         message["structuredContent"] = found
     return message
 
