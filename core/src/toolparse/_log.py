@@ -1,10 +1,8 @@
 """toolparse's log records: on loggers under ``toolparse``, which has a ``NullHandler``.
 
-``logging`` costs more to import than ``import toolparse`` itself, so it is
-imported with the first record (a plugin that failed, a late outcome), and the
-``NullHandler`` is added then, before the record goes out: an application that
-configured no logging sees nothing on stderr. When ``logging`` is already
-loaded, ``import toolparse`` adds the handler at once.
+``logging`` costs more to import than toolparse itself: it is imported with the first
+record, and the ``NullHandler`` added then (or at import, if ``logging`` is loaded already),
+so that an application that configured no logging sees nothing on stderr.
 """
 
 from __future__ import annotations

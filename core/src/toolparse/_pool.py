@@ -1,17 +1,12 @@
 """The one bounded pool of worker threads sync tool bodies run in, and a call's timeout.
 
-Not :class:`concurrent.futures.ThreadPoolExecutor`: its threads are joined at
-exit, so one hung tool would keep the program from exiting, and its queue is
-unbounded, so a call behind hung tools would wait forever. Here at most
-``max_workers`` daemon threads run; a job that finds them all busy waits its
-turn (first come, first served) among at most ``max_queue`` others, and only
-one that finds the queue full is refused (the model is told, ``no_worker``).
-A thread held by a hung body stays until the body returns; an idle one ends
-after ``idle_seconds``.
+Not :class:`concurrent.futures.ThreadPoolExecutor`: its threads are joined at exit (one hung
+tool would keep the program from exiting) and its queue is unbounded (a call behind hung tools
+would wait forever). Here at most ``max_workers`` daemon threads run; a job that finds them all
+busy waits its turn among at most ``max_queue`` others, else it is refused (``no_worker``).
 
-Past its timeout an ``async def`` body is cancelled, once, and left alone
-(:func:`atimed`); a sync body cannot be stopped: the model is told it may
-still finish, and its outcome goes to ``late`` (:func:`watch`); a job still
+Past its timeout an ``async def`` body is cancelled, once, and left alone (:func:`atimed`);
+a sync body cannot be stopped: its outcome goes to ``late`` (:func:`watch`), and a job still
 waiting then is withdrawn and never starts.
 """
 
@@ -52,6 +47,8 @@ __all__ = [
 #: one call of a batch: its index, the call, its tool (``None``: no such tool), its context
 Step: TypeAlias = "tuple[int, ToolCall, Function | None, Any]"
 
+#: who hears the outcome of a body that outlived its timeout (``None``: nobody)
+Late: TypeAlias = "Callable[[Outcome], None] | None"
 #: a job: its future, the callable and its arguments; the callable is ``None`` once withdrawn
 _Job: TypeAlias = "list[Any]"
 
@@ -59,17 +56,15 @@ _Job: TypeAlias = "list[Any]"
 class WorkerPool:
     """At most ``max_workers`` daemon threads; a job runs at once, waits its turn, or is refused.
 
-    ``busy`` counts the jobs running now (hung ones included), ``threads`` the
-    worker threads alive now, ``waiting`` the jobs queued for a thread (at most
-    ``max_queue``); a thread with no job for ``idle_seconds`` ends.
+    ``busy``: jobs running now (hung ones included); ``threads``: worker threads alive now;
+    ``waiting``: jobs queued for a thread. A thread with no job for ``idle_seconds`` ends.
     """
 
     def __init__(self, max_workers: int = 32, max_queue: int = 1000) -> None:
         self.max_workers = checked(max_workers)
         self.max_queue = checked(max_queue, "max_queue", 0)
         self.idle_seconds = 60.0
-        self.busy = 0
-        self.threads = 0
+        self.busy = self.threads = 0
         self._lock = threading.Lock()
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()  # handed to a thread
         self._waiting: deque[_Job] = deque()  # for a thread to free up, oldest first
@@ -109,8 +104,7 @@ class WorkerPool:
         with self._lock:
             self.max_workers, self.max_queue = workers, bound
             while self.busy < self.max_workers and (job := self._next()) is not None:
-                number = self._hand(job)
-                if number:
+                if number := self._hand(job):
                     starts.append((number, job))
         for number, job in starts:
             self._start(number, job)
@@ -236,14 +230,13 @@ def in_threads(
     timeout: float | None,
     limit: int | None,
     answer: Callable[[int, Function, Outcome, float], None],
-    late: Callable[[int, Function, float], Callable[[Outcome], None] | None],
+    late: Callable[[int, Function, float], Late],
 ) -> None:
     """Run the sync bodies of ``steps`` in worker threads, ``limit`` at once; this thread waits.
 
-    ``answer(i, fn, outcome, start)`` takes each call's outcome. A call that
-    finds every thread busy waits its turn in the pool's queue; one that finds
-    the queue full is answered ``no_worker``. Past ``timeout`` a call still
-    waiting is withdrawn, and a running body's outcome goes to ``late(i, fn, start)``.
+    ``answer(i, fn, outcome, start)`` takes each call's outcome (``no_worker``: the queue is
+    full). Past ``timeout`` a call still waiting is withdrawn, a running body's outcome goes
+    to ``late(i, fn, start)``.
     """
     pool = POOL
     pending = steps[::-1]
@@ -277,9 +270,7 @@ def in_threads(
                 answer(i, fn, _overdue(future, fn, timeout, late(i, fn, start)), start)
 
 
-def _overdue(
-    future: Future[Any], fn: Function, timeout: float, late: Callable[[Outcome], None] | None
-) -> Error:
+def _overdue(future: Future[Any], fn: Function, timeout: float, late: Late) -> Error:
     """A sync body past its timeout: withdrawn if it still waits, else its outcome goes to ``late``."""
     if future.cancel():  # it was still waiting: it never starts
         return Error(messages.timed_out(fn.name, timeout, stopped=True))
@@ -289,18 +280,12 @@ def _overdue(
 
 
 async def in_worker(
-    fn: Function,
-    arguments: Any,
-    context: Any,
-    timeout: float | None,
-    late: Callable[[Outcome], None] | None,
+    fn: Function, arguments: Any, context: Any, timeout: float | None, late: Late
 ) -> Outcome:
     """A sync tool from async code: its arguments parsed on the loop, its body in a worker thread.
 
-    A rejected call needs no thread. Past ``timeout`` (waiting for a thread
-    included) a call still waiting never starts; a running body cannot be
-    stopped: the model is told it may still finish, and its outcome goes to
-    ``late`` when it does. So it does when this coroutine is cancelled.
+    Past ``timeout`` (waiting for a thread included), or cancelled, a call still waiting never
+    starts, and a running body's outcome goes to ``late`` when it comes.
     """
     start = perf_counter()
     parsed = fn.parse_arguments(arguments, context)
@@ -314,14 +299,13 @@ async def in_worker(
     left = None if timeout is None else max(0.0, timeout - (perf_counter() - start))
     try:
         # (cancelling the wrapper withdraws a job still waiting: it never starts)
-        outcome: Outcome = await asyncio.wait_for(asyncio.wrap_future(future), left)
+        return await asyncio.wait_for(asyncio.wrap_future(future), left)
     except (asyncio.TimeoutError, TimeoutError):
         return _overdue(future, fn, timeout or 0, late)
     except asyncio.CancelledError:
         if late is not None and not future.cancelled():
             watch(future, late)  # running: its outcome, when it comes, is heard
         raise
-    return outcome
 
 
 #: how long cancelled async bodies get to unwind before they are abandoned
@@ -353,18 +337,13 @@ async def settle(tasks: Iterable[asyncio.Future[Any]]) -> set[asyncio.Future[Any
 def _abandon(task: asyncio.Future[Any]) -> None:
     # kept, so a live loop does not drop a task still running; those of loops
     # already closed (a sync batch's own loop) will never end: let them go
-    for old in [old for old in ABANDONED if old.get_loop().is_closed()]:
-        ABANDONED.discard(old)
+    ABANDONED.difference_update([old for old in ABANDONED if old.get_loop().is_closed()])
     ABANDONED.add(task)
     task.add_done_callback(ABANDONED.discard)
 
 
 async def atimed(
-    fn: Function,
-    arguments: Any,
-    context: Any,
-    timeout: float,
-    late: Callable[[Outcome], None] | None = None,
+    fn: Function, arguments: Any, context: Any, timeout: float, late: Late = None
 ) -> Outcome:
     """An async tool, cancelled past ``timeout`` or with this coroutine.
 

@@ -1,17 +1,14 @@
 """Running a batch of tool calls: the model's order, concurrency, timeouts.
 
-A batch is described once (:class:`_Batch`): each call's tool, found by its
-name or a provider's alias of it, and the runs of concurrent calls that go
-together; every other call runs alone, a barrier. Both entry points walk that
-description in the model's order; only how a step runs differs: inline or in
-a worker thread of the one bounded pool (:func:`worker_pool`), awaited on
-the caller's loop or on a loop of its own.
+Both entry points walk one description of the batch (:class:`_Batch`) in the model's
+order; only how a step runs differs: inline, in a worker thread of the one bounded pool
+(:func:`worker_pool`), or awaited on the caller's loop or on a loop of its own.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +23,7 @@ from .plugins import plugin_manager as default_manager
 from .results import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from ._pool import Step, WorkerPool
+    from ._pool import Late, Step, WorkerPool
     from .function import Function
     from .plugins import PluginManager
 
@@ -79,10 +76,7 @@ def _check(timeout: object, max_concurrency: object) -> None:
 
 
 def _together(fns: list[Function | None]) -> dict[int, int]:
-    """First → end of each run of concurrent calls to two known tools or more.
-
-    Only a known tool that is not ``concurrent=True`` ends a run.
-    """
+    """First → end of each run of concurrent calls to two known tools or more."""
     runs: dict[int, int] = {}
     start, known = -1, 0  # the open run's first call (-1: none open), its known tools
     for i, fn in enumerate(fns):
@@ -91,7 +85,7 @@ def _together(fns: list[Function | None]) -> dict[int, int]:
         if fn.concurrent:
             start = i if start < 0 else start
             known += 1
-        else:
+        else:  # only a known tool that is not concurrent=True ends a run
             if known > 1:
                 runs[start] = i
             start, known = -1, 0
@@ -132,12 +126,10 @@ def _table(functions: Iterable[Function]) -> tuple[Any, dict[str, Function], Any
 
 
 class _Batch:
-    """One batch, described once for both entry points.
+    """One batch: ``fns``, each call's tool (``None``: no such tool), by its name or an alias.
 
-    ``fns`` is each call's tool (``None``: no such tool); ``together`` maps the
-    first call of each run of concurrent calls that go together to the run's
-    end; every other call runs alone. ``results`` is filled by index, whatever
-    order the calls finish in; ``pm`` observes (``None``: nothing observes).
+    ``together``: the first call of each run of concurrent calls → the run's end; every
+    other call runs alone. ``results`` is filled by index; ``pm`` observes (``None``: nothing).
     """
 
     __slots__ = (
@@ -212,8 +204,7 @@ class _Batch:
     ) -> None:
         """Call ``i``'s result (``outcome``, or no such tool): in its place, and to the observers.
 
-        A ``late`` outcome, of a sync body that finished after its timeout, goes
-        to the observers only: the model was answered at the timeout.
+        A ``late`` outcome (past the timeout the model was answered at) goes to the observers only.
         """
         call = self.calls[i]
         if fn is None:
@@ -237,7 +228,7 @@ class _Batch:
                 call=call, function=fn, result=result, duration=now() - start, late=late
             )
 
-    def late(self, i: int, fn: Function, start: float) -> Callable[[Outcome], None] | None:
+    def late(self, i: int, fn: Function, start: float) -> Late:
         """Who hears the outcome of call ``i``'s body if it outlives its timeout (the log, observers)."""
         return lambda outcome: self.answer(i, fn, outcome, start, late=True)
 
@@ -274,12 +265,10 @@ class _Batch:
 
         i, call, _, ctx = step
         if not fn._async:
-            late = self.late(i, fn, start)
-            return await in_worker(fn, call.arguments, ctx, self.timeout, late)
+            return await in_worker(fn, call.arguments, ctx, self.timeout, self.late(i, fn, start))
         if self.timeout is None:
             return await fn.aexecute(call.arguments, ctx)
-        late = self.late(i, fn, start)
-        return await atimed(fn, call.arguments, ctx, self.timeout, late)
+        return await atimed(fn, call.arguments, ctx, self.timeout, self.late(i, fn, start))
 
     async def agroup(self, steps: list[Step]) -> None:
         """Run ``steps`` together on the loop, ``limit`` at once.

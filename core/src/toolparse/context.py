@@ -8,7 +8,7 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Mapping
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 __all__ = ["Context", "approved"]
@@ -99,10 +99,9 @@ def is_context(annotation: Any) -> bool:
 def secrets_of(context: object) -> tuple[str, ...]:
     """The strings of ``context`` no model-facing text may carry, longest first.
 
-    Each string also stands for the forms it takes inside another text: its
-    ``repr`` and its JSON encoding (escaped quotes, backslashes, non-ASCII).
-    Bounded work whatever the context (see :data:`MAX_SECRET_DEPTH` and
-    :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
+    Each string also stands for the forms it takes inside another text: its ``repr`` and its
+    JSON encoding (escaped quotes, backslashes, non-ASCII). Bounded work whatever the context
+    (:data:`MAX_SECRET_DEPTH`, :data:`MAX_SECRET_VALUES`); a value that fails to be read is skipped.
     """
     if context is None or (type(context) is dict and context.keys() <= _OWN_KEYS):
         return ()  # no context, or only what a batch adds: nothing to look for
@@ -122,8 +121,7 @@ def secrets_of(context: object) -> tuple[str, ...]:
         seen.add(id(value))
         try:
             children = _children(value, depth == 1)
-            if children is not None:
-                stack.extend((child, depth + 1) for child in islice(children, budget))
+            stack.extend((child, depth + 1) for child in islice(children, budget))
         except Exception:  # a context object that cannot be read hides nothing it can show
             continue
     secrets: set[str] = set()
@@ -135,8 +133,8 @@ def secrets_of(context: object) -> tuple[str, ...]:
     return tuple(sorted(secrets, key=len, reverse=True))
 
 
-def _children(value: object, top: bool) -> Iterable[object] | None:
-    """The values inside one value of a context (``None``: nothing to look into)."""
+def _children(value: object, top: bool) -> Iterable[object]:
+    """The values inside one value of a context."""
     if isinstance(value, Mapping):
         if top:
             return (v for k, v in value.items() if k not in _OWN_KEYS)
@@ -151,14 +149,12 @@ def _children(value: object, top: bool) -> Iterable[object] | None:
     reveal = getattr(type(value), "get_secret_value", None)
     if callable(reveal):
         return (reveal(value),)  # pydantic's SecretStr: the secret is what it hides
-    return None
+    return ()
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every one of ``secrets`` (longest first) and of :func:`environ_secrets` replaced."""
-    for secret in secrets:
-        text = text.replace(secret, REDACTED)
-    for secret in environ_secrets():
+    for secret in chain(secrets, environ_secrets()):
         text = text.replace(secret, REDACTED)
     return text
 
@@ -172,10 +168,8 @@ _ENVIRON: list[Any] = [-1, 0.0, (), (), ()]
 def environ_secrets() -> tuple[str, ...]:
     """The values (6+ characters) of environment variables named like secrets, longest first.
 
-    Asked on error paths only. Reading every name of the environment costs tens
-    of microseconds, so the names are read again only when its size changes, or
-    a second after the last reading (a variable added as another is removed is
-    seen within a second); their values are read every time.
+    Asked on error paths only. Reading every name costs tens of microseconds: the names are
+    read again when the environment's size changes or a second on, the values every time.
     """
     size, when, names, values, secrets = _ENVIRON
     environ, now = os.environ, time.monotonic()

@@ -1,12 +1,9 @@
 """The one walk that turns a strict model's ``null`` back into "absent".
 
-Strict provider modes require every property, so an optional property is
-exported as nullable and a model that means to leave it out sends ``null``; a
-free-form object (no declared properties) that a format cannot express travels
-as JSON text. Before the parser runs, both are undone. A schema is read once
-into a plan (a node per object, array or union that may hold something to
-restore, every other part cut); a :class:`Restorer` walks arguments along it.
-Built to repair, it also decodes any object or array sent as JSON text.
+Strict modes export an optional property as nullable, and a free-form object as JSON
+text: both are undone before the parser runs. A schema is read once into a plan (a node
+per object, array or union that may hold something to restore); a :class:`Restorer`
+walks arguments along it. Built to repair, it also decodes objects and arrays sent as text.
 """
 
 from __future__ import annotations
@@ -119,9 +116,7 @@ class _Union:
         self.arrays: list[_Arr] = [b for b in self.branches if isinstance(b, _Arr)]
         # the exports ask for a free-form object as text, even next to a string
         self.free = any(b.free for b in self.objects)
-        mends = not self.strings and any(
-            b.decode for b in self.branches if not isinstance(b, _Union)
-        )
+        mends = not self.strings and any(b.decode for b in self.objects + self.arrays)
         self.decodes = "{" * (self.free or mends) + "[" * (mends and bool(self.arrays))
         return self if self.branches else None
 
@@ -280,9 +275,7 @@ class _Builder:
                 plan.tags[name] = tag
             if (child := self.build(prop, depth + 1)) is not None:
                 plan.props[name] = child
-        extra = node.get("additionalProperties")
-        if isinstance(extra, Mapping):
-            plan.extra = self.build(extra, depth + 1)
+        plan.extra = self.build(node.get("additionalProperties"), depth + 1)
         return plan
 
 
@@ -295,9 +288,9 @@ def _children(node: _Node) -> list[_Node]:
 
 
 def _pruned(top: _Node) -> list[_Node]:
-    """Cut every part of the plan that drops no ``null`` and decodes nothing, nor leads to one.
+    """Cut every part that drops no ``null``, decodes nothing, nor leads to one: the parts left.
 
-    The parts left (none: nothing is). Union branches stay: they decide which one a value fits.
+    Union branches stay: they decide which one a value fits.
     """
     nodes: dict[int, _Node] = {id(top): top}
     parents: dict[int, list[int]] = {}
@@ -337,30 +330,24 @@ def _text_only(node: _Node) -> bool:
 
 
 class Restorer:
-    """Undoes what an export changed, for one parameters schema (see :func:`null_restorer`).
+    """Undoes an export's changes to one schema's arguments (none: the very same dict back)."""
 
-    Both ways hand back the very same dict when nothing changes.
-    """
-
-    __slots__ = ("_plan", "_strip", "deep", "early", "walk")
+    __slots__ = ("_strip", "deep", "early", "walk")
 
     def __init__(self, plan: _Node, early: bool = False) -> None:
-        self._plan = plan
         self.walk = plan.restore  #: ``walk(arguments, 0)``: the call, one frame less
-        #: a union has a free-form branch, which a parser finds any object or text valid
-        #: for: the walk runs before it, whatever it says (nulls in the other branches too)
+        #: a union has a free-form branch (a parser finds any object valid): the walk runs first
         self.early = early
         top = plan if isinstance(plan, _Obj) else None
         # the optional top-level names whose null means "absent" (None: a union decides)
         self._strip = top.strip if top else None
-        #: the top-level names under which something may change further down (``None``:
-        #: not all known, the root has a schema for names it does not declare): a call
-        #: that sends none of them and no top-level ``null`` has nothing to restore
+        #: the top-level names under which something may change further down (``None``: not
+        #: all known): a call that sends none of them and no top-level ``null`` needs no walk
         self.deep = frozenset(top.props) if top and top.extra is None else None
 
     def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with each null for "absent" dropped and each JSON text decoded, anywhere."""
-        return self._plan.restore(arguments, 0)  # type: ignore[no-any-return]
+        return self.walk(arguments, 0)  # type: ignore[no-any-return]
 
     def top(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with the top level's own nulls for "absent" dropped (a root union: all)."""
@@ -392,18 +379,12 @@ def null_restorer(
 ) -> Restorer | None:
     """The step that undoes what an export changed, for a tool's parameters schema.
 
-    Its :class:`Restorer` drops each ``null`` for an optional property whose schema does
-    not admit ``null`` and decodes each JSON text where a free-form object is required:
-    at every level, through ``properties``, ``items``, ``prefixItems``, map values,
-    ``allOf``, local ``$ref`` and ``anyOf``/``oneOf`` (the branches a value fits, by
-    required keys and ``const`` tags, decide; where several fit, a ``null`` any of them
-    admits is kept). Below ``MAX_DEPTH`` levels, schemas and values are left as they are.
-
-    With ``repair``, it also decodes the JSON text of an object or array where the schema
-    wants one and no string (``None``: no object or array to repair anywhere).
-
-    ``None``: nothing to restore anywhere, the step is skipped. With a ``key`` that fully
-    determines ``schema``, callers of one key share one restorer.
+    Its :class:`Restorer` drops each ``null`` for an optional property whose schema does not
+    admit it and decodes JSON text where a free-form object is required, at every level down
+    to ``MAX_DEPTH`` (of ``anyOf``/``oneOf``, the branches a value fits decide; where several
+    fit, a ``null`` any of them admits is kept). With ``repair``, it also decodes the JSON
+    text of an object or array where the schema wants one and no string. ``None``: nothing
+    to restore (or repair). Callers of one ``key`` (it fully determines ``schema``) share one.
     """
     if key is None:
         return _restorer(schema, repair)

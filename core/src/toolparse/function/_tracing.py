@@ -1,12 +1,9 @@
 """The seam tracing plugs into: one span around each tool call, while a tracer is installed.
 
-:mod:`toolparse.otel` sets ``tracer`` (its ``start(name, call_id, arguments, context)``
-gives a span: a context manager, current while entered, with ``finish(outcome,
-error_type)``); unset, one check of it per entry point is all tracing costs. The
-Function runs a call's steps in a span of its own, unless a batch opened the call's
-span around a run it answers for (a timeout, a body in a worker thread) and claimed
-the steps for it; an unknown tool's span is the batch's. The span is current while
-the call runs, in worker threads too (the pool keeps the submitter's context).
+:mod:`toolparse.otel` sets ``tracer`` (``start(name, call_id, arguments, context)`` gives a
+span, current while entered, with ``finish(outcome, error_type)``); unset, it costs one check
+per entry point. A call's span is the Function's own, unless a batch opened it around a run
+it answers for (a timeout, a worker thread) and claimed the steps for it.
 """
 
 from __future__ import annotations
@@ -77,10 +74,7 @@ def qualified(kind: type) -> str:
 
 
 def _own(function: Function, arguments: object, context: Any) -> tuple[_Call, bool]:
-    """The call's span, and whether it is its own to open and end (not a batch's claim).
-
-    A claim is taken once: a call the body makes opens a span of its own.
-    """
+    """The call's span, and whether it is its own to end (a claim is taken once: not a nested call's)."""
     claim = _claim.get()
     if claim is not None and claim[0] is function:
         _claim.set(None)

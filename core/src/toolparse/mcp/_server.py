@@ -1,8 +1,7 @@
 """The MCP server: the SDK's low-level ``Server`` with toolparse's tool list and calls.
 
-Served over stdio for desktop clients or Streamable HTTP for remote use. A tool whose
-output is a model declares an ``outputSchema``, and its result's text, that model's JSON,
-is also sent as ``structuredContent``.
+A tool whose output is a model declares an ``outputSchema``, and its result's text (that
+model's JSON) is also sent as ``structuredContent``.
 """
 
 from __future__ import annotations
@@ -93,8 +92,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     # the exported name may be an alias of the Function's: each routes back to its tool
     table: dict[str, tuple[Function, bool, bool]] = {}
     for fn, tool in zip(functions, listed, strict=True):
-        schema = output_schema(fn)
-        if schema is not None:
+        if (schema := output_schema(fn)) is not None:
             tool.setdefault("outputSchema", schema)
         table[tool["name"]] = (fn, "outputSchema" in tool, timeout is None and fn._async)
     base = dict(context or {})
@@ -104,19 +102,17 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
-        fn, has_schema, inline = table.get(params.name, _UNKNOWN)
+        fn, has_schema, inline = table.get(params.name, (None, False, False))
         call_id = str(ctx.request_id)
         name = params.name if fn is None else fn.name
         call_context = {**base, CONTEXT_KEY: request_of(ctx), "tool_call_id": call_id}
         try:
             if fn is not None and inline and not plugin_manager().observed:
-                # an async def tool with no timeout and no observer: what
-                # aexecute_tool_calls does for it, without the batch around it
+                # async, no timeout, no observer: what aexecute_tool_calls does, without the batch
                 outcome = await fn.aexecute(params.arguments, call_context)
                 if brief and type(outcome) is Error:
                     outcome = Error(_brief(outcome.message, params.name), outcome.exception)
-                found = _text_message(outcome, has_schema) if plain else None
-                if found is not None:
+                if plain and (found := _text_message(outcome, has_schema)) is not None:
                     return found
                 call = ToolCall(call_id, name, params.arguments)
                 result = ToolResult.from_outcome(call, fn, outcome)
@@ -148,9 +144,6 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     ):
         server.add_request_handler(method, types.PaginatedRequestParams, _constant(answer))
     return server
-
-
-_UNKNOWN = (None, False, False)
 
 
 def _brief(text: str, name: str) -> str:
@@ -211,8 +204,7 @@ def _text_message(outcome: Outcome, has_schema: bool) -> dict[str, Any] | None:
         "isError": kind is Error,
         "resultType": "complete",
     }
-    found = structured(text) if has_schema and kind is Ok else None
-    if found is not None:
+    if has_schema and kind is Ok and (found := structured(text)) is not None:
         message["structuredContent"] = found
     return message
 

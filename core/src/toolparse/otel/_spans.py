@@ -18,7 +18,6 @@ __all__ = ["MAX_CONTENT_CHARS", "OtelTracer"]
 
 #: how much of the arguments and of the result text a span records
 MAX_CONTENT_CHARS = 2000
-_CUT = "...[cut]"
 
 
 class OtelTracer:
@@ -27,8 +26,7 @@ class OtelTracer:
     __slots__ = ("capture", "tracer")
 
     def __init__(self, tracer: trace.Tracer, capture: bool) -> None:
-        self.tracer = tracer
-        self.capture = capture
+        self.tracer, self.capture = tracer, capture
 
     def start(self, name: str, call_id: object, arguments: object, context: object) -> CallSpan:
         """The span of one call of tool ``name`` (started, not current yet)."""
@@ -93,7 +91,7 @@ def captured(value: object, secrets: tuple[str, ...]) -> str:
         except (TypeError, ValueError, RecursionError):
             text = repr(value)
     text = redact(text, secrets)
-    return text if len(text) <= MAX_CONTENT_CHARS else text[:MAX_CONTENT_CHARS] + _CUT
+    return text if len(text) <= MAX_CONTENT_CHARS else text[:MAX_CONTENT_CHARS] + "...[cut]"
 
 
 def _text(outcome: Outcome) -> object:
