@@ -141,6 +141,9 @@ _worker_tools: list[Function] = []
 
 
 def _start_worker(target: str) -> None:
+    # Ctrl-C reaches the whole process group: the command stops its workers itself, after
+    # their batch (a worker interrupted inside the pool's queue can hang the shutdown)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_tools[:] = load_tools(target, tolerant=True).tools
 
 
@@ -154,20 +157,22 @@ def _in_processes(target: str, jobs: int, batches: Iterator[tuple[Any, ...]]) ->
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(target,))
     try:
-        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(target,)) as pool:
-            pending: deque[Future[Part]] = deque()
-            for batch in batches:
-                pending.append(pool.submit(_check_in_worker, *batch))
-                if len(pending) >= 2 * jobs:
-                    yield pending.popleft().result()
-            while pending:
+        pending: deque[Future[Part]] = deque()
+        for batch in batches:
+            pending.append(pool.submit(_check_in_worker, *batch))
+            if len(pending) >= 2 * jobs:
                 yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
     except BrokenProcessPool:
         message = (
             "a --jobs worker process stopped before it finished; run without --jobs to see why"
         )
         raise CommandError(message, FAILED) from None
+    finally:  # interrupted: what was not started never starts
+        pool.shutdown(cancel_futures=True)
 
 
 def _batches(
