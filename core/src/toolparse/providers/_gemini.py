@@ -112,14 +112,8 @@ class GeminiProvider(BuiltinProvider):
                 media.append({where[0]: {"mimeType": part.media_type, where[1]: part.data}})
             else:
                 raise self.cannot_carry(part, "a function response")
-        try:  # the name the tool was declared under
-            name = self.name_rule.alias(result.name or "")
-        except ValueError:  # no alias fits; a call that named no tool is answered under no name
-            name = result.name if isinstance(result.name, str) else ""
-        response: dict[str, Any] = {
-            "name": name,
-            "response": {"error" if result.is_error else "output": "\n".join(texts)},
-        }
+        response: dict[str, Any] = {"name": self.called_name(result)}
+        response["response"] = {"error" if result.is_error else "output": "\n".join(texts)}
         # an id made up for a call that came without one: none back, Gemini matches by order
         if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
             response = {"id": result.tool_call_id, **response}
