@@ -59,10 +59,9 @@ class Provider(Protocol):
     """
 
     name: str
-    #: Optional: a provider with a :class:`NameRule` attribute ``name_rule``
-    #: has aliased names mapped back by ``parse_tool_calls(..., functions=)``.
-    #: Optional: ``stream()`` returns a reader of one streamed response, for
-    #: :class:`ToolCallStream` (the built-in ones are in ``_readers``).
+    #: Optional: a provider with a :class:`NameRule` attribute ``name_rule`` has aliased names
+    #: mapped back by ``parse_tool_calls(..., functions=)``. Optional: ``stream()`` returns a
+    #: reader of one streamed response, for :class:`ToolCallStream` (built-in ones: ``_readers``).
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
@@ -324,10 +323,7 @@ def _record(calls: Iterable[ToolCall], provider: str) -> None:
 
 
 def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> dict[str, str]:
-    """The name each tool is exported under to ``provider`` → the tool's own name.
-
-    A tool the rule cannot name is left out; of two tools one alias would name, the first keeps it.
-    """
+    """Exported name → own name of each tool ``rule`` can name (an alias two share: the first's)."""
     kept = getattr(functions, "_names_for", None)
     if kept is not None:
         return kept(provider, rule)  # type: ignore[no-any-return]
@@ -353,8 +349,7 @@ def _callable_names(
 
     # a Toolset's (its ToolNames'), or a kept list's
     kept = getattr(getattr(functions, "_names", functions), "_callable", None)
-    if kept is not None:
-        cache = kept
+    cache = cache if kept is None else kept
     provider: str | None = getattr(call, "_provider", None)
     rules = dict(name_rules())
     rule = rules.get(provider or "")

@@ -248,9 +248,7 @@ def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callabl
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
-        made = f"{prefix}{next(numbers)}"
-        while made in taken:
-            made = f"{prefix}{next(numbers)}"
+        made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made
 

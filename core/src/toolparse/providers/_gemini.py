@@ -61,9 +61,7 @@ class GeminiProvider(BuiltinProvider):
                 declaration["parameters"] = declared
         return declaration
 
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
+    def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
         """``[{"functionDeclarations": [...]}]``: the value of the request's ``tools``."""
         declarations = super().to_tools(functions, strict=strict)
         return [{"functionDeclarations": declarations}] if declarations else []
@@ -266,8 +264,7 @@ class _Gemini(SchemaWalk):
         kept = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
         node.nullable = node.nullable or len(kept) < len(branches)
         converted = self.one_string(
-            [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)],
-            node,
+            [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)], node
         )
         if len(converted) == 1:
             node.out = {**converted[0], **node.out}  # the field's own keys win

@@ -1,8 +1,7 @@
 """Each provider's stream reader, the same two methods in each.
 
-``feed(event, calls)`` reads one event (plain data) into the :class:`~._stream.Assembly`, and is
-``False`` for an event the provider does not send; ``item(call)`` writes a finished call as one
-item of the provider's response.
+``feed(event, calls)`` reads one event (plain data) into the :class:`~._stream.Assembly` (``False``:
+not an event of this provider); ``item(call)`` writes a finished call as an item of the response.
 """
 
 from __future__ import annotations

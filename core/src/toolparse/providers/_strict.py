@@ -151,8 +151,7 @@ class _Strict(SchemaWalk):
 
     def branches(self, key: str, value: Any, node: Converted) -> None:
         node.out[key] = self.one_string(
-            [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)],
-            node,
+            [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)], node
         )
 
     def items(self, key: str, value: Any, node: Converted) -> None:
