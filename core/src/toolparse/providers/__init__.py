@@ -17,6 +17,7 @@ provider's module loads when it is first needed.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -58,26 +59,21 @@ class Provider(Protocol):
     """
 
     name: str
-    #: Optional: a provider with a :class:`NameRule` attribute ``name_rule``
-    #: has aliased names mapped back by ``parse_tool_calls(..., functions=)``.
-    #: Optional: ``stream()`` returns a reader of one streamed response, for
-    #: :class:`ToolCallStream` (the built-in ones are in ``_readers``).
+    #: Optional: a provider with a :class:`NameRule` attribute ``name_rule`` has aliased names
+    #: mapped back by ``parse_tool_calls(..., functions=)``. Optional: ``stream()`` returns a
+    #: reader of one streamed response, for :class:`ToolCallStream` (built-in ones: ``_readers``).
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:
         """One tool definition in the provider's shape."""
-        ...
 
     def to_tools(self, functions: Sequence[Function]) -> list[Any]:
         """The value of the request's ``tools`` for these functions."""
-        ...
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The tool calls in a response (a dict or an SDK object)."""
-        ...
 
     def to_result_message(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """The message(s) that carry these results back, to append to the conversation."""
-        ...
 
 
 #: the name this package, the plugin of the built-in providers, is registered under
@@ -327,10 +323,7 @@ def _record(calls: Iterable[ToolCall], provider: str) -> None:
 
 
 def _exported_names(functions: Iterable[Function], provider: str, rule: Any) -> dict[str, str]:
-    """The name each tool is exported under to ``provider`` → the tool's own name.
-
-    A tool the rule cannot name is left out; of two tools one alias would name, the first keeps it.
-    """
+    """Exported name → own name of each tool ``rule`` can name (an alias two share: the first's)."""
     kept = getattr(functions, "_names_for", None)
     if kept is not None:
         return kept(provider, rule)  # type: ignore[no-any-return]
@@ -348,18 +341,15 @@ def _callable_names(
 ) -> list[str] | NameIndex:
     """The names the model can call these tools by, for the answer to an unknown tool.
 
-    Those the tools were exported under to the provider the call came from (recorded by
-    ``parse_tool_calls``), else to the first built-in provider whose rule the called name meets
-    (else OpenAI's, the strictest). ``cache`` keeps them per provider for the same tools; a
-    Toolset, or a long list kept for the next batch, keeps them indexed (once per provider).
+    As exported to the call's provider, else to the first built-in one whose rule the name meets
+    (else OpenAI's); ``cache`` (a Toolset's, or a kept list's) holds them per provider.
     """
     from ..messages import MAX_NAMES  # the answer to an unknown tool only
     from ..messages._index import NameIndex
 
     # a Toolset's (its ToolNames'), or a kept list's
     kept = getattr(getattr(functions, "_names", functions), "_callable", None)
-    if kept is not None:
-        cache = kept
+    cache = cache if kept is None else kept
     provider: str | None = getattr(call, "_provider", None)
     rules = dict(name_rules())
     rule = rules.get(provider or "")
@@ -387,14 +377,9 @@ def _callable_names(
 
 
 def __getattr__(name: str) -> Any:
-    # NameRule is public (a provider's ``name_rule``), but its module costs an import of
-    # hashlib: it loads on first use, like the providers themselves
-    if name == "NameRule":
-        from ._base import NameRule
-
-        return NameRule
-    if name == "PendingCall":
-        from ._stream import PendingCall
-
-        return PendingCall
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # NameRule and PendingCall are public, but their modules cost imports (hashlib, json):
+    # they load on first use, like the providers themselves
+    module = {"NameRule": "._base", "PendingCall": "._stream"}.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)

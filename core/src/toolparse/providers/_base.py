@@ -168,6 +168,13 @@ class BuiltinProvider:
             )
         return self.reader()
 
+    def called_name(self, result: ToolResult) -> str:
+        """The name the tool was exported under, for a provider that answers by name."""
+        try:
+            return self.name_rule.alias(result.name or "")
+        except ValueError:  # no alias fits; a call that named no tool is answered under no name
+            return result.name if isinstance(result.name, str) else ""
+
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
         data = plain(payload)
@@ -232,10 +239,7 @@ def mapping(value: Any) -> Mapping[str, Any]:
 
 
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
-    """Ids for calls that came without one, ``prefix`` and a number: unique within one response.
-
-    An id the response already uses is skipped: a provider tells made-up ids from its own.
-    """
+    """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
     taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
     numbers = itertools.count(1)
 
@@ -244,9 +248,7 @@ def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callabl
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
-        made = f"{prefix}{next(numbers)}"
-        while made in taken:
-            made = f"{prefix}{next(numbers)}"
+        made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made
 

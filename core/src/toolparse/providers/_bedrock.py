@@ -51,10 +51,8 @@ class BedrockProvider(BuiltinProvider):
         schema = parameters(function, self.name)
         if strict:
             schema = strict_schema(schema, "anthropic", self.name, function.name)
-        spec["inputSchema"] = {"json": schema}
-        if strict:
-            spec["strict"] = True
-        return {"toolSpec": spec}
+        strict_mode = {"strict": True} if strict else {}
+        return {"toolSpec": {**spec, "inputSchema": {"json": schema}, **strict_mode}}
 
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``toolUse`` blocks of a Converse response, its message, or a list of blocks."""

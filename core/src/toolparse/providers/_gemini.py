@@ -61,9 +61,7 @@ class GeminiProvider(BuiltinProvider):
                 declaration["parameters"] = declared
         return declaration
 
-    def to_tools(
-        self, functions: Sequence[Function], *, strict: bool | None = None
-    ) -> list[dict[str, Any]]:
+    def to_tools(self, functions: Sequence[Function], *, strict: bool | None = None) -> list[Any]:
         """``[{"functionDeclarations": [...]}]``: the value of the request's ``tools``."""
         declarations = super().to_tools(functions, strict=strict)
         return [{"functionDeclarations": declarations}] if declarations else []
@@ -112,14 +110,8 @@ class GeminiProvider(BuiltinProvider):
                 media.append({where[0]: {"mimeType": part.media_type, where[1]: part.data}})
             else:
                 raise self.cannot_carry(part, "a function response")
-        try:  # the name the tool was declared under
-            name = self.name_rule.alias(result.name or "")
-        except ValueError:  # no alias fits; a call that named no tool is answered under no name
-            name = result.name if isinstance(result.name, str) else ""
-        response: dict[str, Any] = {
-            "name": name,
-            "response": {"error" if result.is_error else "output": "\n".join(texts)},
-        }
+        response: dict[str, Any] = {"name": self.called_name(result)}
+        response["response"] = {"error" if result.is_error else "output": "\n".join(texts)}
         # an id made up for a call that came without one: none back, Gemini matches by order
         if result.tool_call_id and not result.tool_call_id.startswith(GENERATED_ID):
             response = {"id": result.tool_call_id, **response}
@@ -272,8 +264,7 @@ class _Gemini(SchemaWalk):
         kept = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
         node.nullable = node.nullable or len(kept) < len(branches)
         converted = self.one_string(
-            [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)],
-            node,
+            [self.node(b, (*node.path, "anyOf", str(i))) for i, b in enumerate(kept)], node
         )
         if len(converted) == 1:
             node.out = {**converted[0], **node.out}  # the field's own keys win

@@ -54,12 +54,9 @@ class OllamaProvider(BuiltinProvider):
                 raise self.expected(payload)
             data = plain(data.get("tool_calls")) or []
         calls = self.listed(data, payload, _is_call)
-        named: list[Any] = [mapping(c["function"]) for c in calls]
         make_id = id_maker("ollama-call-", calls)
-        return [
-            ToolCall(make_id(c.get("id")), f.get("name"), f.get("arguments"))
-            for c, f in zip(calls, named, strict=True)
-        ]
+        named: list[Any] = [(c.get("id"), mapping(c["function"])) for c in calls]
+        return [ToolCall(make_id(i), f.get("name"), f.get("arguments")) for i, f in named]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """``{"role": "tool", "content", "tool_name"}``: the name the model called the tool by."""
@@ -72,18 +69,11 @@ class OllamaProvider(BuiltinProvider):
                 images.append(part.data)
             else:
                 raise self.cannot_carry(part, "a tool message (text, base64 images)")
-        try:
-            name = self.name_rule.alias(result.name or "")
-        except ValueError:  # no alias fits; a call that named no tool is answered under no name
-            name = result.name if isinstance(result.name, str) else ""
+        name = self.called_name(result)
         message: dict[str, Any] = {"role": "tool", "content": "\n".join(texts), "tool_name": name}
         if images:
             message["images"] = images
         return message
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
 
 
 def _is_call(call: Mapping[str, Any]) -> bool:
@@ -104,7 +94,8 @@ def _parameter(schema: Any, root: Schema) -> Schema:
             s["$ref"] = ref  # said as it is
     branches = s.get("anyOf") or ()
     types = [b.get("type") for b in branches if isinstance(b, Mapping) and len(b) == 1]
-    if "type" not in s and types and len(types) == len(branches) and all(map(_is_str, types)):
+    typed = types and len(types) == len(branches) and all(isinstance(t, str) for t in types)
+    if "type" not in s and typed:
         s["type"] = types  # Optional[int] as ["integer", "null"]
         del s["anyOf"]
     node = Converted(())

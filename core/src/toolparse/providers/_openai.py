@@ -197,17 +197,8 @@ _OUTPUT_TYPES = {"function": "function_call_output", "custom": "custom_tool_call
 # other type (LangChain's "ai" message or "tool_call") is not a Responses item, and a list
 # read as "no calls" would end the caller's loop
 _OTHER_ITEMS = frozenset(
-    {
-        "message",
-        "reasoning",
-        "compaction",
-        "program",
-        "additional_tools",
-        "item_reference",
-        "mcp_list_tools",
-        "mcp_approval_request",
-        "mcp_approval_response",
-    }
+    {"message", "reasoning", "compaction", "program", "additional_tools", "item_reference"}
+    | {"mcp_list_tools", "mcp_approval_request", "mcp_approval_response"}
 )
 
 

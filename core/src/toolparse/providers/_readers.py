@@ -1,8 +1,7 @@
 """Each provider's stream reader, the same two methods in each.
 
-``feed(event, calls)`` reads one event (plain data) into the :class:`~._stream.Assembly`, and is
-``False`` for an event the provider does not send; ``item(call)`` writes a finished call as one
-item of the provider's response.
+``feed(event, calls)`` reads one event (plain data) into the :class:`~._stream.Assembly` (``False``:
+not an event of this provider); ``item(call)`` writes a finished call as an item of the response.
 """
 
 from __future__ import annotations
@@ -75,13 +74,8 @@ class ResponsesEvents:
         return True
 
     def item(self, call: PendingCall) -> Any:
-        text = _RESPONSES_CALLS[call.kind]
-        return {
-            "type": call.kind,
-            "call_id": call.id,
-            "name": call.exported,
-            text: call.arguments_text,
-        }
+        item = {"type": call.kind, "call_id": call.id, "name": call.exported}
+        return {**item, _RESPONSES_CALLS[call.kind]: call.arguments_text}
 
 
 _RESPONSES_CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
@@ -91,11 +85,8 @@ class AnthropicEvents:
     """Anthropic Messages events: a ``tool_use`` block is complete at its ``content_block_stop``."""
 
     def feed(self, event: Mapping[str, Any], calls: Assembly) -> bool:
-        kind, key, block = (
-            event.get("type"),
-            event.get("index"),
-            mapping(event.get("content_block")),
-        )
+        kind, key = event.get("type"), event.get("index")
+        block = mapping(event.get("content_block"))
         if kind == "content_block_start" and block.get("type") == "tool_use":
             calls.start(key, block.get("id"), block.get("name"), start=block.get("input"))
         elif kind == "content_block_delta":
@@ -159,29 +150,21 @@ class WholeCalls:
 
 
 class GeminiChunks(WholeCalls):
-    """Gemini ``GenerateContentResponse`` chunks."""
+    """Gemini ``GenerateContentResponse`` chunks: their ``functionCall`` parts."""
 
-    def calls_of(self, chunk: Mapping[str, Any]) -> list[Any] | None:
-        return gemini_calls(chunk)
+    @staticmethod
+    def calls_of(chunk: Mapping[str, Any]) -> list[Any] | None:
+        if not {"candidates", "usageMetadata", "usage_metadata", "promptFeedback"} & chunk.keys():
+            return None
+        candidates = plain(chunk.get("candidates")) or [{}]
+        parts = plain(mapping(mapping(candidates[0]).get("content")).get("parts")) or ()
+        return [p for p in map(mapping, parts) if p.get("functionCall") or p.get("function_call")]
 
 
 class OllamaChunks(WholeCalls):
-    """Ollama ``ChatResponse`` chunks."""
+    """Ollama ``ChatResponse`` chunks: their ``message.tool_calls``."""
 
-    def calls_of(self, chunk: Mapping[str, Any]) -> list[Any] | None:
-        return ollama_calls(chunk)
-
-
-def gemini_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
-    """The ``functionCall`` parts of a ``GenerateContentResponse`` chunk."""
-    if not {"candidates", "usageMetadata", "usage_metadata", "promptFeedback"} & chunk.keys():
-        return None
-    candidates = plain(chunk.get("candidates")) or [{}]
-    parts = plain(mapping(mapping(candidates[0]).get("content")).get("parts")) or ()
-    return [p for p in map(mapping, parts) if p.get("functionCall") or p.get("function_call")]
-
-
-def ollama_calls(chunk: Mapping[str, Any]) -> list[Any] | None:
-    """The ``message.tool_calls`` of an Ollama ``ChatResponse`` chunk."""
-    message = mapping(chunk.get("message"))
-    return list(plain(message.get("tool_calls")) or ()) if message and "done" in chunk else None
+    @staticmethod
+    def calls_of(chunk: Mapping[str, Any]) -> list[Any] | None:
+        message = mapping(chunk.get("message"))
+        return list(plain(message.get("tool_calls")) or ()) if message and "done" in chunk else None

@@ -268,10 +268,7 @@ class SchemaWalk:
         return [b for b in branches if b not in texts]
 
     def positional(self, s: Schema, node: Converted) -> tuple[Schema, int | None]:
-        """Positional items, which no format here can say: their union, the order in words.
-
-        Returns the ``items`` schema, and the ``maxItems`` of a closed tuple (else ``None``).
-        """
+        """Positional items, said in words: their union, and a closed tuple's ``maxItems``."""
         prefix, rest, most = s["prefixItems"], s.get("items"), s.get("maxItems")
         items = [self.node(v, (*node.path, "prefixItems", str(i))) for i, v in enumerate(prefix)]
         closed = rest is False or (isinstance(most, int) and most <= len(prefix))

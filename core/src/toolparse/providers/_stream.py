@@ -1,8 +1,7 @@
 """The assembly behind :class:`toolparse.providers.ToolCallStream`.
 
-A provider's reader (its ``stream()``, see ``_readers``) knows when a call starts, grows and is
-complete in its events, and hands each finished call, in the provider's response shape, to the
-one :class:`Assembly`, which reads it with ``parse_tool_calls``: a streamed call is a parsed one.
+A provider's reader (``_readers``) hands each finished call, in the provider's response shape, to
+the :class:`Assembly`, which reads it with ``parse_tool_calls``: a streamed call is a parsed one.
 """
 
 from __future__ import annotations
@@ -78,20 +77,14 @@ class PendingCall:
 class Assembly:
     """What a reader drives: the calls being written by the provider's key, and those finished.
 
-    :param provider: the provider, whose reader reads one response.
-    :param parse: the provider's ``parse_tool_calls``, with the names routed back.
-    :param routes: the name each tool was exported under → the tool's own name.
+    ``parse``: the provider's ``parse_tool_calls`` (names routed back); ``routes``: alias → name.
     """
 
     def __init__(
         self, provider: Any, parse: Callable[[list[Any]], list[ToolCall]], routes: Mapping[str, str]
     ) -> None:
-        self.name, self.reader, self.parse, self.routes = (
-            provider.name,
-            provider.stream(),
-            parse,
-            routes,
-        )
+        self.name, self.reader = provider.name, provider.stream()
+        self.parse, self.routes = parse, routes
         self.open: dict[Any, PendingCall] = {}
         self.items: list[Any] = []  # every finished call, as an item of the response
         self.done: list[ToolCall] = []
@@ -150,11 +143,7 @@ class Assembly:
         aliases: list[dict[str, str]],
         names: Callable[[ToolCall], list[str] | NameIndex],
     ) -> list[str]:
-        """What is certain to be wrong with the open calls.
-
-        :param aliases: for each name rule, the alias of each tool → its name (what
-            ``execute_tool_calls`` runs); ``names``: the names the model can call.
-        """
+        """What is certain to be wrong with the open calls (``aliases``: alias → name, by rule)."""
         tools = {fn.name: fn for fn in functions}
         table = {alias: tools[name] for found in aliases for alias, name in found.items()} | tools
         found: list[str] = []

@@ -46,9 +46,8 @@ _TYPED = frozenset({"type", "anyOf", "allOf", "enum", "const", "$ref"})
 def strict_schema(schema: Mapping[str, Any], target: Target, provider: str, name: str) -> Schema:
     """The strict form of a tool's parameters schema (not modified) for ``target``.
 
-    :param target: ``"openai"`` (every property required, optional ones nullable) or
-        ``"anthropic"`` (``required`` kept as it was).
-    :param provider: the provider and ``name`` the tool, for errors.
+    ``"openai"`` makes every property required (optional ones nullable); ``"anthropic"`` keeps
+    ``required``. ``provider`` and ``name`` (the tool's) are for errors.
     """
     root = dict(schema)
     try:
@@ -152,8 +151,7 @@ class _Strict(SchemaWalk):
 
     def branches(self, key: str, value: Any, node: Converted) -> None:
         node.out[key] = self.one_string(
-            [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)],
-            node,
+            [self.node(v, (*node.path, key, str(i))) for i, v in enumerate(value)], node
         )
 
     def items(self, key: str, value: Any, node: Converted) -> None:
