@@ -21,7 +21,8 @@ from toolparse_jsonschema import JsonSchema, _cost
 
 from .models import rs_usable
 
-pytestmark = pytest.mark.skipif(not rs_usable(), reason="needs jsonschema-rs")
+if not rs_usable():  # (the tools below are defined when the module loads)
+    pytest.skip("needs jsonschema-rs", allow_module_level=True)
 
 NAMES = [f"field_{i}" for i in range(3_000)]
 WIDE = {
