@@ -10,10 +10,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
 
 import toolparse as tp
 from toolparse import _repair
+
+# the same calls through the pydantic and jsonschema adapters and without a parser
+pytest.importorskip("toolparse_pydantic")
+pytest.importorskip("toolparse_jsonschema")
+from pydantic import BaseModel
 
 # -- the declarations every repair goes through -------------------------------------------------
 
