@@ -138,8 +138,10 @@ def test_tools_defined_from_many_threads_all_get_their_form() -> None:
             compiled = adapter.compile(sources[i % len(sources)])
             assert compiled.accepted == (sources[i % len(sources)].name,)
 
-    race(define)
-    assert len(adapter._kept) <= adapter.kept
+    race(define, threads=8)
+    # with no lock, each thread building at once may add its form after another emptied the
+    # dict: bounded by the bound plus one per thread
+    assert len(adapter._kept) <= adapter.kept + 8
 
 
 def _plugin(adapter: AdapterBase) -> object:

@@ -62,6 +62,7 @@ def test_every_python_example_runs(page: pathlib.Path, capsys: pytest.CaptureFix
                 "agents",
                 "pydantic_ai",
                 "anyio",
+                "httpx2",
             ):
                 pytest.skip(f"needs {exc.name}, not installed in this environment")
             raise
