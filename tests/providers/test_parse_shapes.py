@@ -8,7 +8,7 @@ import hypothesis.strategies as st
 import pytest
 from anthropic.types import Message
 from google.genai import types as gt
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from openai.types.chat import ChatCompletionToolMessageParam
 from openai.types.responses.response_custom_tool_call_output_param import (
     ResponseCustomToolCallOutputParam,
@@ -263,6 +263,7 @@ SHAPED = st.recursive(
 
 @settings(max_examples=60, deadline=None)
 @given(payload=SHAPED, provider=st.sampled_from(PROVIDERS))
+@example(payload={"choices": None, "parts": True}, provider="gemini")  # parts that are no list
 def test_any_payload_is_calls_or_a_value_error_and_every_call_is_answered(
     payload: Any, provider: str
 ) -> None:

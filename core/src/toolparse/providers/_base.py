@@ -192,6 +192,8 @@ class BuiltinProvider:
 
     def each(self, items: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
         """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
+        if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
+            raise self.expected(payload)
         found = [plain(item) for item in items]
         if not all(isinstance(item, Mapping) and fits(item) for item in found):
             raise self.expected(payload)
