@@ -270,3 +270,22 @@ def test_a_toolset_repair_applies_to_the_tools_that_chose_none() -> None:
     # a default survives pickling as a default
     again = pickle.loads(pickle.dumps(default))
     assert [fn.repair for fn in tp.Toolset([again], repair=None)] == [None]
+
+
+def test_tool_takes_repair_and_a_toolset_sets_it_only_where_left_at_the_default() -> None:
+    @tp.tool(repair=None)
+    def as_sent(labels: list[str]) -> str:
+        """Labels as sent."""
+        return ",".join(labels)
+
+    @tp.tool
+    def default(labels: list[str]) -> str:
+        """Labels, JSON text decoded."""
+        return ",".join(labels)
+
+    assert (as_sent.repair, default.repair) == (None, "safe")
+    assert isinstance(as_sent.execute({"labels": '["a", "b"]'}), tp.Error)
+    assert default.execute({"labels": '["a", "b"]'}) == tp.Ok("a,b")
+    tools = tp.Toolset([as_sent, default], repair="json")
+    assert tools.get("as_sent").repair is None  # type: ignore[union-attr]
+    assert tools.get("default").repair == "json"  # type: ignore[union-attr]

@@ -25,6 +25,7 @@ from ..results import ToolResult
 from ._signature import FunctionSignature, parse_docstring, read_signature
 
 if TYPE_CHECKING:
+    from .._repair import Repair
     from ..adapter import Adapter
     from ..arguments import Limits
     from ..plugins import PluginManager
@@ -169,6 +170,7 @@ class Passed(TypedDict, total=False):
     unknown_arguments: UnknownArguments
     return_direct: bool
     limits: Limits | None
+    repair: Repair | None
 
 
 class Options(Passed, total=False):

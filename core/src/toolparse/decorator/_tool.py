@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, get_args, overload
 
+from .._repair import DEFAULT, Repair
 from ..adapter import UnknownArguments
 from ..function import Function
 from ._build import Options, ResponseFormat, make, own_name, refuse
@@ -54,6 +55,7 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
     options: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
     plugin_manager: PluginManager | None = None,
+    repair: Repair | None = DEFAULT,
 ) -> Function | Callable[[Callable[..., Any]], Function]:
     """Make a :class:`~toolparse.Function` out of a function, with or without options.
 
@@ -100,6 +102,8 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
     :param options: provider options.
     :param limits: the size and depth limits for arguments.
     :param plugin_manager: the plugin manager to find adapters in.
+    :param repair: ``"safe"`` (the default), ``"json"`` or ``None``: what is
+        repaired in the arguments before they are read (see :class:`~toolparse.Function`).
     :raises FunctionDefinitionError: (a ``ValueError``) for every definition
         problem, including each ``ValueError`` case of langchain_core's
         ``tool``.
@@ -130,6 +134,7 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
         "unknown_arguments": unknown_arguments,
         "return_direct": return_direct,
         "limits": limits,
+        "repair": repair,
     }
     if runnable is not None:  # tool("name", runnable)
         if not name_or_callable:
