@@ -54,13 +54,20 @@ def _field_rows() -> list[Row]:
         r = ratio_rounds(
             lambda f=fn, g=good: f.execute(g), lambda m=m, g=good: (m.model_validate(g), "ok")
         )
-        rows.append(r.row(f"pydantic: valid, {n} fields", "model_validate + body"))
+        rows.append(
+            r.row(
+                f"pydantic: valid, {n} fields",
+                "model_validate + body",
+                curve=("pydantic: fields in the model", "valid", n),
+            )
+        )
         r = ratio_rounds(lambda f=fn, b=bad: f.execute(b), floor_bad)
         rows.append(
             r.row(
                 f"pydantic: {n} wrong fields",
                 "model_validate failure + str(e)",
                 1.5 if n == 300 else None,
+                curve=("pydantic: fields in the model", "all wrong", n),
             )
         )
     return rows
@@ -95,7 +102,14 @@ def _text_rows() -> list[Row]:
             rounds=11,
             budget=0.1,  # a call of a large text is long: more of them per round, more rounds
         )
-        rows.append(r.row(f"execute(JSON text), {label}", "json.loads + the same dict call", 1.2))
+        rows.append(
+            r.row(
+                f"execute(JSON text), {label}",
+                "json.loads + the same dict call",
+                1.2,
+                curve=("JSON text arguments: bytes", "execute(text)", size),
+            )
+        )
     return rows
 
 

@@ -28,6 +28,10 @@ class Row:
     spread: tuple[float, float] | None = None
     #: the median of the per-round ratios (else the ratio of the two times)
     median_ratio: float | None = None
+    #: a point of a scaling curve: (panel, curve, x), drawn by ``plot.py``
+    curve: tuple[str, str, float] | None = None
+    #: in the table too (a curve's in-between sizes are drawn only)
+    listed: bool = True
 
     @property
     def ratio(self) -> float:
@@ -70,9 +74,15 @@ class Ratio:
     ratio: float
     spread: tuple[float, float]
 
-    def row(self, name: str, baseline: str, target: float | None = None) -> Row:
-        """The table row for this measurement."""
-        return Row(name, self.a_us, self.b_us, baseline, target, self.spread, self.ratio)
+    def row(
+        self,
+        name: str,
+        baseline: str,
+        target: float | None = None,
+        curve: tuple[str, str, float] | None = None,
+    ) -> Row:
+        """The table row for this measurement (``curve``: its point on a scaling plot)."""
+        return Row(name, self.a_us, self.b_us, baseline, target, self.spread, self.ratio, curve)
 
 
 def _number(
@@ -183,7 +193,7 @@ def table(rows: list[Row]) -> str:
         "| benchmark | toolparse (us) | baseline | baseline (us) | ratio | spread | target |",
         "|---|---:|---|---:|---:|---:|---:|",
     ]
-    for r in rows:
+    for r in (r for r in rows if r.listed):
         target = f"<= {r.target:g}x {r.verdict}" if r.target is not None else ""
         spread = f"{r.spread[0]:.2f}-{r.spread[1]:.2f}" if r.spread else ""
         lines.append(

@@ -14,7 +14,9 @@ table. It combines with names and with ``--write``.
 
 ``--write PAGE`` replaces the table between the ``<!-- benchmarks:start -->``
 and ``<!-- benchmarks:end -->`` markers of PAGE (appending them when absent),
-leaving the page's prose as it is.
+leaving the page's prose as it is, and draws the rows that are points of a
+scaling curve next to it (``PAGE-scaling.svg``, with matplotlib from the
+``bench`` dependency group: ``uv run --locked --group bench python benchmarks/run.py ...``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 from harness import Row, table
+from plot import draw
 
 #: the modules whose rows bench_peers.py includes
 _IN_PEERS = ("integrations", "mcp")
@@ -87,6 +90,11 @@ def main(argv: list[str]) -> int:
             " Ratios are medians over interleaved rounds (spread: lowest-highest round)"
             " where a spread is shown, else best-of-repeats."
         )
+        figure = page.with_name(f"{page.stem}-scaling.svg")
+        if draw(rows, figure):
+            text = f"![The scaling curves: each ratio by size, with its spread]({figure.name})\n\n{text}"
+        else:
+            print("no plot: matplotlib is in the bench group (uv run --group bench)", file=sys.stderr)
         write(page, f"{note}\n\n{text}")
     return 0
 
