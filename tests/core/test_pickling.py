@@ -322,16 +322,10 @@ def loaded_elsewhere() -> dict[str, Any]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-#: marshmallow's ``missing`` sentinel does not survive pickling (a copy is not ``missing``): a
-#: Schema class sent by value loads an absent field as that copy. Its schemas belong in a module.
-MARSHMALLOW_BY_VALUE = pytest.mark.xfail(reason="marshmallow.missing is copied by pickle")
 KINDS = ["params", "raw", "lambda", "tool", *(k for k in SOURCES if k not in ("params", "raw"))]
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [pytest.param(k, marks=MARSHMALLOW_BY_VALUE) if k == "marshmallow" else k for k in KINDS],
-)
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_local_tool_goes_by_value_with_cloudpickle(
     kind: str, loaded_elsewhere: dict[str, Any]
 ) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copyreg
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, missing
 
 from toolparse import ArgumentProblem, Ok, ParseResult, invalid_arguments
 
@@ -14,6 +15,13 @@ from ._errors import problems
 from ._shape import Level, unknown_keys
 
 __all__ = ["make_parser"]
+
+# marshmallow's ``missing`` has no ``__reduce__``, so pickle copies it, and a copy is not
+# ``missing``: a Schema class sent by value (cloudpickle sends a tool defined in ``__main__``
+# to a worker that way) would load an absent field as that copy. Pickled by its name, it
+# stays the one sentinel, as the pickle docs advise for singletons.
+if "__reduce__" not in vars(type(missing)):
+    copyreg.pickle(type(missing), lambda _: "missing")
 
 
 def make_parser(
