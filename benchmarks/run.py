@@ -94,7 +94,9 @@ def main(argv: list[str]) -> int:
         if draw(rows, figure):
             text = f"![The scaling curves: each ratio by size, with its spread]({figure.name})\n\n{text}"
         else:
-            print("no plot: matplotlib is in the bench group (uv run --group bench)", file=sys.stderr)
+            print(
+                "no plot: matplotlib is in the bench group (uv run --group bench)", file=sys.stderr
+            )
         write(page, f"{note}\n\n{text}")
     return 0
 
