@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..function import Function
 
 __all__ = [
+    "MAPS",
     "BuiltinProvider",
     "NameRule",
     "Schema",
@@ -26,6 +27,8 @@ __all__ = [
 ]
 
 Schema = dict[str, Any]
+#: for ``isinstance``: a dict is decided by its exact type, before the slower ABC check
+MAPS = (dict, Mapping)
 
 
 class NameRule:
@@ -194,18 +197,22 @@ class BuiltinProvider:
         """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
             raise self.expected(payload)
-        found = [plain(item) for item in items]
-        if not all(isinstance(item, Mapping) and fits(item) for item in found):
-            raise self.expected(payload)
+        found = []
+        for item in items:
+            if type(item) is not dict:  # (plain() of a dict is the dict: no call for it)
+                item = plain(item)
+            if not (isinstance(item, MAPS) and fits(item)):
+                raise self.expected(payload)
+            found.append(item)
         return found
 
     def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
         """``data``, one item that ``fits`` or a list of them, as a list (else refused)."""
-        if isinstance(data, Mapping) and fits(data):
+        if isinstance(data, list):  # first: the ABC's check is slow to say a list is no mapping
+            return self.each(data, payload, fits)
+        if isinstance(data, MAPS) and fits(data):
             return [data]
-        if not isinstance(data, list):
-            raise self.expected(payload)
-        return self.each(data, payload, fits)
+        raise self.expected(payload)
 
     def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
         """The error for a content part the provider cannot carry ``where``."""
@@ -223,6 +230,8 @@ class BuiltinProvider:
 
 def plain(payload: Any) -> Any:
     """A response as plain data: SDK objects dumped (duck typed: no SDK imported), lists by item."""
+    if type(payload) is dict:  # the common case, decided before looking for model_dump
+        return payload
     dump = getattr(payload, "model_dump", None)
     if dump is not None and not isinstance(payload, type):
         try:
@@ -236,20 +245,26 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    data = plain(value)
-    return data if isinstance(data, Mapping) else {}
+    data = value if type(value) is dict else plain(value)
+    return data if isinstance(data, MAPS) else {}
 
 
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
-    taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
-    numbers = itertools.count(1)
+    taken: set[Any] = set()
+    numbers: Iterator[int] | None = None
 
     def make(given: Any) -> str:
+        nonlocal numbers
         if isinstance(given, str) and given:
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
+        if numbers is None:  # read only when an id must be made up (most calls come with one)
+            numbers = itertools.count(1)
+            taken.update(
+                c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)
+            )
         made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made
