@@ -134,8 +134,7 @@ def registered(plugin_manager: PluginManager | None = None) -> dict[str, Provide
 
     :param plugin_manager: where to look (default: :func:`toolparse.plugin_manager`).
     """
-    if plugin_manager is None:  # the default manager, looked up only when the call gave none
-        plugin_manager = default_manager()
+    plugin_manager = default_manager() if plugin_manager is None else plugin_manager
     if plugin_manager.get_plugin(BUILTIN) is None:  # (has_plugin() is this, one call deeper)
         with _registering:
             if not plugin_manager.has_plugin(BUILTIN) and not plugin_manager.is_blocked(BUILTIN):

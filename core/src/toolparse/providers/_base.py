@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import messages
@@ -27,8 +27,7 @@ __all__ = [
 ]
 
 Schema = dict[str, Any]
-#: for ``isinstance``: a dict is decided by its exact type, before the slower ABC check
-MAPS = (dict, Mapping)
+MAPS = (dict, Mapping)  #: for ``isinstance``: a dict decided by its type, before the slow ABC
 
 
 class NameRule:
@@ -197,13 +196,9 @@ class BuiltinProvider:
         """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
             raise self.expected(payload)
-        found = []
-        for item in items:
-            if type(item) is not dict:  # (plain() of a dict is the dict: no call for it)
-                item = plain(item)
-            if not (isinstance(item, MAPS) and fits(item)):
-                raise self.expected(payload)
-            found.append(item)
+        found = [plain(item) for item in items]
+        if not all(isinstance(item, MAPS) and fits(item) for item in found):
+            raise self.expected(payload)
         return found
 
     def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
@@ -245,26 +240,19 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    data = value if type(value) is dict else plain(value)
-    return data if isinstance(data, MAPS) else {}
+    return data if isinstance(data := plain(value), MAPS) else {}
 
 
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
-    taken: set[Any] = set()
-    numbers: Iterator[int] | None = None
+    taken = {c.get(key) for c in calls if isinstance(c, MAPS) and isinstance(c.get(key), str)}
+    numbers = itertools.count(1)
 
     def make(given: Any) -> str:
-        nonlocal numbers
         if isinstance(given, str) and given:
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
-        if numbers is None:  # read only when an id must be made up (most calls come with one)
-            numbers = itertools.count(1)
-            taken.update(
-                c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)
-            )
         made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made

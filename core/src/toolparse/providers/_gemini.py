@@ -122,10 +122,8 @@ class GeminiProvider(BuiltinProvider):
 
 def _whole(value: Any) -> Any:
     """``value`` with whole-number floats as ints (a protobuf ``Struct`` has only floats)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, (str, int, float)) or value is None:  # no ABC check for a JSON scalar
-        return value
+    if isinstance(value, (str, int, float)) or value is None:  # a scalar: no ABC check
+        return int(value) if isinstance(value, float) and value.is_integer() else value
     if isinstance(value, MAPS):
         return {k: _whole(v) for k, v in value.items()}
     if isinstance(value, list):

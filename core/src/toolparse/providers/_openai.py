@@ -79,22 +79,11 @@ class OpenAIProvider(_OpenAI):
                 raise self.expected(payload)
         if isinstance(data, MAPS) and "message" in data and {"role", "done"}.isdisjoint(data):
             data = plain(data["message"]) or {}  # a Choice (an Ollama ChatResponse is "done")
-        if isinstance(data, MAPS) and _is_message(data):
+        if isinstance(data, MAPS) and not _is_call(data) and _is_message(data):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
-        found = []
-        for call in calls:  # a function call, or a custom one with its raw input text
-            call_id, kind = make_id(call.get("id")), call.get("type")
-            if kind == "custom" or (kind is None and "custom" in call):
-                custom: Any = mapping(call.get("custom"))
-                found.append(
-                    ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
-                )
-            else:
-                function: Any = mapping(call.get("function"))
-                found.append(ToolCall(call_id, function.get("name"), function.get("arguments")))
-        return found
+        return [_call(call, make_id(call.get("id"))) for call in calls]
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """``{"role": "tool", "tool_call_id", "content"}``, text only (Responses carry images)."""
@@ -107,28 +96,36 @@ class OpenAIProvider(_OpenAI):
         return {"type": "text", "text": part.text}
 
 
+def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
+    """One tool call: a function call, or a custom one with its raw input text."""
+    if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
+        custom: Any = mapping(call.get("custom"))
+        return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
+    function: Any = mapping(call.get("function"))
+    return ToolCall(call_id, function.get("name"), function.get("arguments"))
+
+
 def _is_call(data: Mapping[str, Any]) -> bool:
     """A Chat Completions tool call (function or custom)."""
+    if "function" not in data and "custom" not in data:  # a message: no ABC check of None
+        return False
     kind = data.get("type")
     if kind is None:
-        return isinstance(data.get("function"), Mapping) or isinstance(data.get("custom"), Mapping)
-    return kind in ("function", "custom") and ("function" in data or "custom" in data)
+        return isinstance(data.get("function"), MAPS) or isinstance(data.get("custom"), MAPS)
+    return kind in ("function", "custom")
 
 
 def _is_message(data: Mapping[str, Any]) -> bool:
-    """An assistant message of Chat Completions (not a tool call, nor another API's message)."""
+    """An assistant message of Chat Completions (not another API's message)."""
     if data.get("role") != "assistant" or "stop_reason" in data or data.get("type") == "message":
         return False
-    if ("function" in data or "custom" in data) and _is_call(data):
-        return False
-    calls = data.get("tool_calls")
-    if calls is not None and not isinstance(calls, list):
+    if not isinstance(data.get("tool_calls"), (list, type(None))):
         return False
     content = data.get("content")
     if content is None or isinstance(content, str):
         return True
     return isinstance(content, list) and all(
-        isinstance(part, Mapping) and part.get("type") in ("text", "refusal")
+        isinstance(part, MAPS) and part.get("type") in ("text", "refusal")
         for part in map(plain, content)
     )
 
