@@ -196,18 +196,17 @@ class BuiltinProvider:
         """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
             raise self.expected(payload)
-        found = [plain(item) for item in items]
-        if not all(isinstance(item, MAPS) and fits(item) for item in found):
-            raise self.expected(payload)
+        found = []
+        for item in map(plain, items):  # (a loop: no comprehension to call, nor generator)
+            if not (isinstance(item, MAPS) and fits(item)):
+                raise self.expected(payload)
+            found.append(item)
         return found
 
     def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
         """``data``, one item that ``fits`` or a list of them, as a list (else refused)."""
-        if isinstance(data, list):  # first: the ABC's check is slow to say a list is no mapping
-            return self.each(data, payload, fits)
-        if isinstance(data, MAPS) and fits(data):
-            return [data]
-        raise self.expected(payload)
+        items = data if isinstance(data, list) else (data,) if isinstance(data, MAPS) else None
+        return self.each(items, payload, fits)  # (a list first: the ABC is slow to say no)
 
     def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
         """The error for a content part the provider cannot carry ``where``."""
@@ -240,12 +239,12 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    return data if isinstance(data := plain(value), MAPS) else {}
+    return value if type(value) is dict else data if isinstance(data := plain(value), MAPS) else {}
 
 
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
-    taken = {c.get(key) for c in calls if isinstance(c, MAPS) and isinstance(c.get(key), str)}
+    taken: set[Any] = set()
     numbers = itertools.count(1)
 
     def make(given: Any) -> str:
@@ -253,6 +252,9 @@ def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callabl
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
+        if not taken:  # read when the first id is made up (most calls come with one)
+            ids = (c.get(key) for c in calls if isinstance(c, MAPS))
+            taken.update(i for i in ids if isinstance(i, str))
         made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made
