@@ -83,7 +83,16 @@ class OpenAIProvider(_OpenAI):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
-        return [_call(call, make_id(call.get("id"))) for call in calls]
+        found = []
+        for call in calls:  # a function call, or a custom one with its raw input text
+            call_id, kind = make_id(call.get("id")), call.get("type")
+            if kind == "custom" or (kind is None and "custom" in call):
+                part: Any = mapping(call.get("custom"))
+                found.append(ToolCall(call_id, part.get("name"), part.get("input"), kind="custom"))
+            else:
+                part = mapping(call.get("function"))
+                found.append(ToolCall(call_id, part.get("name"), part.get("arguments")))
+        return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """``{"role": "tool", "tool_call_id", "content"}``, text only (Responses carry images)."""
@@ -94,15 +103,6 @@ class OpenAIProvider(_OpenAI):
         if not isinstance(part, TextPart):
             raise self.cannot_carry(part, "a tool message (text only)")
         return {"type": "text", "text": part.text}
-
-
-def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
-    """One tool call: a function call, or a custom one with its raw input text."""
-    if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-        custom: Any = mapping(call.get("custom"))
-        return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
-    function: Any = mapping(call.get("function"))
-    return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
 def _is_call(data: Mapping[str, Any]) -> bool:
