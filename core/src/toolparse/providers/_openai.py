@@ -79,7 +79,7 @@ class OpenAIProvider(_OpenAI):
                 raise self.expected(payload)
         if isinstance(data, MAPS) and "message" in data and {"role", "done"}.isdisjoint(data):
             data = plain(data["message"]) or {}  # a Choice (an Ollama ChatResponse is "done")
-        if isinstance(data, MAPS) and not _is_call(data) and _is_message(data):
+        if isinstance(data, MAPS) and _is_message(data):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
@@ -107,17 +107,17 @@ class OpenAIProvider(_OpenAI):
 
 def _is_call(data: Mapping[str, Any]) -> bool:
     """A Chat Completions tool call (function or custom)."""
-    if "function" not in data and "custom" not in data:  # a message: no ABC check of None
-        return False
     kind = data.get("type")
     if kind is None:
         return isinstance(data.get("function"), MAPS) or isinstance(data.get("custom"), MAPS)
-    return kind in ("function", "custom")
+    return kind in ("function", "custom") and ("function" in data or "custom" in data)
 
 
 def _is_message(data: Mapping[str, Any]) -> bool:
-    """An assistant message of Chat Completions (not another API's message)."""
+    """An assistant message of Chat Completions (not a tool call, nor another API's message)."""
     if data.get("role") != "assistant" or "stop_reason" in data or data.get("type") == "message":
+        return False
+    if ("function" in data or "custom" in data) and _is_call(data):  # (no ABC check of None)
         return False
     if not isinstance(data.get("tool_calls"), (list, type(None))):
         return False
