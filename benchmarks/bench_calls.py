@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import toolparse as tp
 from harness import Row, ratio_rounds
@@ -75,7 +76,7 @@ def run() -> list[Row]:
     }
 
     def comprehension() -> list[tp.ToolCall]:
-        message = response["choices"][0]["message"]  # type: ignore[index]
+        message = response["choices"][0]["message"]
         return [
             tp.ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
             for c in message["tool_calls"]
@@ -84,6 +85,11 @@ def run() -> list[Row]:
     assert tp.providers.parse_tool_calls(response, "openai") == comprehension()
     r = ratio_rounds(lambda: tp.providers.parse_tool_calls(response, "openai"), comprehension)
     rows.append(r.row("parse_tool_calls, 1 OpenAI call", "a comprehension of ToolCalls", 3.0))
+    # the other providers' single call, against the same kind of floor (no target of their own)
+    for provider, payload, by_hand in _other_replies():
+        assert tp.providers.parse_tool_calls(payload, provider) == by_hand()
+        r = ratio_rounds(lambda p=payload, n=provider: tp.providers.parse_tool_calls(p, n), by_hand)
+        rows.append(r.row(f"parse_tool_calls, 1 {provider} call", "a comprehension of ToolCalls"))
 
     afn = tp.Function("weather", abody, parameters_schema=fn.parameters_schema)
     afns = [afn]
@@ -113,6 +119,63 @@ def run() -> list[Row]:
         )
     )
     return rows
+
+
+def _other_replies() -> list[tuple[str, dict[str, Any], Callable[[], list[tp.ToolCall]]]]:
+    """(provider, a response with one call, the comprehension reading it by hand)."""
+    anthropic: dict[str, Any] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude",
+        "stop_reason": "tool_use",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "weather", "input": ARGS}],
+    }
+    gemini: dict[str, Any] = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"id": "g1", "name": "weather", "args": ARGS}}],
+                }
+            }
+        ]
+    }
+    call = _openai_call()
+    responses: dict[str, Any] = {
+        "object": "response",
+        "output": [{"type": "function_call", "call_id": "call_1", **call["function"]}],
+    }
+
+    def anthropic_hand() -> list[tp.ToolCall]:
+        blocks = anthropic["content"]
+        return [
+            tp.ToolCall(b["id"], b["name"], b["input"]) for b in blocks if b["type"] == "tool_use"
+        ]
+
+    def gemini_hand() -> list[tp.ToolCall]:
+        parts = gemini["candidates"][0]["content"]["parts"]
+        return [
+            tp.ToolCall(
+                p["functionCall"]["id"], p["functionCall"]["name"], p["functionCall"]["args"]
+            )
+            for p in parts
+            if "functionCall" in p
+        ]
+
+    def responses_hand() -> list[tp.ToolCall]:
+        items = responses["output"]
+        return [
+            tp.ToolCall(i["call_id"], i["name"], i["arguments"])
+            for i in items
+            if i["type"] == "function_call"
+        ]
+
+    return [
+        ("anthropic", anthropic, anthropic_hand),
+        ("gemini", gemini, gemini_hand),
+        ("openai-responses", responses, responses_hand),
+    ]
 
 
 #: awaits per entry of the loop, so that entering it is no noticeable part of either figure

@@ -246,3 +246,16 @@ def test_round_trip_with_strict_nulls_restored() -> None:
     assert messages[0]["content"] == "Paris: 1 stops over 3 days"
     assert messages[1]["content"] == "Paris: 1 stops over 5 days"
     assert [r.is_error for r in results] == [False, False, True, True]
+
+
+def test_a_made_up_id_is_none_the_response_holds_before_or_after_it() -> None:
+    def call(call_id: str | None) -> dict[str, Any]:
+        made = {"type": "function", "function": {"name": "ping", "arguments": "{}"}}
+        return made if call_id is None else {"id": call_id, **made}
+
+    message = {"role": "assistant", "tool_calls": [call("call_1"), call(None), call("call_2")]}
+    calls = providers.parse_tool_calls(message, "openai")
+    assert [c.id for c in calls] == ["call_1", "call_3", "call_2"]
+    # without any id: numbered in order, each once
+    ids = [c.id for c in providers.parse_tool_calls([call(None)] * 3, "openai")]
+    assert ids == ["call_1", "call_2", "call_3"]

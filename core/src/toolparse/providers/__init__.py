@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..hookspecs import hookimpl
+from ..plugins import plugin_manager as default_manager
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -133,12 +134,8 @@ def registered(plugin_manager: PluginManager | None = None) -> dict[str, Provide
 
     :param plugin_manager: where to look (default: :func:`toolparse.plugin_manager`).
     """
-    if plugin_manager is None:
-        # the default manager, looked up only when the call gave none
-        from ..plugins import plugin_manager as default
-
-        plugin_manager = default()
-    if not plugin_manager.has_plugin(BUILTIN):
+    plugin_manager = default_manager() if plugin_manager is None else plugin_manager
+    if plugin_manager.get_plugin(BUILTIN) is None:  # (has_plugin() is this, one call deeper)
         with _registering:
             if not plugin_manager.has_plugin(BUILTIN) and not plugin_manager.is_blocked(BUILTIN):
                 plugin_manager.register(sys.modules[__name__], name=BUILTIN)
@@ -213,11 +210,10 @@ def parse_tool_calls(
     :param functions: the tools offered (Functions or a Toolset): a call made under the alias a
         tool was exported as gets the tool's own name back.
     """
-    found = _provider(provider)
+    found = get_provider(provider) if isinstance(provider, str) else provider
     calls = found.parse_tool_calls(payload)
     _record(calls, found.name)
-    rule = getattr(found, "name_rule", None)
-    if functions is None or rule is None or not calls:
+    if functions is None or not calls or (rule := getattr(found, "name_rule", None)) is None:
         return calls
     names = _exported_names(functions, found.name, rule)
     for call in calls:

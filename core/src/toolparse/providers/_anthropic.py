@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, NameRule, content_parts, id_maker, plain
+from ._base import MAPS, BuiltinProvider, NameRule, content_parts, id_maker, plain
 from ._readers import AnthropicEvents
 from ._schema import parameters
 from ._strict import strict_schema
@@ -48,9 +48,9 @@ class AnthropicProvider(BuiltinProvider):
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``tool_use`` blocks of a ``Message``, a message param, or a list of blocks."""
         data = plain(payload)
-        if isinstance(data, Mapping) and _FOREIGN_KEYS & data.keys():
+        if isinstance(data, MAPS) and not _FOREIGN_KEYS.isdisjoint(data):
             raise self.expected(payload)
-        if isinstance(data, Mapping) and "content" in data:
+        if isinstance(data, MAPS) and "content" in data:
             data = data["content"]
             if isinstance(data, str):
                 return []

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..function import Function
 
 __all__ = [
+    "MAPS",
     "BuiltinProvider",
     "NameRule",
     "Schema",
@@ -26,6 +27,7 @@ __all__ = [
 ]
 
 Schema = dict[str, Any]
+MAPS = (dict, Mapping)  #: for ``isinstance``: a dict decided by its type, before the slow ABC
 
 
 class NameRule:
@@ -194,18 +196,17 @@ class BuiltinProvider:
         """``items`` as a list of plain mappings that each ``fits``, else the payload is refused."""
         if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
             raise self.expected(payload)
-        found = [plain(item) for item in items]
-        if not all(isinstance(item, Mapping) and fits(item) for item in found):
-            raise self.expected(payload)
+        found = []
+        for item in map(plain, items):  # (a loop: no comprehension to call, nor generator)
+            if not (isinstance(item, MAPS) and fits(item)):
+                raise self.expected(payload)
+            found.append(item)
         return found
 
     def listed(self, data: Any, payload: Any, fits: Callable[[Mapping[str, Any]], bool]) -> Any:
         """``data``, one item that ``fits`` or a list of them, as a list (else refused)."""
-        if isinstance(data, Mapping) and fits(data):
-            return [data]
-        if not isinstance(data, list):
-            raise self.expected(payload)
-        return self.each(data, payload, fits)
+        items = data if isinstance(data, list) else (data,) if isinstance(data, MAPS) else None
+        return self.each(items, payload, fits)  # (a list first: the ABC is slow to say no)
 
     def cannot_carry(self, part: ContentPart, where: str) -> ValueError:
         """The error for a content part the provider cannot carry ``where``."""
@@ -223,6 +224,8 @@ class BuiltinProvider:
 
 def plain(payload: Any) -> Any:
     """A response as plain data: SDK objects dumped (duck typed: no SDK imported), lists by item."""
+    if type(payload) is dict:  # the common case, decided before looking for model_dump
+        return payload
     dump = getattr(payload, "model_dump", None)
     if dump is not None and not isinstance(payload, type):
         try:
@@ -236,13 +239,12 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    data = plain(value)
-    return data if isinstance(data, Mapping) else {}
+    return value if type(value) is dict else data if isinstance(data := plain(value), MAPS) else {}
 
 
 def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
     """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
-    taken = {c.get(key) for c in calls if isinstance(c, Mapping) and isinstance(c.get(key), str)}
+    taken: set[Any] = set()
     numbers = itertools.count(1)
 
     def make(given: Any) -> str:
@@ -250,6 +252,9 @@ def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callabl
             return given
         if isinstance(given, int) and not isinstance(given, bool):
             return str(given)  # a number id (JSON-RPC): keep it, as text
+        if not taken:  # read when the first id is made up (most calls come with one)
+            ids = (c.get(key) for c in calls if isinstance(c, MAPS))
+            taken.update(i for i in ids if isinstance(i, str))
         made = next(name for n in numbers if (name := f"{prefix}{n}") not in taken)
         taken.add(made)
         return made

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._schemas import free_form, merge_all_of
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._base import MAPS, BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
 from ._readers import GeminiChunks
 from ._schema import Converted, Rule, SchemaWalk, parameters, rewrite
 
@@ -69,19 +69,19 @@ class GeminiProvider(BuiltinProvider):
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The ``functionCall`` parts of a response (first candidate), a ``Content`` or parts."""
         data = plain(payload)
-        if isinstance(data, Mapping) and "candidates" in data:
+        if isinstance(data, MAPS) and "candidates" in data:
             candidates = data["candidates"] or []
             if not isinstance(candidates, list):
                 raise self.expected(payload)
             data = mapping(candidates[0]).get("content") if candidates else None
             data = plain(data) or {"parts": []}
         elif (
-            isinstance(data, Mapping)
+            isinstance(data, MAPS)
             and isinstance(plain(data.get("content")), Mapping)
             and "parts" not in data
         ):
             data = plain(data["content"]) or {"parts": []}  # a Candidate
-        if isinstance(data, Mapping) and "parts" in data and "type" not in data:
+        if isinstance(data, MAPS) and "parts" in data and "type" not in data:
             parts = self.each(data["parts"] or [], payload, _is_part)
         else:
             parts = self.listed(data, payload, _is_part)
@@ -90,7 +90,7 @@ class GeminiProvider(BuiltinProvider):
             call = plain(part.get("functionCall") or part.get("function_call"))
             if call is None and "name" in part and "args" in part:
                 call = part  # a FunctionCall itself
-            if isinstance(call, Mapping):
+            if isinstance(call, MAPS):
                 found.append(call)
         make_id = id_maker(GENERATED_ID, found)
         return [
@@ -122,9 +122,9 @@ class GeminiProvider(BuiltinProvider):
 
 def _whole(value: Any) -> Any:
     """``value`` with whole-number floats as ints (a protobuf ``Struct`` has only floats)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, Mapping):
+    if isinstance(value, (str, int, float)) or value is None:  # a scalar: no ABC check
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+    if isinstance(value, MAPS):
         return {k: _whole(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_whole(v) for v in value]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._schemas import resolve_ref
 from ..results import ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._base import MAPS, BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
 from ._readers import OllamaChunks
 from ._schema import Converted, parameters
 
@@ -77,10 +77,8 @@ class OllamaProvider(BuiltinProvider):
 
 
 def _is_call(call: Mapping[str, Any]) -> bool:
-    return (
-        isinstance(plain(call.get("function")), Mapping)
-        and call.get("type", "function") == "function"
-    )
+    function = plain(call.get("function"))
+    return isinstance(function, MAPS) and call.get("type", "function") == "function"
 
 
 def _parameter(schema: Any, root: Schema) -> Schema:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._schemas import resolve_ref
 from ..results import ContentPart, ImagePart, TextPart, ToolCall, ToolResult
-from ._base import BuiltinProvider, NameRule, Schema, content_parts, id_maker, mapping, plain
+from ._base import MAPS, BuiltinProvider, NameRule, content_parts, id_maker, mapping, plain
 from ._readers import ChatChunks, ResponsesEvents
 from ._schema import loose_array, parameters, rewrite
 from ._strict import strict_schema
@@ -68,22 +68,31 @@ class OpenAIProvider(_OpenAI):
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls in a ``ChatCompletion`` (its first choice), a choice, a message or calls."""
         data = plain(payload)
-        if isinstance(data, Mapping) and "choices" in data:
+        if isinstance(data, MAPS) and "choices" in data:
             choices, kind = data["choices"], data.get("object", "chat.completion")
             if not isinstance(choices, list) or kind != "chat.completion":
                 raise self.expected(payload)
             if not choices:
                 return []
             data = plain(choices[0])
-            if not (isinstance(data, Mapping) and "message" in data):
+            if not (isinstance(data, MAPS) and "message" in data):
                 raise self.expected(payload)
-        if isinstance(data, Mapping) and "message" in data and not {"role", "done"} & data.keys():
+        if isinstance(data, MAPS) and "message" in data and {"role", "done"}.isdisjoint(data):
             data = plain(data["message"]) or {}  # a Choice (an Ollama ChatResponse is "done")
-        if isinstance(data, Mapping) and not _is_call(data) and _is_message(data):
+        if isinstance(data, MAPS) and _is_message(data):
             data = data.get("tool_calls") or []
         calls = self.listed(data, payload, _is_call)
         make_id = id_maker("call_", calls)
-        return [_call(call, make_id(call.get("id"))) for call in calls]
+        found = []
+        for call in calls:  # a function call, or a custom one with its raw input text
+            call_id, kind = make_id(call.get("id")), call.get("type")
+            if kind == "custom" or (kind is None and "custom" in call):
+                part: Any = mapping(call.get("custom"))
+                found.append(ToolCall(call_id, part.get("name"), part.get("input"), kind="custom"))
+            else:
+                part = mapping(call.get("function"))
+                found.append(ToolCall(call_id, part.get("name"), part.get("arguments")))
+        return found
 
     def answer(self, result: ToolResult) -> dict[str, Any]:
         """``{"role": "tool", "tool_call_id", "content"}``, text only (Responses carry images)."""
@@ -96,35 +105,27 @@ class OpenAIProvider(_OpenAI):
         return {"type": "text", "text": part.text}
 
 
-def _call(call: Mapping[str, Any], call_id: str) -> ToolCall:
-    """One tool call: a function call, or a custom one with its raw input text."""
-    if call.get("type") == "custom" or (call.get("type") is None and "custom" in call):
-        custom: Any = mapping(call.get("custom"))
-        return ToolCall(call_id, custom.get("name"), custom.get("input"), kind="custom")
-    function: Any = mapping(call.get("function"))
-    return ToolCall(call_id, function.get("name"), function.get("arguments"))
-
-
 def _is_call(data: Mapping[str, Any]) -> bool:
     """A Chat Completions tool call (function or custom)."""
     kind = data.get("type")
     if kind is None:
-        return isinstance(data.get("function"), Mapping) or isinstance(data.get("custom"), Mapping)
+        return isinstance(data.get("function"), MAPS) or isinstance(data.get("custom"), MAPS)
     return kind in ("function", "custom") and ("function" in data or "custom" in data)
 
 
 def _is_message(data: Mapping[str, Any]) -> bool:
-    """An assistant message of Chat Completions (not another API's message)."""
+    """An assistant message of Chat Completions (not a tool call, nor another API's message)."""
     if data.get("role") != "assistant" or "stop_reason" in data or data.get("type") == "message":
         return False
-    calls = data.get("tool_calls")
-    if calls is not None and not isinstance(calls, list):
+    if ("function" in data or "custom" in data) and _is_call(data):  # (no ABC check of None)
+        return False
+    if not isinstance(data.get("tool_calls"), (list, type(None))):
         return False
     content = data.get("content")
     if content is None or isinstance(content, str):
         return True
     return isinstance(content, list) and all(
-        isinstance(part, Mapping) and part.get("type") in ("text", "refusal")
+        isinstance(part, MAPS) and part.get("type") in ("text", "refusal")
         for part in map(plain, content)
     )
 
@@ -146,7 +147,7 @@ class OpenAIResponsesProvider(_OpenAI):
     def parse_tool_calls(self, payload: Any) -> list[ToolCall]:
         """The calls of a ``Response``, a list of output items, or one item (ids: ``call_id``)."""
         data = plain(payload)
-        if isinstance(data, Mapping) and "output" in data and "type" not in data:
+        if isinstance(data, MAPS) and "output" in data and "type" not in data:
             items = data["output"] or []
             if data.get("object", "response") != "response" or not isinstance(items, list):
                 raise self.expected(payload)
@@ -218,7 +219,7 @@ def _is_item(item: Mapping[str, Any]) -> bool:
     )
 
 
-def _check_limits(schema: Schema, name: str) -> None:
+def _check_limits(schema: dict[str, Any], name: str) -> None:
     """Refuse a strict schema over OpenAI's documented size limits (nesting through ``$ref``)."""
     properties, deepest = _expanded(schema)
     enums = chars = 0
@@ -257,7 +258,7 @@ def _check_limits(schema: Schema, name: str) -> None:
             )
 
 
-def _expanded(schema: Schema) -> tuple[int, int]:
+def _expanded(schema: dict[str, Any]) -> tuple[int, int]:
     """Properties and object nesting of ``schema``, each ``$ref`` expanded (and measured once)."""
     memo: dict[str, tuple[int, int]] = {}
 
