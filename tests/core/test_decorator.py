@@ -315,6 +315,26 @@ def test_a_mapping_parser_with_extra_keys_is_filtered_for_the_body() -> None:
     assert fn.execute({}) == tp.Ok("2")
 
 
+@pytest.mark.parametrize("wait", [False, True])
+def test_one_body_gives_context_artifact_and_filtered_keywords_sync_or_async(wait: bool) -> None:
+    # every step between the parsed value and the function, in both bodies @tool builds
+    def pair(a: int, ctx: tp.Context, b: int = 1) -> tuple[str, Any]:
+        return f"{a + b}", dict(ctx)
+
+    async def waited(a: int, ctx: tp.Context, b: int = 1) -> tuple[str, Any]:
+        return pair(a, ctx, b)
+
+    fn = tool(
+        waited if wait else pair,
+        response_format="content_and_artifact",
+        parse_args=lambda arguments: tp.ok({"a": 1, "b": 2, "zzz": 9}),
+    )
+    assert fn.execute({}, {"k": 1}) == tp.Ok("3", {"k": 1})
+    assert fn.execute({}) == tp.Ok("3", {})
+    assert asyncio.run(fn.aexecute({}, {"k": 2})) == tp.Ok("3", {"k": 2})
+    assert tool(pair, response_format="content_and_artifact").execute({"a": 4}) == tp.Ok("5", {})
+
+
 def test_attrs_adapter() -> None:
     pytest.importorskip("cattrs")
     fn = tool(add, adapter="attrs")

@@ -114,22 +114,26 @@ def label(body: Callable[..., Any], fn: Callable[..., Any]) -> Callable[..., Any
     return body
 
 
-def keyword_arguments(sig: FunctionSignature, keywords: list[Keywords]) -> ArgumentsOf:
-    """Keyword arguments from the parsed value, through ``keywords[0]`` (the adapter's, once known)."""
-    ctx = sig.context
+def keyword_body(
+    fn: Callable[..., Any], name: str, artifact: bool, sig: FunctionSignature, kw: list[Keywords]
+) -> Callable[..., Any]:
+    """The body calling ``fn`` with the parsed value's keyword arguments, by ``kw[0]`` (the adapter's, once known)."""
+    ctx, wait = sig.context, _is_async(fn)
     # names the function cannot take (extra keys a parser let through) are left out
     allowed = None if any(v.startswith("**") for v in sig.variadic) else frozenset(sig.names)
+    call = dict if wait else fn  # (async: the arguments, for the body that awaits ``fn``)
 
-    def arguments_of(value: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        kwargs = keywords[0](value)
+    def body(value: Any, context: Any) -> Any:
+        kwargs = kw[0](value)
         if allowed is not None and not allowed.issuperset(kwargs):
             kwargs = {k: v for k, v in kwargs.items() if k in allowed}
-        if ctx is None:
-            return (), kwargs
-        # a Context parameter always gets a mapping (a new one each call: the tool may fill it)
-        return (), {**kwargs, ctx: {} if context is None else context}
+        if ctx is not None:
+            # a Context parameter always gets a mapping (a new one each call: the tool may fill it)
+            kwargs = {**kwargs, ctx: {} if context is None else context}
+        result = call(**kwargs)
+        return _artifact_of(name, result) if artifact and not wait else result
 
-    return arguments_of
+    return make_body(fn, name, artifact, lambda v, c: ((), body(v, c))) if wait else body
 
 
 def single_argument(ctx: str | None) -> ArgumentsOf:
@@ -258,7 +262,7 @@ def make(obj: Any, name: str, opts: Options) -> Function:
             if description is None:
                 message = "Function must have either a docstring or description when infer_schema is False"
                 raise refuse("description", message, subject)
-            arguments_of = single_argument(sig.context)
+            body = make_body(obj, name, artifact, single_argument(sig.context))
             parse_args = opts["parse_args"] or single_input_parser
             # (the manager as given: a Function that infers nothing keeps the default unresolved)
             single = {
@@ -268,8 +272,8 @@ def make(obj: Any, name: str, opts: Options) -> Function:
             }
         else:
             source, adapter, description = _from_function(name, opts, subject, sig, doc, pm)
-            arguments_of = keyword_arguments(sig, converter)
-        body = label(make_body(obj, name, artifact, arguments_of), obj)
+            body = keyword_body(obj, name, artifact, sig, converter)
+        body = label(body, obj)
     given = {key: value for key, value in opts.items() if key in Passed.__annotations__}
     passed: dict[str, Any] = {"plugin_manager": pm, **given, **single}
     function = Function(

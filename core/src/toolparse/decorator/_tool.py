@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, get_args, overload
+from typing import TYPE_CHECKING, Any, cast, get_args, overload
 
 from .._repair import DEFAULT, Repair
 from ..adapter import UnknownArguments
@@ -108,6 +108,7 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
         problem, including each ``ValueError`` case of langchain_core's
         ``tool``.
     """
+    given = locals()  # the options as given, before any other local is bound
     if args:  # e.g. tool("name", runnable, "extra")
         message = (
             f"Too many arguments for tool decorator: it takes at most a name and a callable "
@@ -117,25 +118,7 @@ def tool(  # noqa: PLR0913 - langchain_core's @tool keywords, and API.md's
     if response_format not in _FORMATS:
         formats = ", ".join(map(repr, _FORMATS))
         raise refuse("response_format", f"must be one of {formats}, got {response_format!r:.40}")
-    opts: Options = {
-        "description": description,
-        "args_schema": args_schema,
-        "infer_schema": infer_schema,
-        "response_format": response_format,
-        "parse_docstring": parse_docstring,
-        "error_on_invalid_docstring": error_on_invalid_docstring,
-        "adapter": adapter,
-        "plugin_manager": plugin_manager,
-        "parse_args": parse_args,
-        "concurrent": concurrent,
-        "strict": strict,
-        "display_text": display_text,
-        "options": options,
-        "unknown_arguments": unknown_arguments,
-        "return_direct": return_direct,
-        "limits": limits,
-        "repair": repair,
-    }
+    opts = cast(Options, {key: given[key] for key in Options.__annotations__})
     if runnable is not None:  # tool("name", runnable)
         if not name_or_callable:
             message = 'Runnable without name for tool constructor: call tool("name", runnable)'

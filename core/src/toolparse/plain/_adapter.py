@@ -76,7 +76,10 @@ class PlainAdapter(AdapterBase):
         """Return the keyword arguments for a ``@tool`` body (``__init__`` fields)."""
         cls: Any = type(value)
         if hasattr(cls, "__dataclass_fields__"):  # (first: a Mapping check costs more)
-            return {name: getattr(value, name) for name in _init_names(cls)}
+            found = {}  # (a loop: a comprehension is one more call, a third of this one's cost)
+            for name in _init_names(cls):
+                found[name] = getattr(value, name)
+            return found
         return {str(k): v for k, v in value.items()}  # type: ignore[attr-defined]
 
     def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:

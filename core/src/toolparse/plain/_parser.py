@@ -34,6 +34,7 @@ _ALL_JSON = (*JSON_TYPES, list, dict)
 _WORDS = {**TYPE_WORDS, "list": TYPE_WORDS["array"]}
 _TYPE_NAMES = frozenset(_WORDS) - {"array"}
 _LIST = type_reason("array")
+_new = tuple.__new__
 
 
 def compile_parser(root: nodes.ObjectNode, policy: str) -> Callable[[dict[str, Any]], ParseResult]:
@@ -48,7 +49,7 @@ def compile_parser(root: nodes.ObjectNode, policy: str) -> Callable[[dict[str, A
             result = fail("is nested too deeply")
         if type(result) is Failed:
             return rejection(result, arguments, accepted)
-        return Ok(result)
+        return _new(Ok, (result, None))  # (Ok(result) without its Python-level constructor)
 
     return parse
 
