@@ -195,7 +195,12 @@ def invalid_arguments(
     if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
-    unknown = _unknown(arguments, accepted, named)
+    # the names sent, not accepted and not named already, in the order sent (set
+    # operations first: a call may send tens of thousands of names)
+    extra = arguments.keys() - accepted if accepted else None
+    if extra:
+        extra.difference_update(named)
+    unknown = [key for key in arguments if key in extra and isinstance(key, str)] if extra else []
     names = [*named, *unknown]
     # "did you mean" looks among the accepted names the model did not send
     found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else {}
@@ -204,15 +209,4 @@ def invalid_arguments(
     exc = InvalidArguments(text, kept, arguments, accepted, more, unknown)
     if cause is not None:
         exc.__cause__ = cause
-    return Error(text, exc)
-
-
-def _unknown(arguments: Mapping[str, Any], accepted: Sequence[str], named: list[str]) -> list[str]:
-    """The top-level names sent, not accepted and not named already, in the order sent.
-
-    Set operations first: a call may send tens of thousands of names.
-    """
-    if not accepted:
-        return []
-    extra = (arguments.keys() - accepted).difference(named)
-    return [key for key in arguments if key in extra and isinstance(key, str)] if extra else []
+    return tuple.__new__(Error, (text, exc))  # (Error's own __new__ does just this)
