@@ -201,10 +201,12 @@ def invalid_arguments(
     if extra:
         extra.difference_update(named)
     unknown = [key for key in arguments if key in extra and isinstance(key, str)] if extra else []
-    names = [*named, *unknown]
+    names = [*named, *unknown] if named or unknown else None
     # "did you mean" looks among the accepted names the model did not send
-    found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else {}
-    lines = [p.line() for p in others[:MAX_PROBLEM_LINES]]
+    found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else None
+    lines = []  # (a loop: a comprehension costs a function of its own, on every rejected call)
+    for problem in others[:MAX_PROBLEM_LINES]:
+        lines.append(problem.line())
     text = invalid(lines, missing, found, accepted, len(others) - len(lines) + more)
     exc = InvalidArguments(text, kept, arguments, accepted, more, unknown)
     if cause is not None:
