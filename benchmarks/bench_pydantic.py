@@ -10,8 +10,10 @@
   failure, and reading every error with its input (``errors()``) 1.4x, so
   against the bare failure a bound measures what any message costs, not the
   adapter;
-- rejected calls with 1 and 3 problems, and with 300 wrong fields, against a
-  failing ``model_validate`` plus ``str(e)`` (pydantic's own full message),
+- rejected calls with 1 and 3 problems, 3 problems at nested paths (a
+  missing field and a constraint inside a nested model, a wrong type inside an
+  item of a list of models), and 300 wrong fields, against a failing
+  ``model_validate`` plus ``str(e)`` (pydantic's own full message),
   and the reading every problem needs (the validator's failure and
   ``errors()``) against the same;
 - the same tool through pydantic-ai: ``ToolManager.handle_call`` on a
@@ -57,6 +59,27 @@ VALID = {
 # three problems: a missing name, a wrong type, a nested constraint
 INVALID = {"total_amount": "abc", "line_items": [{"sku": "A-1", "quantity": 0}]}
 ONE_PROBLEM = {"vendor_name": "ACME", "total_amount": "abc", "line_items": []}
+
+
+class Address(BaseModel):
+    street: str
+    city: str
+    postcode: str = Field(min_length=4)
+
+
+class ShippedInvoice(BaseModel):
+    vendor_name: str
+    address: Address
+    line_items: list[Line]
+
+
+# three problems at nested paths: a missing field and a constraint in the
+# address, a wrong type in the second line item
+NESTED = {
+    "vendor_name": "ACME",
+    "address": {"street": "1 Main St", "postcode": "12"},
+    "line_items": [{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": "two"}],
+}
 
 
 def body(invoice: Invoice) -> str:
@@ -164,6 +187,19 @@ def _rejected_rows() -> list[Row]:
         rows.append(
             r.row(f"pydantic: rejected, {label}", "model_validate failure + str(e)", target)
         )
+    shipped = tp.Function("ship_invoice", lambda invoice: "ok", args_schema=ShippedInvoice)
+    nested = shipped.execute(NESTED)
+    assert isinstance(nested, tp.Error)
+    assert isinstance(nested.exception, tp.InvalidArguments)
+    assert [p.path for p in nested.exception.problems] == [
+        ("address", "city"),
+        ("address", "postcode"),
+        ("line_items", 1, "quantity"),
+    ]
+    r = ratio_rounds(lambda: shipped.execute(NESTED), _pydantic_failure(ShippedInvoice, NESTED))
+    rows.append(
+        r.row("pydantic: rejected, 3 nested problems", "model_validate failure + str(e)", 3.0)
+    )
     # what the promises need read before any text is written (every problem,
     # with its input): the validator's failure and its errors(), the part of
     # the rejected rows no wording can make cheaper

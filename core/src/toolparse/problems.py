@@ -195,24 +195,20 @@ def invalid_arguments(
     if accepted and len(missing) > 1:
         order = {name: i for i, name in enumerate(accepted)}
         missing.sort(key=lambda name: order.get(name, len(order)))
-    unknown = _unknown(arguments, accepted, named)
-    names = [*named, *unknown]
+    # the names sent, not accepted and not named already, in the order sent (set
+    # operations first: a call may send tens of thousands of names)
+    extra = arguments.keys() - accepted if accepted else None
+    if extra:
+        extra.difference_update(named)
+    unknown = [key for key in arguments if key in extra and isinstance(key, str)] if extra else []
+    names = [*named, *unknown] if named or unknown else None
     # "did you mean" looks among the accepted names the model did not send
-    found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else {}
-    lines = [p.line() for p in others[:MAX_PROBLEM_LINES]]
+    found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else None
+    lines = []  # (a loop: a comprehension costs a function of its own, on every rejected call)
+    for problem in others[:MAX_PROBLEM_LINES]:
+        lines.append(problem.line())
     text = invalid(lines, missing, found, accepted, len(others) - len(lines) + more)
     exc = InvalidArguments(text, kept, arguments, accepted, more, unknown)
     if cause is not None:
         exc.__cause__ = cause
-    return Error(text, exc)
-
-
-def _unknown(arguments: Mapping[str, Any], accepted: Sequence[str], named: list[str]) -> list[str]:
-    """The top-level names sent, not accepted and not named already, in the order sent.
-
-    Set operations first: a call may send tens of thousands of names.
-    """
-    if not accepted:
-        return []
-    extra = (arguments.keys() - accepted).difference(named)
-    return [key for key in arguments if key in extra and isinstance(key, str)] if extra else []
+    return tuple.__new__(Error, (text, exc))  # (Error's own __new__ does just this)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 import toolparse as tp
 from toolparse.adapter import MAX_PROBLEMS
 
-from .models import Invoice
+from .models import Invoice, Line
 
 
 def _rejected(fn: tp.Function, arguments: dict[str, Any]) -> tp.InvalidArguments:
@@ -136,3 +138,69 @@ def test_missing_and_unknown_names_past_the_lines_shown_are_all_named() -> None:
     assert isinstance(exc, tp.InvalidArguments)
     assert exc.more == 0
     assert len(exc.problems) == 41
+
+
+class Address(BaseModel):
+    street: str
+    postcode: str = Field(min_length=4)
+
+
+class Shipment(BaseModel):
+    address: Address
+    items: list[Line]
+
+
+def test_problems_at_nested_paths_read_as_places_in_the_data() -> None:
+    fn = tp.Function("ship", lambda shipment: "ok", args_schema=Shipment)
+    sent = {
+        "address": {"postcode": "12"},
+        "items": [{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": "two"}],
+    }
+    result = fn.execute(sent)
+    assert isinstance(result, tp.Error)
+    assert result.message == (
+        "Invalid arguments for this tool.\n\n"
+        "address.street: is required\n"
+        'address.postcode: must be at least 4 characters long (received "12")\n'
+        'items[1].quantity: must be an integer (received "two")\n\n'
+        "Fix these arguments and call the tool again."
+    )
+
+
+_WRONG = st.sampled_from(["x", -1, 2.5, None, [], {}])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    postcode=st.one_of(st.just("1234"), _WRONG),
+    quantities=st.lists(st.one_of(st.just(1), _WRONG), max_size=4),
+)
+def test_each_nested_problem_is_at_its_place_with_the_value_sent_there(
+    postcode: object, quantities: list[object]
+) -> None:
+    fn = tp.Function("ship", lambda shipment: "ok", args_schema=Shipment)
+    sent = {
+        "address": {"street": "1 Main St", "postcode": postcode},
+        "items": [{"sku": "A", "quantity": q} for q in quantities],
+    }
+    result = fn.execute(sent)
+    wrong = [("items", i, "quantity") for i, q in enumerate(quantities) if q != 1]
+    if postcode != "1234":
+        wrong.insert(0, ("address", "postcode"))
+    if not wrong:
+        assert result == tp.Ok("ok")
+        return
+    assert isinstance(result, tp.Error)
+    assert isinstance(result.exception, tp.InvalidArguments)
+    problems = result.exception.problems
+    assert [p.path for p in problems] == wrong
+    for problem in problems:
+        value: Any = sent
+        for step in problem.path:
+            value = value[step]
+        # the value sent there is echoed (an object is not)
+        assert (
+            problem.received is tp.NOT_GIVEN
+            if isinstance(value, dict)
+            else problem.received == value
+        )

@@ -235,8 +235,19 @@ def _echoed(value: Any) -> Any:
     return NOT_GIVEN if isinstance(value, Mapping) else value
 
 
-def _walk(loc: Sequence[Any], data: Any) -> tuple[Path, Any, bool]:
+def _walk(loc: Path, data: Any) -> tuple[Path, Any, bool]:
     """``loc``'s path into ``data``, the value there, and whether every step was one into it."""
+    found = data
+    for part in loc:  # most often every step is one into JSON's objects and arrays
+        kind = type(found)
+        if (kind is dict and type(part) is str and part in found) or (
+            kind is list and type(part) is int and 0 <= part < len(found)
+        ):
+            found = found[part]
+        else:
+            break
+    else:
+        return loc, found, True  # (the path is loc itself)
     path: list[str | int] = []
     whole = True
     for part in loc:
@@ -256,7 +267,7 @@ def _walk(loc: Sequence[Any], data: Any) -> tuple[Path, Any, bool]:
     return tuple(path), data, whole
 
 
-def _named(loc: Sequence[Any], arguments: Any) -> Path:
+def _named(loc: Path, arguments: Any) -> Path:
     """The path of a missing or unknown name: its last step need not be in the data."""
     if len(loc) == 1 and type(loc[0]) is str:
         return tuple(loc)

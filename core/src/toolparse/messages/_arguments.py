@@ -229,13 +229,13 @@ def _names_lines(
     required: Sequence[str] = (),
 ) -> str:
     """The lines naming the names, at most ``limit`` of each; a line with no name is left out."""
-    lines = (
-        ("Required", names_text(required, limit)),
-        ("Missing", names_text(missing, limit)),
-        ("Unrecognized", _annotated_text(found, limit)),
-        ("Accepted", names_text(accepted, limit)),
+    lines = (  # (an empty list is left out before its text is made: most are)
+        ("Required", required and names_text(required, limit)),
+        ("Missing", missing and names_text(missing, limit)),
+        ("Unrecognized", found and _annotated_text(found, limit)),
+        ("Accepted", accepted and names_text(accepted, limit)),
     )
-    return "\n".join(f"{label} parameters: {text}" for label, text in lines if text)
+    return "\n".join([f"{label} parameters: {text}" for label, text in lines if text])
 
 
 def missing_required(
@@ -305,11 +305,11 @@ def invalid(
     make the names lines, with the ``accepted`` names; ``more`` counts further problems.
     """
     count = len(lines) + more
-    shown = min(len(lines), MAX_PROBLEM_LINES)
+    # (no min() nor bool(): on every rejected call, a builtin's call costs more than the test)
+    shown = len(lines) if len(lines) < MAX_PROBLEM_LINES else MAX_PROBLEM_LINES
     found = sorted(unrecognized.items()) if unrecognized else []
-    named = bool(missing or found)
-    for limit in _NAME_LIMITS if named else _NAME_LIMITS[:1]:
-        listed = _names_lines(limit, missing, found, accepted) if named else ""
+    for limit in _NAME_LIMITS if missing or found else (0,):  # (0: no names line)
+        listed = _names_lines(limit, missing, found, accepted) if limit else ""
         text = _invalid_text(lines, shown, count, listed)
         if len(text) <= MAX_MESSAGE_CHARS:
             return text
