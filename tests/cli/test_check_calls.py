@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
@@ -185,6 +186,10 @@ def test_mcp_call_tool_request_sdk_object() -> None:
 
 def test_a_record_without_calls_yields_nothing() -> None:
     assert check({"role": "assistant", "content": "Hello"}, "", "  \n") == []
+    assert check(b"", b" \t\r\n", bytearray(b"\n"), "\u3000") == []
+    [bad] = check(b"  {\n")
+    assert bad.reasons == ("unreadable record",)
+    assert (bad.message or "").startswith("not JSON (")
 
 
 def test_format_can_be_forced_and_must_be_known() -> None:
@@ -314,6 +319,16 @@ def test_the_function_and_its_results_pickle() -> None:
     assert json.loads(json.dumps(result.as_dict()))["reasons"] == ["city: is required"]
 
 
+def test_as_dict_is_every_field_in_order() -> None:
+    results = check(
+        {"name": "weather", "arguments": {"town": 1}},
+        {"name": "weather", "arguments": {"city": "x"}},
+    )
+    for result in results:
+        assert result.as_dict() == {**dataclasses.asdict(result), "reasons": list(result.reasons)}
+        assert list(result.as_dict()) == [f.name for f in dataclasses.fields(result)]
+
+
 def test_batches_give_what_the_whole_gives() -> None:
     records = [{"name": "weather", "arguments": {"city": "x"} if i % 3 else {}} for i in range(25)]
     whole = check(*records)
@@ -368,3 +383,39 @@ def test_no_record_makes_it_raise(records: list[Any]) -> None:
     for result in tp.check_calls(TOOLS, records):
         assert result.accepted == (not result.reasons)
         assert result.accepted == (result.message is None)
+
+
+ARGUMENTS = st.dictionaries(st.sampled_from(["city", "units", "town", "x", "y"]), JSON, max_size=3)
+ITEMS = st.fixed_dictionaries(
+    {"items": st.lists(st.dictionaries(st.just("qty"), JSON), max_size=3)}
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["weather", "order"]), ARGUMENTS | ITEMS), max_size=12))
+def test_a_record_is_checked_as_it_would_be_alone(calls: list[tuple[str, Any]]) -> None:
+    # what the check remembers between records (reasons, messages) changes no result
+    pydantic = pytest.importorskip("pydantic")
+    pytest.importorskip("toolparse_pydantic")
+
+    class Item(pydantic.BaseModel):
+        qty: int
+
+    class Order(pydantic.BaseModel):
+        items: list[Item]
+
+    tools = [*TOOLS, tp.Function("order", lambda o: "ok", args_schema=Order)]
+    records = [{"name": name, "arguments": arguments} for name, arguments in calls]
+    alone = [r for i, x in enumerate(records) for r in tp.check_calls(tools, [x], start=i)]
+    assert list(tp.check_calls(tools, records)) == alone
+
+
+def test_past_what_is_remembered_reasons_are_the_same() -> None:
+    strict = weather_tool().replace(unknown_arguments="reject")
+    records = [{"name": "weather", "arguments": {"city": "x", f"n{i}": 1}} for i in range(1100)]
+    results = list(tp.check_calls([strict], [*records, records[-1], records[0]]))
+    assert [r.reasons for r in results[-2:]] == [
+        ("n1099: unrecognized parameter",),
+        ("n0: unrecognized parameter",),
+    ]
+    assert results[-1] == dataclasses.replace(results[0], record=1101)

@@ -12,9 +12,10 @@ engine that maps a function over data (a process pool, Ray Data, Dask, Spark).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import messages
@@ -65,7 +66,8 @@ class CallCheck:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready data."""
-        return {**asdict(self), "reasons": list(self.reasons)}
+        # (not dataclasses.asdict: its deep copy of each value cost more than a --json line)
+        return {**{n: getattr(self, n) for n in self.__slots__}, "reasons": list(self.reasons)}
 
 
 def check_calls(
@@ -140,13 +142,12 @@ def _calls(record: Any, format: str, readers: dict[str, Any]) -> tuple[str, list
     if isinstance(record, ToolCall):
         return "plain", [record]
     if isinstance(record, (str, bytes, bytearray)):
-        if not record.strip():
-            return "plain", []  # a blank line holds no calls
         try:
             # decoded first: json.loads would sniff the encoding of every line
-            text = record if isinstance(record, str) else record.decode()
-            record = json.loads(text)
-        except ValueError as exc:
+            record = json.loads(record if isinstance(record, str) else record.decode())
+        except ValueError as exc:  # (only then is the line looked at for a blank one)
+            if not record.strip():
+                return "plain", []  # a blank line holds no calls
             raise ValueError(f"not JSON ({exc})") from None
     kind = format if format != "auto" else detect_format(record)
     if kind is None:
@@ -154,13 +155,12 @@ def _calls(record: Any, format: str, readers: dict[str, Any]) -> tuple[str, list
         if found is not None:
             return found
         raise ValueError(f"not a tool call in any known shape: {_preview(record)}")
-    if kind == "plain":
-        return kind, [_plain(record)]
-    return kind, _provider_calls(record, kind, readers)
+    return kind, [_plain(record)] if kind == "plain" else _provider_calls(record, kind, readers)
 
 
 def _plain(record: Any) -> ToolCall:
-    if not isinstance(record, Mapping) or not isinstance(record.get("name"), str):
+    # (dict first: the Mapping ABC's check costs more than the rest of the read)
+    if not isinstance(record, (dict, Mapping)) or not isinstance(record.get("name"), str):
         raise ValueError(f'expected {{"name": ..., "arguments": ...}}, got {_preview(record)}')
     call_id = record.get("id", record.get("call_id"))
     call_id = "" if call_id is None else str(call_id)  # none recorded: a result reports None
@@ -204,7 +204,7 @@ def detect_format(record: Any) -> str | None:
     """
     if isinstance(record, list):
         return detect_format(record[0]) if record else None
-    if not isinstance(record, Mapping):
+    if not isinstance(record, (dict, Mapping)):
         record = plain(record)  # an SDK object, dumped
         if not isinstance(record, Mapping):
             return None
@@ -271,6 +271,7 @@ def _reasons(fn: Function, arguments: Any, outcome: Error) -> tuple[str, ...]:
     return (messages.cap(str(outcome[0]).split("\n", 1)[0], _CAP),)
 
 
+@functools.lru_cache(1024)  # a log repeats the same mistakes (a pure function: any order)
 def _problem(path: tuple[str | int, ...], reason: str, kind: str) -> str:
     # list positions differ from call to call; the mistake is the same
     where = messages.path_text(tuple("*" if isinstance(p, int) else p for p in path))

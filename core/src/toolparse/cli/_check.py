@@ -126,9 +126,8 @@ def _check_batch(
     tools: list[Function], first: int, records: list[Any], label: str, fmt: str, as_json: bool
 ) -> Part:
     """The batch's summary and ``--json`` text, made here: a worker sends no result objects back."""
-    summary = CheckSummary()
+    summary, out = CheckSummary(), []
     add = summary.add
-    out = []
     for result in check_calls(tools, records, format=fmt, start=first):
         add(result)
         if as_json:
