@@ -40,11 +40,11 @@ def _same_as_the_plain_search(names: list[str], name: str, limit: int) -> None:
 _MANY = st.lists(
     st.sampled_from(["", "a", "ab", "ba", "abc", "Abc", "ABC", "cab", "zz", "x_y"]) | _NAME,
     min_size=31,
-    max_size=400,
+    max_size=300,
 )
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(
     _MANY, _NAME | st.sampled_from(["", "a", "zz", "q", "abcabc"]), st.sampled_from([0, 1, 5, 30])
 )
@@ -77,7 +77,7 @@ def _many_names(n: int) -> list[str]:
     ],
 )
 def test_many_names_give_the_same_answers(name: str) -> None:
-    names = _many_names(3_000)
+    names = _many_names(2_000)
     for limit in (0, 1, 30):
         _same_as_the_plain_search(names, name, limit)
 
@@ -85,8 +85,8 @@ def test_many_names_give_the_same_answers(name: str) -> None:
 @pytest.mark.parametrize(
     ("names", "name"),
     [
-        # a name of 6 letters: 2 of 3 letters shared and 3 of 6 are as close, listed by name
-        (["zzx", *(f"{c}yxzzw" for c in "fedcba"), *("qqqqqqq" for _ in range(30))], "xyzabc"),
+        # 2 letters of a name of 3 are as close as 3 of 6 to a name of 6: listed by name together
+        (["zzx", "axq", "zxq", *(f"{c}yxqqw" for c in "cba"), *(["qqqqqqq"] * 30)], "xyzabc"),
         # fewer than the limit share a letter: the rest follow by name
         (["b_a", "c", *(f"q{i:02}" for i in range(40))], "abc"),
         # the same name twice, and in another case

@@ -1,10 +1,8 @@
 """Names indexed once: an unknown name costs about the same among 100 or 10,000 tools.
 
-Only names that can score are scored: equal, containing or contained, one swap away, or
-sharing enough letters for a Jaro similarity above 0.7 (shared letters bound it). The letters
-each name shares with the one sent are counted for all the names of a length at once, on bit
-masks (a bit per name, in name order); the names then come out by the letters they share,
-the closest first, and only as far as the answer needs.
+Equal, contained, containing or one swap away: looked up. The others come out by the letters
+they share with the name sent (which bound their Jaro similarity), closest first, counted on
+bit masks for all the names of a length at once, and only as far as the answer needs.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import reduce
-from heapq import heappop, heappush, heappushpop, merge
+from heapq import heapify, heappop, heappush, heappushpop, merge
 from itertools import groupby, islice
 
 from ._arguments import share, similarity
@@ -77,24 +75,24 @@ class NameIndex:
     def _closest(self, low: str, size: int) -> Iterator[tuple[float, int]]:
         """The names sharing a letter with ``low``, by :func:`share` (most first), then by name."""
         tokens = _letters(low)
-        # a length is counted only once the closest one of its names can be may come next
-        lengths = sorted((share(min(size, n), size, n), n) for n in self._masks)
         cells: list[tuple[float, int, int, list[int]]] = []  # -share, length, m, the counts
-        while True:
-            while lengths and (not cells or lengths[-1][0] >= -cells[0][0]):
-                length = lengths.pop()[1]
-                planes: list[int] = []  # bit j of each name's count of shared letters
-                for x in filter(None, map(self._masks[length][1].get, tokens)):
-                    for j, plane in enumerate(planes):  # added as on paper, x the carry
-                        planes[j], x = plane ^ x, plane & x
-                        if not x:
-                            break
-                    else:
-                        planes.append(x)
-                if m := min(size, length, (1 << len(planes)) - 1):
-                    heappush(cells, (-share(m, size, length), length, m, planes))
-            if not cells:
-                return
+        for length, (ids, masks) in self._masks.items():
+            planes: list[int] = []  # bit j of each name's count of shared letters
+            for x in filter(None, map(masks.get, tokens)):
+                for j, plane in enumerate(planes):  # added as on paper, x the carry
+                    planes[j], x = plane ^ x, plane & x
+                    if not x:
+                        break
+                else:
+                    planes.append(x)
+            most, m = (1 << len(ids)) - 1, 0
+            for j in range(len(planes) - 1, -1, -1):  # the most shared, from the top bit
+                if most & planes[j]:
+                    most, m = most & planes[j], m | 1 << j
+            if m:
+                cells.append((-share(m, size, length), length, m, planes))
+        heapify(cells)
+        while cells:
             value, runs = cells[0][0], []
             while cells and cells[0][0] == value:  # the names sharing m letters, at each length
                 _, length, m, planes = heappop(cells)
@@ -110,12 +108,10 @@ class NameIndex:
     def suggest(self, name: str, limit: int) -> tuple[str | None, list[str]]:
         """What ``did_you_mean`` and the first ``limit`` of ``closest`` give over the names."""
         low, names, lows = name.lower(), self.names, self._lows
-        size, counts = len(low) or 1, Counter(low)
+        size, c = len(low) or 1, Counter(low)
         found = self._found(low)
         scored = {i: similarity(name, names[i]) for i in found}
-        shares = {
-            i: share(sum((counts & Counter(lows[i])).values()), size, len(lows[i])) for i in found
-        }
+        shares = {i: share(sum((c & Counter(lows[i])).values()), size, len(lows[i])) for i in found}
         score, first = max(((s, -i) for i, s in scored.items()), default=(0.0, 0))
         kept = sorted(scored.values())[-limit:] if limit > 0 else []  # the best ``limit`` scores
         jaro, others, scoring = True, list[str](), len(found)  # others: scoring 0, closest first
