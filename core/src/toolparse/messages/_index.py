@@ -21,8 +21,8 @@ _Token = tuple[str, int]
 
 
 def _letters(low: str) -> list[_Token]:
-    """Each letter with each of its counts: two names share the tokens both have."""
-    return [(ch, k) for ch, n in Counter(low).items() for k in range(1, n + 1)]
+    """Each letter with its count so far: two names share the tokens both have."""
+    return [(ch, low.count(ch, 0, i + 1)) for i, ch in enumerate(low)]
 
 
 def _named(ids: list[int], mask: int) -> Iterator[int]:
@@ -45,17 +45,17 @@ class NameIndex:
         self._triples: dict[str, list[int]] = {}  # three letters -> the names that have them
         for i, low in enumerate(lows):
             self._lower.setdefault(low, []).append(i)
-            for triple in dict.fromkeys(low[j : j + 3] for j in range(len(low) - 2)):
+            for triple in {low[j : j + 3] for j in range(len(low) - 2)}:
                 self._triples.setdefault(triple, []).append(i)
         # length -> (its names by name, (letter, count) -> a bit for each name that has it)
         self._masks: dict[int, tuple[list[int], dict[_Token, int]]] = {}
         by_length = sorted(range(len(lows)), key=lambda i: (len(lows[i]), self.names[i]))
         for length, group in groupby(by_length, key=lambda i: len(lows[i])):
-            ids, bits = list(group), dict[_Token, bytearray]()
+            ids, bits = list(group), dict[_Token, int]()
             for q, i in enumerate(ids):
                 for token in _letters(lows[i]):
-                    bits.setdefault(token, bytearray(len(ids) // 8 + 1))[q // 8] |= 1 << q % 8
-            self._masks[length] = (ids, {t: int.from_bytes(b, "little") for t, b in bits.items()})
+                    bits[token] = bits.get(token, 0) | 1 << q
+            self._masks[length] = (ids, bits)
         self._by_name = sorted(range(len(self.names)), key=self.names.__getitem__)
 
     def _found(self, low: str) -> set[int]:
