@@ -30,6 +30,77 @@ def test_the_index_finds_what_the_plain_search_finds(names: list[str], name: str
     assert listed == messages.closest(name, names)[: messages.MAX_NAMES]
 
 
+def _same_as_the_plain_search(names: list[str], name: str, limit: int) -> None:
+    hint, listed = NameIndex(names).suggest(name, limit)
+    assert hint == messages.did_you_mean(name, names)
+    assert listed == messages.closest(name, names)[: max(limit, 0)]
+
+
+# short names, repeated ones and the same in other case: many tie on the letters they share
+_MANY = st.lists(
+    st.sampled_from(["", "a", "ab", "ba", "abc", "Abc", "ABC", "cab", "zz", "x_y"]) | _NAME,
+    min_size=31,
+    max_size=300,
+)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    _MANY, _NAME | st.sampled_from(["", "a", "zz", "q", "abcabc"]), st.sampled_from([0, 1, 5, 30])
+)
+def test_the_index_reads_only_the_closest_names_and_finds_the_same(
+    names: list[str], name: str, limit: int
+) -> None:
+    _same_as_the_plain_search(names, name, limit)
+
+
+_WORDS = ("get", "set", "search", "order", "user", "report", "file", "sync", "Fetch", "ticket")
+
+
+def _many_names(n: int) -> list[str]:
+    return [
+        f"{_WORDS[i % 10]}_{_WORDS[i // 10 % 10]}_{_WORDS[i // 100 % 10]}_{i}" for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "serch_ordr",  # a typo: many score, the best ones listed
+        "book_flight",  # like none: the names sharing the most letters listed
+        "get",  # contained in many
+        "get_user_file_1234",
+        "qqq",  # shares no letter: the names in order
+        "tikcet",
+        "",
+        "S",
+    ],
+)
+def test_many_names_give_the_same_answers(name: str) -> None:
+    names = _many_names(2_000)
+    for limit in (0, 1, 30):
+        _same_as_the_plain_search(names, name, limit)
+
+
+@pytest.mark.parametrize(
+    ("names", "name"),
+    [
+        # 2 letters of a name of 3 are as close as 3 of 6 to a name of 6: listed by name together
+        (["zzx", "axq", "zxq", *(f"{c}yxqqw" for c in "cba"), *(["qqqqqqq"] * 30)], "xyzabc"),
+        # fewer than the limit share a letter: the rest follow by name
+        (["b_a", "c", *(f"q{i:02}" for i in range(40))], "abc"),
+        # the same name twice, and in another case
+        (
+            ["Get_User", "get_user", "get_user", "GET_USER", *(f"n{i:02}" for i in range(30))],
+            "gte_user",
+        ),
+    ],
+)
+def test_ties_short_names_and_repeats_give_the_same_answers(names: list[str], name: str) -> None:
+    for limit in (0, 1, 3, 30):
+        _same_as_the_plain_search(names, name, limit)
+
+
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(
     st.lists(

@@ -1,46 +1,61 @@
 """Names indexed once: an unknown name costs about the same among 100 or 10,000 tools.
 
-Only names that can score are scored: equal, containing or contained, one swap away, or
-sharing enough letters for a Jaro similarity above 0.7 (shared letters bound it).
+Equal, contained, containing or one swap away: looked up. The others come out by the letters
+they share with the name sent (which bound their Jaro similarity), closest first, counted on
+bit masks for all the names of a length at once, and only as far as the answer needs.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from heapq import heappush, heappushpop, merge
-from itertools import accumulate, groupby, islice
-from operator import itemgetter
+from functools import reduce
+from heapq import heapify, heappop, heappush, heappushpop, merge
+from itertools import groupby, islice
 
 from ._arguments import share, similarity
 
 __all__ = ["NameIndex"]
 
+_Token = tuple[str, int]
 
-def _letters(low: str) -> list[tuple[str, int]]:
-    """Each letter with its count so far: two names share ``min`` of each letter's count."""
+
+def _letters(low: str) -> list[_Token]:
+    """Each letter with its count so far: two names share the tokens both have."""
     return [(ch, low.count(ch, 0, i + 1)) for i, ch in enumerate(low)]
+
+
+def _named(ids: list[int], mask: int) -> Iterator[int]:
+    """The names whose bits are set in ``mask``, in order."""
+    while mask:
+        bit = mask & -mask
+        yield ids[bit.bit_length() - 1]
+        mask ^= bit
 
 
 class NameIndex:
     """``names`` indexed for :meth:`did_you_mean` and :meth:`closest` (built once per tool set)."""
 
-    __slots__ = ("_by_name", "_ends", "_letters", "_lower", "_sizes", "_text", "names")
+    __slots__ = ("_by_name", "_lower", "_lows", "_masks", "_triples", "names")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
-        lows = [n.lower() for n in self.names]
+        self._lows = lows = [n.lower() for n in self.names]
         self._lower: dict[str, list[int]] = {}
-        # (letter, its count so far) -> length of the name -> the names
-        self._letters: dict[tuple[str, int], dict[int, list[int]]] = {}
+        self._triples: dict[str, list[int]] = {}  # three letters -> the names that have them
         for i, low in enumerate(lows):
             self._lower.setdefault(low, []).append(i)
-            for letter in _letters(low):
-                self._letters.setdefault(letter, {}).setdefault(len(low), []).append(i)
-        self._sizes = sorted({len(low) for low in lows if len(low) >= 3})
-        self._text = "\n".join(lows)  # a name containing the one sent is found in here
-        self._ends = list(accumulate(len(low) + 1 for low in lows))  # where each name ends, +1
+            for triple in {low[j : j + 3] for j in range(len(low) - 2)}:
+                self._triples.setdefault(triple, []).append(i)
+        # length -> (its names by name, (letter, count) -> a bit for each name that has it)
+        self._masks: dict[int, tuple[list[int], dict[_Token, int]]] = {}
+        by_length = sorted(range(len(lows)), key=lambda i: (len(lows[i]), self.names[i]))
+        for length, group in groupby(by_length, key=lambda i: len(lows[i])):
+            ids, bits = list(group), dict[_Token, int]()
+            for q, i in enumerate(ids):
+                for token in _letters(lows[i]):
+                    bits[token] = bits.get(token, 0) | 1 << q
+            self._masks[length] = (ids, bits)
         self._by_name = sorted(range(len(self.names)), key=self.names.__getitem__)
 
     def _found(self, low: str) -> set[int]:
@@ -49,70 +64,79 @@ class NameIndex:
         size = len(low)
         for i in range(size - 1):  # one swap of neighbours
             found.update(self._lower.get(low[:i] + low[i + 1] + low[i] + low[i + 2 :], ()))
-        for n in self._sizes:  # a name the one sent contains
-            for i in range(size - n + 1):
+        for n in self._masks:  # a name the one sent contains
+            for i in range(size - n + 1 if n >= 3 else 0):
                 found.update(self._lower.get(low[i : i + n], ()))
-        at = self._text.find(low) if size >= 3 else -1
-        while at >= 0:  # a name containing the one sent
-            i = bisect_right(self._ends, at)
-            if at + size < self._ends[i]:
-                found.add(i)
-            at = self._text.find(low, at + 1)
+        if size >= 3:  # a name containing the one sent has each of its triples of letters
+            triples = (self._triples.get(low[i : i + 3], ()) for i in range(size - 2))
+            found.update(i for i in min(triples, key=len) if low in self._lows[i])
         return found
 
-    def _shared(self, low: str) -> dict[int, list[tuple[int, int]]]:
-        """Length -> ``(name, letters shared with low)``, most first, for names sharing a letter."""
-        shared: dict[int, Counter[int]] = {}
-        for letter in _letters(low):  # one walk over the index counts them for every name
-            for length, ids in self._letters.get(letter, {}).items():
-                shared.setdefault(length, Counter()).update(ids)
-        return {length: counts.most_common() for length, counts in shared.items()}
+    def _closest(self, low: str, size: int) -> Iterator[tuple[float, int]]:
+        """The names sharing a letter with ``low``, by :func:`share` (most first), then by name."""
+        tokens = _letters(low)
+        cells: list[tuple[float, int, int, list[int]]] = []  # -share, length, m, the counts
+        for length, (ids, masks) in self._masks.items():
+            planes: list[int] = []  # bit j of each name's count of shared letters
+            for x in filter(None, map(masks.get, tokens)):
+                for j, plane in enumerate(planes):  # added as on paper, x the carry
+                    planes[j], x = plane ^ x, plane & x
+                    if not x:
+                        break
+                else:
+                    planes.append(x)
+            most, m = (1 << len(ids)) - 1, 0
+            for j in range(len(planes) - 1, -1, -1):  # the most shared, from the top bit
+                if most & planes[j]:
+                    most, m = most & planes[j], m | 1 << j
+            if m:
+                cells.append((-share(m, size, length), length, m, planes))
+        heapify(cells)
+        while cells:
+            value, runs = cells[0][0], []
+            while cells and cells[0][0] == value:  # the names sharing m letters, at each length
+                _, length, m, planes = heappop(cells)
+                ids = self._masks[length][0]
+                full = (1 << len(ids)) - 1
+                bits = (p if m >> j & 1 else full ^ p for j, p in enumerate(planes))
+                runs.append(_named(ids, reduce(int.__and__, bits, full)))
+                if m > 1:
+                    heappush(cells, (-share(m - 1, size, length), length, m - 1, planes))
+            for i in runs[0] if len(runs) == 1 else merge(*runs, key=self.names.__getitem__):
+                yield -value, i
 
     def suggest(self, name: str, limit: int) -> tuple[str | None, list[str]]:
         """What ``did_you_mean`` and the first ``limit`` of ``closest`` give over the names."""
-        low, names = name.lower(), self.names
-        size = len(low) or 1
+        low, names, lows = name.lower(), self.names, self._lows
+        size, c = len(low) or 1, Counter(low)
         found = self._found(low)
-        shared = self._shared(low)
-        letters: dict[int, int] = {}
-        jaro: list[tuple[float, int]] = []  # (-bound, name) of those that may score by Jaro
-        for length, pairs in shared.items():
-            letters.update(pairs)
-            for i, m in pairs:
-                # m letters shared bound the Jaro similarity (reckoned as Jaro does)
-                bound = (m / size + m / length + 1.0) / 3
-                if bound <= 0.7:
-                    break
-                if i not in found:
-                    jaro.append((-bound, i))
         scored = {i: similarity(name, names[i]) for i in found}
+        shares = {i: share(sum((c & Counter(lows[i])).values()), size, len(lows[i])) for i in found}
         score, first = max(((s, -i) for i, s in scored.items()), default=(0.0, 0))
         kept = sorted(scored.values())[-limit:] if limit > 0 else []  # the best ``limit`` scores
-        for bound, i in sorted(jaro):
+        jaro, others, scoring = True, list[str](), len(found)  # others: scoring 0, closest first
+        for value, i in self._closest(low, size):
+            bound = (value + 1.0) / 3  # the letters shared bound the Jaro similarity
             # none left can come first (a tie might: the first name wins it), nor be listed
-            if -bound < score and len(kept) >= limit and (not kept or kept[0] > -bound):
+            done = bound < score and len(kept) >= limit and (not kept or kept[0] > bound)
+            jaro = jaro and bound > 0.7 and not done
+            if not jaro and len(others) + scoring >= limit:
                 break
-            s = scored[i] = similarity(name, names[i])
-            score, first = max((score, first), (s, -i))
-            if limit > 0:
-                heappushpop(kept, s) if len(kept) >= limit else heappush(kept, s)
-        hint = names[-first] if score > 0 else None
-        if limit <= 0:
-            return hint, []
-        best = [
-            (-s, -share(letters.get(i, 0), size, len(names[i].lower())), names[i])
-            for i, s in scored.items()
-        ]
-
-        def ranked(length: int, pairs: list[tuple[int, int]]) -> Iterator[tuple[float, str]]:
-            # each count's names by name: only the counts reached are sorted
-            for m, group in groupby(pairs, key=itemgetter(1)):
-                for n in sorted(names[i] for i, _ in group if i not in scored):
-                    yield -share(m, size, length), n
-
-        others = merge(*(ranked(length, pairs) for length, pairs in shared.items()))
-        best.extend((0.0, *key) for key in islice(others, limit))
-        if len(best) < limit + len(scored):  # few share a letter: those that share none, by name
-            left = (names[i] for i in self._by_name if i not in scored and i not in letters)
-            best.extend((0.0, 0.0, n) for n in islice(left, limit))
-        return hint, [n for *_, n in sorted(best)[:limit]]
+            if i in found:
+                continue
+            if jaro:
+                s = scored[i] = similarity(name, names[i])
+                shares[i], (score, first) = value, max((score, first), (s, -i))
+                if limit > 0:
+                    heappushpop(kept, s) if len(kept) >= limit else heappush(kept, s)
+                if s > 0:
+                    scoring += 1
+                    continue
+            others.append(names[i])
+        best = sorted((-s, -shares[i], names[i]) for i, s in scored.items() if s > 0)
+        listed = [n for *_, n in best] + others
+        if len(listed) < limit:  # few share a letter: those that share none, by name
+            left = set(low).isdisjoint
+            rest = (names[i] for i in self._by_name if i not in scored and left(lows[i]))
+            listed += islice(rest, limit - len(listed))
+        return names[-first] if score > 0 else None, listed[: max(limit, 0)]
