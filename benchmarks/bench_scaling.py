@@ -157,19 +157,26 @@ def _toolset_rows() -> list[Row]:
     def tools(n: int) -> list[tp.Function]:
         return [tp.Function(name, lambda arguments: "ok", parameters=[]) for name in tool_names(n)]
 
-    sets = {n: tools(n) for n in (100, 1_000, 10_000)}
+    sets = {n: tools(n) for n in (100, 300, 1_000, 3_000, 10_000)}
     toolsets = {n: tp.Toolset(fns) for n, fns in sets.items()}
     rows = []
     for label, name in (("a typo", "serch_ordr"), ("a name like none", "book_flight")):
         call = [tp.ToolCall("1", name, {})]
-        for n in (1_000, 10_000):
+        for n in (300, 1_000, 3_000, 10_000):
             big, small = toolsets[n], toolsets[100]
             assert big.execute(call)[0].is_error
             r = ratio_rounds(
                 lambda b=big, c=call: b.execute(c),  # type: ignore[misc]
                 lambda s=small, c=call: s.execute(c),  # type: ignore[misc]
             )
-            rows.append(r.row(f"unknown tool ({label}), {n:,} tools", "the same, 100 tools", 3.0))
+            row = r.row(
+                f"unknown tool ({label}), {n:,} tools",
+                "the same, 100 tools",
+                3.0,
+                curve=("unknown tool: tools in the set (vs 100)", label, n),
+            )
+            row.listed = n in (1_000, 10_000)  # the sizes between are drawn only
+            rows.append(row)
     call = [tp.ToolCall("1", "serch_ordr", {})]
     big, small = sets[10_000], sets[100]
     r = ratio_rounds(
