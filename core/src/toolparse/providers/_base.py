@@ -239,11 +239,17 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    return value if type(value) is dict else data if isinstance(data := plain(value), MAPS) else {}
+    if type(value) is dict:
+        return value
+    data = plain(value)
+    return data if isinstance(data, MAPS) else {}
 
 
-def id_maker(prefix: str, calls: Iterable[Any] = (), key: str = "id") -> Callable[[Any], str]:
-    """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response."""
+def id_maker(prefix: str, calls: Sequence[Any] = (), key: str = "id") -> Callable[[Any], str]:
+    """Ids for calls without one, ``prefix`` and a number not in ``calls``: unique in a response.
+
+    ``calls`` is read only when an id is first made up, so it must be a sequence, not a stream.
+    """
     taken: set[Any] = set()
     numbers = itertools.count(1)
 
