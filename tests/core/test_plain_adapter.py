@@ -17,7 +17,7 @@ import json
 import sys
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from typing import Annotated, Any, Literal, NewType, Optional, Union
 
 import jsonschema
@@ -883,6 +883,15 @@ def test_keywords_leave_out_fields_init_does_not_take() -> None:
 
     assert ADAPTER.keywords(Model(1)) == {"a": 1}
     assert ADAPTER.keywords({"a": 1}) == {"a": 1}
+
+
+def test_keywords_of_many_classes_each_its_own_fields() -> None:
+    # more classes than the adapter keeps the fields of: each still gets its own, twice
+    models = [make_dataclass(f"M{i}", [(f"f{i}", int), ("shared", int)]) for i in range(1500)]
+    for _ in range(2):
+        for i, model in enumerate(models):
+            assert ADAPTER.keywords(model(**{f"f{i}": i, "shared": 0})) == {f"f{i}": i, "shared": 0}
+    assert ADAPTER.keywords({"f0": 0}) == {"f0": 0}  # a TypedDict's value, once its class is known
 
 
 # -- arbitrary JSON never crashes the parser -----------------------------------

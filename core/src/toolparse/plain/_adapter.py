@@ -75,12 +75,17 @@ class PlainAdapter(AdapterBase):
     def keywords(self, value: object) -> dict[str, Any]:
         """Return the keyword arguments for a ``@tool`` body (``__init__`` fields)."""
         cls: Any = type(value)
-        if hasattr(cls, "__dataclass_fields__"):  # (first: a Mapping check costs more)
-            found = {}  # (a loop: a comprehension is one more call, a third of this one's cost)
-            for name in _init_names(cls):
-                found[name] = getattr(value, name)
-            return found
-        return {str(k): v for k, v in value.items()}  # type: ignore[attr-defined]
+        names = _INIT_NAMES.get(cls)  # (a dataclass seen before: one look)
+        if names is None:
+            if not hasattr(cls, "__dataclass_fields__"):  # (first: a Mapping check costs more)
+                return {str(k): v for k, v in value.items()}  # type: ignore[attr-defined]
+            if len(_INIT_NAMES) >= 1024:  # (bounded as an lru_cache is: emptied when full)
+                _INIT_NAMES.clear()
+            names = _INIT_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        found = {}  # (a loop: a comprehension is one more call, a third of this one's cost)
+        for name in names:
+            found[name] = getattr(value, name)
+        return found
 
     def from_signature(self, name: str, params: Sequence[SignatureParam]) -> type:
         """Build a dataclass with one field per parameter, for ``@tool``.
@@ -103,10 +108,8 @@ class PlainAdapter(AdapterBase):
         return dataclasses.make_dataclass(_class_name(name), specs, kw_only=True)
 
 
-@functools.lru_cache(maxsize=1024)
-def _init_names(cls: Any) -> tuple[str, ...]:
-    """A dataclass's ``__init__`` fields, read once per class (``fields`` costs most of a call)."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+#: each dataclass's ``__init__`` fields, read once (a dict: one look costs a fifth of an lru_cache's)
+_INIT_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _enum_value(value: object) -> Any:

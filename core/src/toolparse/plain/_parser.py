@@ -118,8 +118,7 @@ class Compiler:
                 if type(x) is fast:
                     out.append(x)
                     continue
-                r = item(x)
-                if type(r) is not Failed:
+                if type(r := item(x)) is not Failed:
                     out.append(r)
                     continue
                 failed = joined(failed, r, i)
@@ -207,12 +206,10 @@ class Compiler:
                         failed = joined(failed, fail(REQUIRED, kind="missing"), name, limit)
                 elif type(x) is fast:
                     out[name] = x
+                elif type(r := convert(x)) is Failed:
+                    failed = joined(failed, r, name, limit)
                 else:
-                    r = convert(x)
-                    if type(r) is Failed:
-                        failed = joined(failed, r, name, limit)
-                    else:
-                        out[name] = r
+                    out[name] = r
             # (every name sent converted: no unknown name, nothing else to look at)
             if len(out) != len(value) and refuse and not names.issuperset(value):
                 failed = refused(value, failed)
