@@ -440,3 +440,26 @@ def test_a_secret_set_or_changed_later_is_redacted_at_once(monkeypatch: pytest.M
     monkeypatch.delenv("SERVICE_CREDENTIAL")
     (result,) = tp.execute_tool_calls([fn], [tp.ToolCall("1", "f", {"v": "second-secret-value"})])
     assert "second-secret-value" in result.text  # no longer a secret of this process
+
+
+def test_a_rejection_quoting_a_secret_changed_in_place_is_redacted_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("toolparse_jsonschema")
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    fn = tp.Function("f", lambda a: "ok", args_schema=schema)  # (the adapter's rejection)
+
+    def rejection(value: str) -> str:
+        result = fn.execute({"n": value})
+        assert isinstance(result, tp.Error)
+        return result.message
+
+    before = "aaaa-1111"
+    for value in (before, "bbbb-2222", "cccc-3333"):  # (one size: only the value changes)
+        monkeypatch.setenv("QUEUE_TOKEN", value)
+        text = rejection(value)
+        assert value not in text
+        assert REDACTED in text
+        assert value == before or before in rejection(before)  # no longer a secret
+    monkeypatch.delenv("QUEUE_TOKEN")  # the last secret gone: nothing is redacted any more
+    assert "cccc-3333" in rejection("cccc-3333")

@@ -289,3 +289,37 @@ def test_tool_takes_repair_and_a_toolset_sets_it_only_where_left_at_the_default(
     tools = tp.Toolset([as_sent, default], repair="json")
     assert tools.get("as_sent").repair is None  # type: ignore[union-attr]
     assert tools.get("default").repair == "json"  # type: ignore[union-attr]
+
+
+class Line(BaseModel):
+    sku: str
+
+
+class Order(BaseModel):
+    lines: list[Line]
+    notes: list[str] = []
+
+
+class Tagged(str):
+    """Text of the application's own kind: still text."""
+
+
+@pytest.mark.parametrize("style", ["pydantic", "declared"])
+def test_an_item_sent_as_json_text_among_objects_is_decoded(style: str) -> None:
+    seen: list[Any] = []
+
+    def body(arguments: Any) -> str:
+        seen.append(arguments.model_dump() if isinstance(arguments, BaseModel) else arguments)
+        return "ok"
+
+    schema = Order.model_json_schema()
+    fn = (
+        tp.Function("order", body, args_schema=Order)
+        if style == "pydantic"
+        else tp.Function("order", body, parameters_schema=schema)
+    )
+    lines = [{"sku": "a"}, ' {"sku": "b"}', Tagged('{"sku": "c"}'), {"sku": "d"}]
+    assert fn.execute({"lines": lines, "notes": ['{"n": 1}']}) == tp.Ok("ok")
+    assert seen[-1]["lines"] == [{"sku": s} for s in "abcd"]
+    assert seen[-1]["notes"] == ['{"n": 1}']  # an item wanted as text keeps its text
+    assert lines[1] == ' {"sku": "b"}'  # (the arguments sent are not changed)

@@ -168,16 +168,15 @@ _ENVIRON: list[Any] = [-1, 0.0, (), (), ()]
 def environ_secrets() -> tuple[str, ...]:
     """The values (6+ characters) of environment variables named like secrets, longest first.
 
-    Asked on error paths only. Reading every name costs tens of microseconds: the names are
-    read again when the environment's size changes or a second on, the values every time.
+    Asked on error paths only. The names (tens of microseconds to read) are read again when
+    the environment's size changes or a second on; the values always (no sign tells of a change).
     """
     size, when, names, values, secrets = _ENVIRON
-    environ, now = os.environ, time.monotonic()
-    if len(environ) != size or now - when > 1.0:
-        names = tuple(name for name in environ if _SECRET_NAME.search(name))
-        size, when = len(environ), now
-    current = tuple(environ.get(name) for name in names)
+    if len(os.environ) != size or time.monotonic() - when > 1.0:
+        names = tuple(name for name in os.environ if _SECRET_NAME.search(name))
+        _ENVIRON[:3] = len(os.environ), time.monotonic(), names
+    current = tuple(map(os.environ.get, names)) if names else ()
     if current != values:
         secrets = secrets_of(current)  # and the forms each takes inside another text
-    _ENVIRON[:] = (size, when, names, current, secrets)
+        _ENVIRON[3:] = current, secrets
     return secrets  # type: ignore[no-any-return]

@@ -78,7 +78,7 @@ class _Obj:
 class _Arr:
     """An array: the plans of its items, positional ones first."""
 
-    free, strip = False, frozenset[str]()
+    free, strip, wants = False, frozenset[str](), object  # wants: the items that may change
 
     def __init__(self) -> None:
         self.prefix: list[_Node | None] = []
@@ -93,10 +93,10 @@ class _Arr:
             value = _decoded(value, "[")
         if not isinstance(value, list) or depth > MAX_DEPTH:
             return value
-        out, prefix, count = value, self.prefix, len(self.prefix)
+        out, prefix, count, cls, down = value, self.prefix, len(self.prefix), self.wants, depth + 1
         for i, item in enumerate(value):
             child = prefix[i] if i < count else self.items
-            if child is not None and (new := child.restore(item, depth + 1)) is not item:
+            if child and isinstance(item, cls) and (new := child.restore(item, down)) is not item:
                 out = list(value) if out is value else out
                 out[i] = new
         return out
@@ -315,10 +315,12 @@ def _pruned(top: _Node) -> list[_Node]:
             node.items = node.items if id(node.items) in useful else None
         elif isinstance(node, _Obj):
             node.props = {k: c for k, c in node.props.items() if id(c) in useful}
+            node.extra = node.extra if id(node.extra) in useful else None
     for node in nodes.values():  # (once every part is cut)
         if isinstance(node, _Obj):
             node.texts = frozenset(k for k, c in node.props.items() if _text_only(c))
-            node.extra = node.extra if id(node.extra) in useful else None
+        elif isinstance(node, _Arr) and node.items and not any(node.prefix):
+            node.wants = str if _text_only(node.items) else object  # (only text: no call for more)
     return [nodes[i] for i in useful] if id(top) in useful else []
 
 

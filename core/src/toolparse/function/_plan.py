@@ -231,11 +231,9 @@ class Plan:
             outcome = self.guarded.after_parser(outcome, args)
         if isinstance(outcome, Ok):
             return outcome
-        if self.retry is not None:
-            restored = self.retry(args)
-            # (the walk may hand back an equal copy: that call is not parsed twice)
-            if restored is not args and restored != args:
-                return self.steps(restored, context, body=False)
+        # (the walk may hand back an equal copy: that call is not parsed twice)
+        if self.retry is not None and (new := self.retry(args)) is not args and new != args:
+            return self.steps(new, context, body=False)
         return redacted(outcome, context)
 
     def call(self, value: Any, context: Any = None) -> Any:
