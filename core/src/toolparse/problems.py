@@ -204,7 +204,7 @@ def invalid_arguments(
     names = [*named, *unknown] if named or unknown else None
     # "did you mean" looks among the accepted names the model did not send
     found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else None
-    lines = []  # (a loop: a comprehension costs a function of its own, on every rejected call)
+    lines = []  # (a loop: before 3.12 a comprehension is a call of its own)
     for problem in others[:MAX_PROBLEM_LINES]:
         lines.append(problem.line())
     text = invalid(lines, missing, found, accepted, len(others) - len(lines) + more)

@@ -82,7 +82,7 @@ class PlainAdapter(AdapterBase):
             if len(_INIT_NAMES) >= 1024:  # (bounded as an lru_cache is: emptied when full)
                 _INIT_NAMES.clear()
             names = _INIT_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
-        found = {}  # (a loop: a comprehension is one more call, a third of this one's cost)
+        found = {}  # (a loop: before 3.12 a comprehension is one more call)
         for name in names:
             found[name] = getattr(value, name)
         return found

@@ -197,7 +197,7 @@ class BuiltinProvider:
         if not isinstance(items, (list, tuple)):  # (``"parts": true`` is no list of parts)
             raise self.expected(payload)
         found = []
-        for item in map(plain, items):  # (a loop: no comprehension to call, nor generator)
+        for item in map(plain, items):  # (a loop: before 3.12 a comprehension is a call of its own)
             if not (isinstance(item, MAPS) and fits(item)):
                 raise self.expected(payload)
             found.append(item)
