@@ -78,6 +78,7 @@ FIELDS = (
     "options",
     "unknown_arguments",
     "return_direct",
+    "repair",
     "limits",
     "adapter",
 )
@@ -92,7 +93,7 @@ PARAMS = [tp.FunctionParam("city", "string", required=True), tp.FunctionParam("d
 #: the keyword arguments of ``Function`` per kind of definition (module-level pieces)
 SOURCES: dict[str, dict[str, Any]] = {
     "params": {"parameters": PARAMS, "description": "Weather.", "strict": True},
-    "raw": {"parameters_schema": SCHEMA, "unknown_arguments": "reject"},
+    "raw": {"parameters_schema": SCHEMA, "unknown_arguments": "reject", "repair": None},
 }
 
 if _installed("pydantic"):
