@@ -343,3 +343,12 @@ def test_a_local_tool_goes_by_value_with_cloudpickle(
 def test_a_local_tool_does_not_pickle_without_cloudpickle() -> None:
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         pickle.dumps(_local_tools()["tool"])
+
+
+@pytest.mark.parametrize("pickler", list(PICKLERS))
+def test_a_repair_left_at_its_default_is_still_the_toolsets_to_set(pickler: str) -> None:
+    # a Toolset's repair= reaches the tools that did not choose one: a loaded copy did not either
+    chose = tp.Function("chose", _body, parameters=PARAMS, repair="safe")
+    left = tp.Function("left", _body, parameters=PARAMS)
+    loaded = [pickle.loads(_pickler(pickler)(fn)) for fn in (chose, left)]
+    assert [fn.repair for fn in tp.Toolset(loaded, repair=None)] == ["safe", None]
