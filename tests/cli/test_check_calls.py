@@ -271,7 +271,8 @@ def test_reasons_are_short_and_the_same_for_the_same_mistake() -> None:
     assert results[3].message.startswith("not JSON")
 
 
-def test_list_positions_are_left_out_of_reasons() -> None:
+def order_tool() -> tp.Function:
+    """A pydantic tool taking a list of objects (skips where pydantic's adapter is missing)."""
     pydantic = pytest.importorskip("pydantic")
     pytest.importorskip("toolparse_pydantic")
 
@@ -281,7 +282,11 @@ def test_list_positions_are_left_out_of_reasons() -> None:
     class Order(pydantic.BaseModel):
         items: list[Item]
 
-    order = tp.Function("order", lambda o: "ok", args_schema=Order)
+    return tp.Function("order", lambda o: "ok", args_schema=Order)
+
+
+def test_list_positions_are_left_out_of_reasons() -> None:
+    order = order_tool()
     results = list(
         tp.check_calls(
             [order],
@@ -395,16 +400,7 @@ ITEMS = st.fixed_dictionaries(
 @given(st.lists(st.tuples(st.sampled_from(["weather", "order"]), ARGUMENTS | ITEMS), max_size=12))
 def test_a_record_is_checked_as_it_would_be_alone(calls: list[tuple[str, Any]]) -> None:
     # what the check remembers between records (reasons, messages) changes no result
-    pydantic = pytest.importorskip("pydantic")
-    pytest.importorskip("toolparse_pydantic")
-
-    class Item(pydantic.BaseModel):
-        qty: int
-
-    class Order(pydantic.BaseModel):
-        items: list[Item]
-
-    tools = [*TOOLS, tp.Function("order", lambda o: "ok", args_schema=Order)]
+    tools = [*TOOLS, order_tool()]
     records = [{"name": name, "arguments": arguments} for name, arguments in calls]
     alone = [r for i, x in enumerate(records) for r in tp.check_calls(tools, [x], start=i)]
     assert list(tp.check_calls(tools, records)) == alone

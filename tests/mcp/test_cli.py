@@ -80,6 +80,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_for(port: int, process: subprocess.Popen[bytes], log: pathlib.Path) -> None:
+    """Until the command listens on ``port``; its log is the failure when it exits or is slow."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise AssertionError(log.read_text()) from None
+            time.sleep(0.05)
+
+
 def test_a_list_target_over_stateless_http_from_the_command(tmp_path: pathlib.Path) -> None:
     path = write_tools(tmp_path)
     port = free_port()
@@ -100,15 +113,7 @@ def test_a_list_target_over_stateless_http_from_the_command(tmp_path: pathlib.Pa
         cwd=str(tmp_path),
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise AssertionError((tmp_path / "http.log").read_text()) from None
-                time.sleep(0.05)
+        wait_for(port, process, tmp_path / "http.log")
 
         async def main() -> Any:
             with anyio.fail_after(20):
@@ -240,15 +245,7 @@ def test_a_token_from_the_environment_guards_the_served_tools(tmp_path: pathlib.
         "MCP-Protocol-Version": "2025-11-25",
     }
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise AssertionError((tmp_path / "http.log").read_text()) from None
-                time.sleep(0.05)
+        wait_for(port, process, tmp_path / "http.log")
         refused = httpx.post(url, json=body, headers=headers, timeout=20)
         token = {"Authorization": "Bearer token-from-the-environment"}
         answered = httpx.post(url, json=body, headers={**headers, **token}, timeout=20)
