@@ -25,7 +25,7 @@ class AnthropicProvider(BuiltinProvider):
     name = "anthropic"
     reader = AnthropicEvents
     # the API accepts 128 characters today but said 64 until 2025: aliases keep to 64
-    name_rule = NameRule("anthropic", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
+    name_rule = NameRule("anthropic")
     shapes = "a Message, a message param, a list of content blocks or a tool_use block"
     together = "content"
 

@@ -34,8 +34,9 @@ class NameRule:
     """A provider's rule for tool names, and the alias a name that breaks it is exported under.
 
     :param provider: the provider the rule is for (named in errors).
-    :param pattern: the whole-name regular expression.
-    :param words: the rule in words, for error messages.
+    :param pattern: the whole-name regular expression (default: OpenAI's, which Anthropic,
+        Bedrock and Ollama share: 1 to 64 of a-z, A-Z, 0-9, ``_`` and ``-``).
+    :param words: the rule in words, for error messages (default: that rule's).
     :param invalid: a regular expression matching one character the rule does not allow (each
         becomes ``_`` in an alias).
     :param max_length: the longest name allowed.
@@ -48,8 +49,8 @@ class NameRule:
     def __init__(
         self,
         provider: str,
-        pattern: str,
-        words: str,
+        pattern: str = r"[a-zA-Z0-9_-]{1,64}",
+        words: str = "1 to 64 of a-z, A-Z, 0-9, _ and -",
         *,
         invalid: str = r"[^a-zA-Z0-9_-]",
         max_length: int = 64,

@@ -36,7 +36,7 @@ class BedrockProvider(BuiltinProvider):
     name = "bedrock"
     reader = BedrockEvents
     # botocore's ToolName: pattern [a-zA-Z0-9_-]+, 1 to 64 characters
-    name_rule = NameRule("bedrock", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
+    name_rule = NameRule("bedrock")
     shapes = "a Converse response, its message, a list of content blocks or a toolUse block"
     together = "content"
 

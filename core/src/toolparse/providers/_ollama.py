@@ -32,7 +32,7 @@ class OllamaProvider(BuiltinProvider):
     reader = OllamaChunks
     # Ollama states no rule; the models it serves were taught OpenAI's, and their
     # templates' parsers expect such names
-    name_rule = NameRule("ollama", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
+    name_rule = NameRule("ollama")
     shapes = "a ChatResponse, its message or a list of tool calls"
 
     def to_tool(self, function: Function, *, strict: bool) -> dict[str, Any]:

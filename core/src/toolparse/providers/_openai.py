@@ -24,7 +24,7 @@ __all__ = ["OpenAIProvider", "OpenAIResponsesProvider"]
 class _OpenAI(BuiltinProvider):
     """What both OpenAI APIs share: names, parameters, strict mode, text answers."""
 
-    name_rule = NameRule("openai", r"[a-zA-Z0-9_-]{1,64}", "1 to 64 of a-z, A-Z, 0-9, _ and -")
+    name_rule = NameRule("openai")
     max_tools = 128
 
     def definition(self, function: Function, strict: bool) -> dict[str, Any]:
