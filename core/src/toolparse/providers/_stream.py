@@ -159,9 +159,7 @@ class Assembly:
 
 
 def _refused(fn: Function, keys: list[str]) -> list[str]:
-    """The core's message for the keys ``fn`` would refuse, if any."""
-    accepted = fn.accepted_param_names()
-    found = messages.suggestions([k for k in keys if k not in accepted], accepted, keys)
-    if fn.unknown_arguments == "report":
-        found = {name: hint for name, hint in found.items() if hint is not None}
-    return [messages.unrecognized_only(found, accepted)] if found and accepted else []
+    """The core's message for the keys ``fn`` would refuse, if any: its own policy decides."""
+    policy = fn._plan_.policy
+    found = policy.flagged(dict.fromkeys(keys))
+    return [messages.unrecognized_only(found, policy.accepted)] if found else []
