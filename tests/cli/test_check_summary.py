@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import toolparse as tp
 import toolparse._summary as summary_module
+from toolparse._summary import summary_text
 from toolparse.checking import CallCheck
 
 TOOLS = ["weather", "score"]
@@ -188,3 +189,30 @@ def test_the_laws_hold_past_the_named_reasons(
         assert sum(counts.values()) == len(a) + len(b) + len(c)
         named = sorted(k for k in counts if k != "(other reasons)")
         assert named == sorted({ch.reasons[0] for ch in a + b + c})[:3]  # the first in text order
+
+
+@given(parts, parts)
+def test_plus_equals_adds_in_place_what_plus_adds(a: list[CallCheck], b: list[CallCheck]) -> None:
+    running, other = tp.CheckSummary.of(a), tp.CheckSummary.of(b)
+    same = running
+    running += other
+    assert running is same  # the running total itself, not a copy
+    assert running == tp.CheckSummary.of(a) + tp.CheckSummary.of(b)
+    assert other == tp.CheckSummary.of(b)  # the part added is left as it was
+
+
+def test_other_reasons_made_by_the_sum_alone_name_no_first_place() -> None:
+    # each part names all its reasons; only their sum has too many, so "(other reasons)"
+    # was first seen in no part: its row says how many, not a place it never was
+    def part(start: int) -> tp.CheckSummary:
+        found = [
+            CallCheck(i, 0, None, "w", "w", False, (f"r{i:02}",)) for i in range(start, start + 3)
+        ]
+        return tp.CheckSummary.of(found)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(summary_module, "MAX_REASONS", 4)
+        text = summary_text([("a.jsonl", part(0)), ("b.jsonl", part(3))], top=5)
+    assert "            2  (other reasons)\n" in text + "\n"
+    assert "?" not in text
+    assert "    1  r00  (first at a.jsonl:0)" in text

@@ -142,20 +142,27 @@ class CheckSummary:
         for reason in check.reasons:
             self._reasons.add(reason, 1, check.record)
 
+    def __iadd__(self, other: object) -> CheckSummary:
+        if not isinstance(other, CheckSummary):
+            return NotImplemented
+        # (in place: a running total adds each part without copying what it holds so far)
+        self.total += other.total
+        self.accepted += other.accepted
+        self.unreadable += other.unreadable
+        self._reasons.merge(other._reasons)
+        for name, theirs in other._rows.items():
+            row = self._rows.get(name) or self._rows.setdefault(name, _Row())
+            row.total += theirs.total
+            row.accepted += theirs.accepted
+            row.reasons.merge(theirs.reasons)
+        return self
+
     def __add__(self, other: object) -> CheckSummary:
         if not isinstance(other, CheckSummary):
             return NotImplemented
         out = CheckSummary()
-        for part in (self, other):
-            out.total += part.total
-            out.accepted += part.accepted
-            out.unreadable += part.unreadable
-            out._reasons.merge(part._reasons)
-            for name, theirs in part._rows.items():
-                row = out._rows.setdefault(name, _Row())
-                row.total += theirs.total
-                row.accepted += theirs.accepted
-                row.reasons.merge(theirs.reasons)
+        out += self
+        out += other
         return out
 
     def __str__(self) -> str:
@@ -191,9 +198,9 @@ def summary_text(
         counts = row.reasons.counts
         ranked = sorted(counts, key=lambda r: -counts[r])  # stable: among equals, the first seen
         for reason in ranked[:top]:
-            out.append(
-                f"    {counts[reason]:>9,}  {reason}  (first at {_first(parts, name, reason)})"
-            )
+            first = _first(parts, name, reason)
+            where = f"  (first at {first})" if first else ""
+            out.append(f"    {counts[reason]:>9,}  {reason}{where}")
         if len(ranked) > top:
             out.append(f"    ... and {len(ranked) - top} more reasons")
     counted = "" if records is None else f" in {records:,} records"
@@ -203,10 +210,11 @@ def summary_text(
     return "\n".join(out)
 
 
-def _first(parts: Sequence[tuple[str, CheckSummary]], row: str, reason: str) -> str:
+def _first(parts: Sequence[tuple[str, CheckSummary]], row: str, reason: str) -> str | None:
     for source, summary in parts:
         found = summary._rows.get(row)
         if found is not None and reason in found.reasons.first:
             record = found.reasons.first[reason]
             return f"{source}:{record}" if source else f"record {record}"
-    return "?"  # pragma: no cover - a reason of the sum is in one of its parts
+    # "(other reasons)" of a sum whose parts each named all theirs: it has no one place
+    return None
