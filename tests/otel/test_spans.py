@@ -289,3 +289,20 @@ def test_a_body_in_a_worker_thread_sees_the_callers_context_variables() -> None:
     tp.execute_tool_calls([probe], [tp.ToolCall("t", "probe", {})], timeout=5)
     asyncio.run(tp.aexecute_tool_calls([probe], [tp.ToolCall("a", "probe", {})]))
     assert seen == ["r-42"] * 4
+
+
+def test_the_repairs_a_call_needed_are_on_its_span(spans: Spans) -> None:
+    fn = tp.Function(
+        "order",
+        lambda a: "ok",
+        parameters_schema={
+            "type": "object",
+            "properties": {"items": {"type": "array"}},
+            "required": ["items"],
+        },
+    )
+    assert fn.execute({"items": '["a"]'}) == tp.Ok("ok")
+    assert fn.execute({"items": ["a"]}) == tp.Ok("ok")  # nothing to repair: nothing said
+    repaired, plain = spans.tools()
+    assert list(attrs(repaired)["toolparse.repairs"]) == ["items: JSON text decoded"]
+    assert "toolparse.repairs" not in attrs(plain)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from contextvars import Token
 from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
+from .._repair import recording
 from ..context import redact, secrets_of
 from ..contract import Error, Interrupt, Outcome
 from ..function._tracing import qualified
@@ -51,18 +53,22 @@ class OtelTracer:
 class CallSpan:
     """One call's span: current while entered, ended on exit."""
 
-    __slots__ = ("_secrets", "_span", "_token")
+    __slots__ = ("_recording", "_repairs", "_secrets", "_span", "_token")
 
     def __init__(self, span: trace.Span, secrets: tuple[str, ...] | None) -> None:
         self._span = span
         self._secrets = secrets  # ``None``: content is not recorded
         self._token: object = None
+        self._repairs: list[str] = []  # what the call's repairs made, in words
+        self._recording: Token[list[str] | None] | None = None
 
     def __enter__(self) -> CallSpan:
         self._token = otel_context.attach(trace.set_span_in_context(self._span))
+        self._recording = recording.set(self._repairs)
         return self
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        recording.reset(self._recording)  # type: ignore[arg-type]
         otel_context.detach(self._token)  # type: ignore[arg-type]
         if exc is not None:  # a call stopped by what ``execute`` does not catch (a cancellation)
             self._span.set_attribute("error.type", qualified(kind))
@@ -74,6 +80,8 @@ class CallSpan:
         span = self._span
         if type(outcome) is Interrupt:
             span.set_attribute("toolparse.interrupted", True)
+        if self._repairs:
+            span.set_attribute("toolparse.repairs", self._repairs)
         if error_type is not None:
             span.set_attribute("error.type", error_type)
             span.set_status(Status(StatusCode.ERROR))
