@@ -36,9 +36,9 @@ def definition_problem(repair: object) -> str | None:
 
 
 def report(tool: str, made: list[str]) -> None:  # (logged, and recorded where asked)
-    import logging  # (on the first repair: logging loads threading)
+    from ._log import logger  # (on the first repair: logging loads threading)
 
-    logging.getLogger("toolparse.repair").info(
+    logger("toolparse.repair").info(
         "repaired the arguments of tool %r: %s", tool, "; ".join(made)
     )
     if (found := recording.get()) is not None:
