@@ -68,6 +68,8 @@ def make_parser(
 
 def _v1_problems(model: Any, exc: Any, arguments: Any) -> tuple[list[ArgumentProblem], int]:
     """The problems of a ``pydantic.v1`` model's ``ValidationError``, ``OverflowError`` or ``TypeError``."""
+    from pydantic.v1 import ValidationError as V1ValidationError  # (imported by the model)
+
     if isinstance(exc, TypeError):
         odd = [key for key in arguments if not isinstance(key, str)]
         if not odd:
@@ -77,7 +79,7 @@ def _v1_problems(model: Any, exc: Any, arguments: Any) -> tuple[list[ArgumentPro
         rest = {key: value for key, value in arguments.items() if isinstance(key, str)}
         try:
             model.parse_obj(rest)
-        except Exception as again:  # (the same three kinds)
+        except (V1ValidationError, OverflowError, TypeError) as again:  # (the same three kinds)
             others, more = _v1_problems(model, again, rest)
             return found + others, more
         return found, 0
