@@ -128,3 +128,10 @@ def test_a_directory_is_named_as_such(cli: Cli, project: pathlib.Path) -> None:
     )
     cli("check", "sub/").failed(2, "sub/ is a directory; name a .py file in it, or a module")
     cli("schema", "sub/").failed(2, "sub/ is a directory")
+
+
+def test_column_without_a_parquet_file_is_refused(cli: Cli, project: pathlib.Path) -> None:
+    (project / "calls.jsonl").write_text('{"name": "weather", "arguments": {"city": "Rome"}}\n')
+    cli("check", "cli_tools", "calls.jsonl", "--column", "call").failed(
+        2, "--column names a Parquet file's column: none of the files is Parquet"
+    )

@@ -38,9 +38,7 @@ def definition_problem(repair: object) -> str | None:
 def report(tool: str, made: list[str]) -> None:  # (logged, and recorded where asked)
     from ._log import logger  # (on the first repair: logging loads threading)
 
-    logger("toolparse.repair").info(
-        "repaired the arguments of tool %r: %s", tool, "; ".join(made)
-    )
+    logger("toolparse.repair").info("repaired the arguments of tool %r: %s", tool, "; ".join(made))
     if (found := recording.get()) is not None:
         found.extend(made)
 

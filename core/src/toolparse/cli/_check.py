@@ -230,6 +230,8 @@ def _jsonl(path: str) -> tuple[Iterator[list[Any]], Callable[[], str]]:
 def _calls(loaded: Loaded, args: argparse.Namespace) -> int:
     parts: list[tuple[str, CheckSummary]] = []  # per file, for where each reason was first seen
     records = 0
+    if args.column is not None and not any(p != "-" and is_parquet(p) for p in args.calls):
+        raise CommandError("--column names a Parquet file's column: none of the files is Parquet")
     for path in args.calls:
         label = "<stdin>" if path == "-" else path
         if path != "-" and is_parquet(path):

@@ -17,14 +17,9 @@ from ..errors import NoAdapterError
 from ..function import Function
 from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
-from ._targets import FAILED, OK, CommandError, load_tools
+from ._targets import FAILED, OK, CommandError, dump, load_tools
 
 __all__ = ["call", "demo", "mcp", "schema"]
-
-
-def _dump(value: Any, compact: bool) -> str:
-    layout: dict[str, Any] = {"separators": (",", ":")} if compact else {"indent": 2}
-    return json.dumps(value, default=repr, **layout)
 
 
 def _export(fn: Function, provider: str, strict: bool) -> dict[str, Any]:
@@ -50,7 +45,7 @@ def schema(args: argparse.Namespace) -> int:
             {"name": fn.name, "description": fn.description, "parameters": fn.json_schema()}
             for fn in tools
         ]
-    print(_dump(out, args.json))
+    print(dump(out, args.json))
     return OK
 
 
@@ -119,7 +114,7 @@ def call(args: argparse.Namespace) -> int:
         payload = {"outcome": kind, "text": text, "is_error": result.is_error}
         if result.processed_content is not None:
             payload["processed_content"] = result.processed_content
-    print(_dump(payload, True) if args.json else f"{kind}\n{text}")
+    print(dump(payload, True) if args.json else f"{kind}\n{text}")
     return FAILED if type(outcome) is Error else OK
 
 

@@ -7,10 +7,9 @@ A broken plugin (failed to import or to register, or a name clash) is listed and
 from __future__ import annotations
 
 import argparse
-import json
 
 from .. import providers
-from ._targets import FAILED, OK
+from ._targets import FAILED, OK, dump
 
 __all__ = ["plugins"]
 
@@ -55,7 +54,7 @@ def plugins(args: argparse.Namespace) -> int:
         keys = ("name", "distribution", "version", "module", "error")
         listed = [dict(zip(keys, row, strict=True)) for row in rows]
         out = {"plugins": listed, "adapters": adapters, "providers": known}
-        print(json.dumps(out, separators=(",", ":"), default=repr))
+        print(dump(out, True))
         return status
     width = max((len(row[0]) for row in rows), default=0)
     for name, distribution, version, module, error in rows:
