@@ -267,6 +267,10 @@ def test_a_toolset_repair_applies_to_the_tools_that_chose_none() -> None:
     off = tp.Toolset([chose_safe, default], repair=None)
     assert [fn.repair for fn in off] == ["safe", None]
     assert tp.Toolset([default]).get("c") is default  # the default: the tools as they are
+    # "safe" chosen by a Toolset is a choice: a Toolset made of it keeps it
+    assert [fn.repair for fn in tp.Toolset(tp.Toolset([default], repair="safe"), repair=None)] == [
+        "safe"
+    ]
     # a default survives pickling as a default
     again = pickle.loads(pickle.dumps(default))
     assert [fn.repair for fn in tp.Toolset([again], repair=None)] == [None]

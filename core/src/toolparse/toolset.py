@@ -72,10 +72,10 @@ class Toolset:
             errors.append(("repair", problem))
         if errors:
             raise FunctionDefinitionError(errors, subject="Toolset")
-        if repair != "safe":  # (the default of each tool): for each that chose none
-            chose = [type(fn._given["repair"]) is not type(DEFAULT) for fn in fns]
+        if repair is not DEFAULT:  # chosen (even "safe"): given to each tool that chose none
             fns = tuple(
-                f if c else f.replace(repair=repair) for f, c in zip(fns, chose, strict=True)
+                fn.replace(repair=repair) if type(fn._given["repair"]) is type(DEFAULT) else fn
+                for fn in fns
             )
             table = {fn.name: fn for fn in fns}
         found = exported_aliases(fns)  # every provider's rule read once, for both uses
