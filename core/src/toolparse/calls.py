@@ -370,9 +370,12 @@ async def aexecute_tool_calls(
     running, at once, with or without ``timeout``, and returns (raising
     ``CancelledError``) once they have unwound: a body that swallows its
     cancellation is abandoned after one second, and its outcome, should it
-    end, goes to the observing hook with ``late=True``. A sync body already
-    running in a thread cannot be stopped; it finishes there, and its outcome
-    goes to the hook the same way.
+    end, goes to the observing hook with ``late=True``. A lone ``async def``
+    call with no ``timeout`` is awaited directly (no task of its own), as
+    asyncio awaits any coroutine: a body that swallows that cancellation runs
+    on, and its result is returned. A sync body already running in a thread
+    cannot be stopped; it finishes there, and its outcome goes to the hook the
+    same way.
     """
     batch = _Batch(functions, calls, context, timeout, max_concurrency, plugin_manager)
     calls, fns, together, results = batch.calls, batch.fns, batch.together, batch.results
