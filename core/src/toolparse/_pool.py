@@ -48,7 +48,7 @@ __all__ = [
 Step: TypeAlias = "tuple[int, ToolCall, Function | None, Any]"
 
 #: who hears the outcome of a body that outlived its timeout (``None``: nobody)
-Late: TypeAlias = "Callable[[Outcome], None] | None"
+Late: TypeAlias = "Callable[[Outcome], None]"
 #: a job: its future, the callable and its arguments; the callable is ``None`` once withdrawn
 _Job: TypeAlias = "list[Any]"
 
@@ -204,10 +204,10 @@ POOL = WorkerPool(int(_ENV) if _ENV.isdigit() and int(_ENV) > 0 else 32)
 # -- running a body in the pool, and its timeout ---------------------------------------
 
 
-def watch(future: Future[Any], late: Callable[[Outcome], None]) -> None:
-    """Hand the outcome of a body that outlived its timeout to ``late``, when it comes."""
+def watch(future: Future[Any] | asyncio.Task[Any], late: Callable[[Outcome], None]) -> None:
+    """Hand the outcome of a body that outlived its timeout or its cancellation to ``late``."""
 
-    def done(f: Future[Any]) -> None:
+    def done(f: Any) -> None:  # (a thread's Future or a loop's Task: both give result())
         try:
             outcome = f.result()
         except BaseException as exc:  # execute never raises; a last resort
@@ -274,8 +274,7 @@ def _overdue(future: Future[Any], fn: Function, timeout: float, late: Late) -> E
     """A sync body past its timeout: withdrawn if it still waits, else its outcome goes to ``late``."""
     if future.cancel():  # it was still waiting: it never starts
         return Error(messages.timed_out(fn.name, timeout, stopped=True))
-    if late is not None:
-        watch(future, late)
+    watch(future, late)
     return Error(messages.timed_out(fn.name, timeout, stopped=False))
 
 
@@ -303,7 +302,7 @@ async def in_worker(
     except (asyncio.TimeoutError, TimeoutError):
         return _overdue(future, fn, timeout or 0, late)
     except asyncio.CancelledError:
-        if late is not None and not future.cancelled():
+        if not future.cancelled():
             watch(future, late)  # running: its outcome, when it comes, is heard
         raise
 
@@ -342,9 +341,7 @@ def _abandon(task: asyncio.Future[Any]) -> None:
     task.add_done_callback(ABANDONED.discard)
 
 
-async def atimed(
-    fn: Function, arguments: Any, context: Any, timeout: float, late: Late = None
-) -> Outcome:
+async def atimed(fn: Function, arguments: Any, context: Any, timeout: float, late: Late) -> Outcome:
     """An async tool, cancelled past ``timeout`` or with this coroutine.
 
     Cancelled with it, a body that swallows that for :data:`GRACE` seconds is
@@ -359,8 +356,8 @@ async def atimed(
     try:
         done, _ = await asyncio.wait((task,), timeout=timeout)
     except asyncio.CancelledError:
-        if await settle((task,)) and late is not None:
-            task.add_done_callback(lambda t: t.cancelled() or t.exception() or late(t.result()))
+        if await settle((task,)):
+            watch(task, late)  # abandoned: its outcome, when it comes, is heard
         raise
     if done:
         return task.result()
