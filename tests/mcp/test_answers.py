@@ -169,3 +169,23 @@ def test_an_observer_registered_after_the_server_was_built_sees_every_call() -> 
 def test_a_sync_body_runs_in_a_worker_thread_not_on_the_loop() -> None:
     (answer,) = answers(tmcp.make_server([where]), [("where", {})])
     assert answer["content"][0]["text"].startswith("toolparse-worker-")
+
+
+def test_the_tools_own_plugin_manager_hears_their_calls_and_an_unknown_tool() -> None:
+    own = tp.PluginManager()
+    observer = Observer()
+    own.register(observer)
+
+    async def shout(arguments: dict[str, str]) -> str:
+        return arguments["word"].upper()
+
+    word = [tp.FunctionParam("word", "string", required=True)]
+    tool = tp.Function("shout", shout, parameters=word, plugin_manager=own)
+    got = answers(tmcp.make_server([tool]), [("shout", {"word": "hi"}), ("whisper", {})])
+    assert got[0]["content"][0]["text"] == "HI"
+    assert got[1]["is_error"] is True
+    # the default manager has no observer: only the tools' own manager could have heard these
+    assert [(name, text) for _, name, text in observer.seen] == [
+        ("shout", "HI"),
+        (None, got[1]["content"][0]["text"]),
+    ]

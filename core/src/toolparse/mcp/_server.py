@@ -87,7 +87,9 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
         )
     brief = error_detail == "type"
     functions, _ = functions_of(tools)
-    provider = get_provider("mcp", functions[0]._pm if functions else None)
+    # the tools' own plugin manager: its providers, and the observers that hear each call
+    pm = functions[0]._pm if functions else plugin_manager()
+    provider = get_provider("mcp", pm)
     listed: list[dict[str, Any]] = provider.to_tools(functions)
     # the exported name may be an alias of the Function's: each routes back to its tool
     table: dict[str, tuple[Function, bool, bool]] = {}
@@ -107,7 +109,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
         name = params.name if fn is None else fn.name
         call_context = {**base, CONTEXT_KEY: request_of(ctx), "tool_call_id": call_id}
         try:
-            if fn is not None and inline and not plugin_manager().observed:
+            if fn is not None and inline and not pm.observed:
                 # async, no timeout, no observer: what aexecute_tool_calls does, without the batch
                 outcome = await fn.aexecute(params.arguments, call_context)
                 if brief and type(outcome) is Error:
@@ -122,7 +124,11 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
                 call = ToolCall(call_id, name, params.arguments)
                 call._provider = "mcp"
                 (result,) = await aexecute_tool_calls(
-                    functions if fn is None else [fn], [call], call_context, timeout=timeout
+                    functions if fn is None else [fn],
+                    [call],
+                    call_context,
+                    timeout=timeout,
+                    plugin_manager=pm,
                 )
         except Exception as exc:
             # execute never raises; should it, the client still gets a result,
