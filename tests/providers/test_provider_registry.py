@@ -119,3 +119,12 @@ def test_blocking_the_builtin_providers_leaves_a_plugins_own(pm: tp.PluginManage
     pm.set_blocked(providers.BUILTIN)
     pm.register(EchoPlugin())
     assert sorted(providers.registered(pm)) == ["echo"]
+
+
+def test_name_rules_lists_each_distinct_rule_once_and_every_alias_is_one_of_theirs() -> None:
+    rules = providers.name_rules()
+    assert len({(r.pattern, r.invalid, r.max_length, r.first) for _, r in rules}) == len(rules)
+    # every built-in provider's alias of a name is the alias some listed rule gives it
+    listed = {rule.alias("a.b c" * 20) for _, rule in rules}
+    for provider in providers.builtin_providers():
+        assert provider.name_rule.alias("a.b c" * 20) in listed  # type: ignore[attr-defined]

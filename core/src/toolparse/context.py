@@ -168,7 +168,7 @@ _ENVIRON: list[Any] = [-1, 0.0, (), (), ()]
 def environ_secrets() -> tuple[str, ...]:
     """The values (6+ characters) of environment variables named like secrets, longest first.
 
-    Asked on error paths only. The names (tens of microseconds to read) are read again when
+    Asked for each error text, and for each span's captured content. The names (tens of microseconds to read) are read again when
     the environment's size changes or a second on; the values always (no sign tells of a change).
     """
     size, when, names, values, secrets = _ENVIRON

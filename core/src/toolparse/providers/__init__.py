@@ -107,15 +107,14 @@ def name_rules() -> list[tuple[str, NameRule]]:
     """``(provider, rule)`` for each distinct tool-name rule of the built-in providers.
 
     Calls made under any of these aliases are routed back to their tool by ``execute_tool_calls``
-    and :class:`toolparse.Toolset`. A rule that gives the aliases an earlier one gives (Bedrock's
-    and Ollama's are OpenAI's) is listed once, under the first provider.
+    and :class:`toolparse.Toolset`. A rule that gives the aliases an earlier one gives (those of
+    Responses, Anthropic, Bedrock and Ollama are OpenAI's) is listed once, under the first provider.
     """
     found: dict[tuple[object, ...], tuple[str, NameRule]] = {}
     for p in builtin_providers():  # each has a name_rule (the Provider protocol makes it optional)
         rule = p.name_rule  # type: ignore[attr-defined]
-        first = rule.first.pattern if rule.first else None
-        key = (rule.pattern.pattern, rule.invalid.pattern, rule.max_length, first)
-        found.setdefault(key, (p.name, rule))
+        # (compiled patterns compare and hash by their pattern and flags)
+        found.setdefault((rule.pattern, rule.invalid, rule.max_length, rule.first), (p.name, rule))
     return list(found.values())
 
 
