@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
         figure = page.with_name(f"{page.stem}-scaling.svg")
         if draw(rows, figure):
             text = f"![The scaling curves: each ratio by size, with its spread]({figure.name})\n\n{text}"
-        else:
+        elif any(row.curve for row in rows):  # (curves, but no matplotlib to draw them)
             print(
                 "no plot: matplotlib is in the bench group (uv run --group bench)", file=sys.stderr
             )
