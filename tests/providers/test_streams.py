@@ -207,9 +207,15 @@ def test_mcp_and_foreign_events_are_refused() -> None:
         providers.ToolCallStream("mcp")
     events, _ = anthropic_events([("a", {})], EVERY_3)
     stream = providers.ToolCallStream("openai")
-    with pytest.raises(ValueError, match=r"^openai: expected a stream event"):
+    # described as a response of the wrong shape is: its kind, its type, its first keys
+    with pytest.raises(
+        ValueError,
+        match=r"^openai: expected a stream event.* of type 'message_start' with keys message, type\. Was this stream from another provider\?",
+    ):
         stream.feed(events[0])
-    with pytest.raises(ValueError, match=r"^gemini: expected a stream event"):
+    with pytest.raises(
+        ValueError, match=r"^gemini: expected a stream event of this provider; got a str\."
+    ):
         providers.ToolCallStream("gemini").feed("text")
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "NameRule",
     "Schema",
     "content_parts",
+    "described",
     "id_maker",
     "mapping",
     "plain",
@@ -180,16 +181,8 @@ class BuiltinProvider:
 
     def expected(self, payload: Any) -> ValueError:
         """The error for a payload that is not of the provider's shape (its shape described)."""
-        data = plain(payload)
-        got = messages.a_kind(payload)
-        if isinstance(data, Mapping):
-            keys = ", ".join(sorted(str(k) for k in data)[:8])
-            kind = data.get("type") or data.get("object")
-            got += (f" of type {kind!r:.40}" if kind else "") + f" with keys {keys or '(none)'}"
-        elif isinstance(data, list):
-            got = f"a list of {len(data)} item(s)"
         return ValueError(
-            f"{self.name}: expected {self.shapes}; got {got}. "
+            f"{self.name}: expected {self.shapes}; got {described(payload)}. "
             "Was this response from another provider? Pass that provider's name."
         )
 
@@ -221,6 +214,19 @@ class BuiltinProvider:
                 "it cannot be matched to its call"
             )
         return result.tool_call_id
+
+
+def described(payload: Any) -> str:
+    """What ``payload`` is, for an error: its kind, and a mapping's type and first keys."""
+    data = plain(payload)
+    got = messages.a_kind(payload)
+    if isinstance(data, Mapping):
+        keys = ", ".join(sorted(str(k) for k in data)[:8])
+        kind = data.get("type") or data.get("object")
+        got += (f" of type {kind!r:.40}" if kind else "") + f" with keys {keys or '(none)'}"
+    elif isinstance(data, list):
+        got = f"a list of {len(data)} item(s)"
+    return got
 
 
 def plain(payload: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import messages
 from ..results import ToolCall
-from ._base import plain
+from ._base import described, plain
 
 if TYPE_CHECKING:
     from ..function import Function
@@ -94,11 +94,9 @@ class Assembly:
         """Read one event (the SDK's object or its dict); the calls it completed."""
         data = plain(event)
         if not (isinstance(data, Mapping) and self.reader.feed(data, self)):
-            keys = ", ".join(sorted(map(str, data))[:8]) if isinstance(data, Mapping) else ""
             raise ValueError(
-                f"{self.name}: expected a stream event of this provider; got a "
-                f"{type(event).__name__}{f' with keys {keys}' if keys else ''}. Was this stream "
-                "from another provider? Pass that provider's name."
+                f"{self.name}: expected a stream event of this provider; got {described(event)}."
+                " Was this stream from another provider? Pass that provider's name."
             )
         return self.flush()
 
