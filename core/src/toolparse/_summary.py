@@ -216,5 +216,4 @@ def _first(parts: Sequence[tuple[str, CheckSummary]], row: str, reason: str) -> 
         if found is not None and reason in found.reasons.first:
             record = found.reasons.first[reason]
             return f"{source}:{record}" if source else f"record {record}"
-    # "(other reasons)" of a sum whose parts each named all theirs: it has no one place
-    return None
+    return None  # "(other reasons)" of a sum whose parts each named all theirs: no one place

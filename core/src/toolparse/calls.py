@@ -108,7 +108,7 @@ def _table(functions: Iterable[Function]) -> tuple[Any, dict[str, Function], Any
     tools: Any = functions
     if type(tools) is not list:
         try:  # a Toolset keeps both, built once
-            return tools, tools._table, tools._routes
+            return tools, tools._names._table, tools._names._routes
         except AttributeError:  # any other iterable of Functions
             tools = list(tools)
     # a long list's tables are kept for the next batch given the same tools
@@ -120,9 +120,7 @@ def _table(functions: Iterable[Function]) -> tuple[Any, dict[str, Function], Any
         names = [fn.name for fn in tools]
         twice = next(name for name in names if names.count(name) > 1)
         raise FunctionDefinitionError([("functions", messages.duplicate_tool(twice))])
-    if len(tools) > messages.MAX_NAMES:
-        return kept(tools, table), table, None
-    return tools, table, None
+    return (kept(tools, table) if len(tools) > messages.MAX_NAMES else tools), table, None
 
 
 class _Batch:

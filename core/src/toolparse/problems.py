@@ -204,11 +204,9 @@ def invalid_arguments(
     names = [*named, *unknown] if named or unknown else None
     # "did you mean" looks among the accepted names the model did not send
     found = suggestions(names, accepted, [n for n in accepted if n in arguments]) if names else None
-    lines = []  # (a loop: before 3.12 a comprehension is a call of its own)
-    for problem in others[:MAX_PROBLEM_LINES]:
-        lines.append(problem.line())
+    lines = [problem.line() for problem in others[:MAX_PROBLEM_LINES]]
     text = invalid(lines, missing, found, accepted, len(others) - len(lines) + more)
     exc = InvalidArguments(text, kept, arguments, accepted, more, unknown)
     if cause is not None:
         exc.__cause__ = cause
-    return tuple.__new__(Error, (text, exc))  # (Error's own __new__ does just this)
+    return Error(text, exc)

@@ -49,11 +49,9 @@ class Toolset:
         :class:`~toolparse.Function`); the others keep theirs.
     """
 
-    __slots__ = ("_exports", "_names", "_routes", "_table", "functions")
+    __slots__ = ("_exports", "_names", "functions")
 
     functions: tuple[Function, ...]
-    _table: dict[str, Function]
-    _routes: dict[str, Function]
     _names: ToolNames  # what is worked out on first use: per provider, the names and the export
     _exports: dict[tuple[int, bool | None], tuple[Provider, list[Any]]]
 
@@ -84,9 +82,7 @@ class Toolset:
             raise FunctionDefinitionError(clashes, subject="Toolset")
         set_ = object.__setattr__
         set_(self, "functions", fns)
-        set_(self, "_table", table)
-        set_(self, "_routes", alias_routes(fns, found))
-        set_(self, "_names", ToolNames(fns, table, self._routes))
+        set_(self, "_names", ToolNames(fns, table, alias_routes(fns, found)))
         set_(self, "_exports", {})
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -106,15 +102,15 @@ class Toolset:
         return isinstance(name, str) and self.get(name) is not None
 
     def __repr__(self) -> str:
-        return f"Toolset({', '.join(self._table)})"
+        return f"Toolset({', '.join(self._names._table)})"
 
     def get(self, name: str) -> Function | None:
         """The tool called ``name``, or exported under the alias ``name``; else ``None``."""
-        return self._table.get(name) or self._routes.get(name)
+        return self._names._table.get(name) or self._names._routes.get(name)
 
     def names(self) -> list[str]:
         """The tool names, in definition order."""
-        return list(self._table)
+        return list(self._names._table)
 
     # -- the loop ------------------------------------------------------------
 

@@ -17,9 +17,15 @@ from ..errors import NoAdapterError
 from ..function import Function
 from ..params import FunctionParam
 from ..results import ToolCall, ToolResult
-from ._targets import FAILED, OK, CommandError, dump, load_tools
+from ._targets import FAILED, OK, CommandError, load_tools
 
-__all__ = ["call", "demo", "mcp", "schema"]
+__all__ = ["call", "demo", "dump", "mcp", "schema"]
+
+
+def dump(value: Any, compact: bool) -> str:
+    """``value`` as JSON: one compact line (``--json``) or indented; what JSON cannot hold, by repr."""
+    layout: dict[str, Any] = {"separators": (",", ":")} if compact else {"indent": 2}
+    return json.dumps(value, default=repr, **layout)
 
 
 def _export(fn: Function, provider: str, strict: bool) -> dict[str, Any]:

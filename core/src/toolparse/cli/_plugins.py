@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 
 from .. import providers
-from ._targets import FAILED, OK, dump
+from ._commands import dump
+from ._targets import FAILED, OK
 
 __all__ = ["plugins"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import json
 import os
 import symtable
 import sys
@@ -23,17 +22,7 @@ from typing import Any
 from ..errors import FunctionDefinitionError
 from ..function import Function
 
-__all__ = [
-    "FAILED",
-    "INTERNAL",
-    "OK",
-    "USAGE",
-    "CommandError",
-    "Loaded",
-    "dump",
-    "load_tools",
-    "say",
-]
+__all__ = ["FAILED", "INTERNAL", "OK", "USAGE", "CommandError", "Loaded", "load_tools", "say"]
 
 #: exit statuses: all went well; a call was rejected, a tool failed or a definition is
 #: broken; the command line or its target is wrong; toolparse itself failed (a bug)
@@ -43,12 +32,6 @@ OK, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
 def say(message: str) -> None:
     """One line on stderr, as every complaint of the command reads: ``toolparse: ...``."""
     print(f"toolparse: {message}", file=sys.stderr)
-
-
-def dump(value: Any, compact: bool) -> str:
-    """``value`` as JSON: one compact line (``--json``) or indented; what JSON cannot hold, by repr."""
-    layout: dict[str, Any] = {"separators": (",", ":")} if compact else {"indent": 2}
-    return json.dumps(value, default=repr, **layout)
 
 
 class CommandError(Exception):

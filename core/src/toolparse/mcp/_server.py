@@ -7,6 +7,7 @@ model's JSON) is also sent as ``structuredContent``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import typing
 from collections.abc import Mapping
@@ -90,6 +91,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
     # the tools' own plugin manager: its providers, and the observers that hear each call
     pm = functions[0]._pm if functions else plugin_manager()
     provider = get_provider("mcp", pm)
+    batch = functools.partial(aexecute_tool_calls, timeout=timeout, plugin_manager=pm)
     listed: list[dict[str, Any]] = provider.to_tools(functions)
     # the exported name may be an alias of the Function's: each routes back to its tool
     table: dict[str, tuple[Function, bool, bool]] = {}
@@ -123,13 +125,7 @@ def make_server(  # noqa: PLR0913 -- API.md fixes these keyword options
                 # by the names this server lists (the MCP provider's)
                 call = ToolCall(call_id, name, params.arguments)
                 call._provider = "mcp"
-                (result,) = await aexecute_tool_calls(
-                    functions if fn is None else [fn],
-                    [call],
-                    call_context,
-                    timeout=timeout,
-                    plugin_manager=pm,
-                )
+                (result,) = await batch(functions if fn is None else [fn], [call], call_context)
         except Exception as exc:
             # execute never raises; should it, the client still gets a result,
             # never the exception's text as a protocol error

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from contextvars import Token
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -60,7 +59,6 @@ class CallSpan:
         self._secrets = secrets  # ``None``: content is not recorded
         self._token: object = None
         self._repairs: list[str] = []  # what the call's repairs made, in words
-        self._recording: Token[list[str] | None] | None = None
 
     def __enter__(self) -> CallSpan:
         self._token = otel_context.attach(trace.set_span_in_context(self._span))
@@ -68,7 +66,7 @@ class CallSpan:
         return self
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
-        recording.reset(self._recording)  # type: ignore[arg-type]
+        recording.reset(self._recording)
         otel_context.detach(self._token)  # type: ignore[arg-type]
         if exc is not None:  # a call stopped by what ``execute`` does not catch (a cancellation)
             self._span.set_attribute("error.type", qualified(kind))

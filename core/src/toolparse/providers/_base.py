@@ -246,9 +246,7 @@ def plain(payload: Any) -> Any:
 
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` as plain data when it is a mapping, else an empty one (a malformed part)."""
-    if type(value) is dict:
-        return value
-    data = plain(value)
+    data = plain(value)  # (a dict is returned at once)
     return data if isinstance(data, MAPS) else {}
 
 
